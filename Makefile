@@ -1,0 +1,31 @@
+# Two entry points for a fresh machine: `make play` and `make test`.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: play test setup browser bench
+
+$(BIN)/president: pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[all]'
+	touch $@
+
+setup: $(BIN)/president
+
+# Set up and start the browser game.
+play: setup
+	$(BIN)/president serve
+
+# Debian's Chromium for the end-to-end tests (never `playwright install`).
+browser:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
+
+# Set up and run every test.
+test: setup browser
+	$(BIN)/python -m pytest -q
+
+bench: setup
+	$(BIN)/python benchmarks/run.py

@@ -1,0 +1,60 @@
+"""The ``president`` command: one sub-command per module in :mod:`president.commands`.
+
+Each command module defines ``HELP`` (one line), ``add_arguments(parser)`` and
+``run(args) -> int`` (the exit status). Modules are imported only when their command runs,
+so ``president rules`` never loads the web stack.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMANDS = {
+    "play": "Play a match in the terminal against computer players.",
+    "serve": "Start the browser game (a web server on 127.0.0.1).",
+    "rules": "Print a preset's rules in plain words.",
+    "replay": "Check and replay a game record (JSON).",
+    "bench": "Measure engine speed: random deals and decisions per second.",
+    "simulate": "Play computer levels against each other and report their strength.",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every sub-command."""
+    parser = argparse.ArgumentParser(prog="president", description="President, the card game.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, help_text in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        module = _load(name)
+        if module is not None:
+            module.add_arguments(p)
+    return parser
+
+
+def _load(name: str):
+    try:
+        return importlib.import_module(f"president.commands.{name}")
+    except ModuleNotFoundError as e:
+        if e.name == f"president.commands.{name}":
+            return None
+        raise
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``president`` console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    module = _load(args.command)
+    if module is None:
+        print(f"president {args.command}: not available in this build", file=sys.stderr)
+        return 2
+    return int(module.run(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

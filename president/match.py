@@ -1,0 +1,434 @@
+"""A match: a sequence of deals with exchanges, seating, dealer changes, scoring and an end.
+
+Implements the options ``exchange``, ``seating``, ``first_lead``, ``later_lead``,
+``scoring`` and ``match_end`` of RULES.md; the play of each deal is :class:`~president.deal.Deal`.
+
+>>> from president import Match, Rules
+>>> m = Match(Rules.preset("practice"), ["You", "Robin", "Alex", "Sam"], seed=1)
+>>> m.to_act, m.phase
+(0, 'play')
+
+Players are numbered by their index in ``players`` (match player index). Seats are
+numbered clockwise within a deal; ``seating[seat]`` gives the player at a seat. Under
+``fixed`` seating seat and player numbers coincide; under ``by-finish`` they change each deal.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from .actions import PASS, Give, Pass, Play, parse_action
+from .cards import Card, cards_from_mask, format_mask
+from .deal import Deal, deal_hands
+from .errors import IllegalAction
+from .events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, title_for_place)
+from .observation import Observation
+from .rules import Rules
+
+__all__ = ["Match", "Transfer", "DealResult"]
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """One step of an exchange: ``giver`` hands ``count`` cards to ``receiver`` (seats).
+    ``forced`` steps must hand over the giver's highest cards."""
+
+    giver: int
+    receiver: int
+    count: int
+    forced: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """A finished deal: ``finish_order`` and ``points`` by match player index (not seat)."""
+
+    number: int
+    seating: tuple[int, ...]
+    dealer: int
+    finish_order: tuple[int, ...]
+    points: tuple[int, ...]
+
+
+class Match:
+    """A match of President under some :class:`Rules`.
+
+    Args:
+        rules: the rules; ``rules.players`` must equal ``len(players)``.
+        players: names by match player index (default ``"Player 1"`` …).
+        seed: seeds the match's random generator, which draws one seed per deal.
+        first_dealer: seat of the first deal's dealer (default: the last seat, so seat 0 is
+            dealt to first and, under ``left-of-dealer``, leads).
+        hands: the first deal's hands instead of a shuffle (notation, cards or masks).
+        leader: the first deal's opening leader instead of what ``first_lead`` says.
+
+    Attributes:
+        phase: ``"exchange"``, ``"play"``, ``"between-deals"`` or ``"match-over"``.
+        deal: the current :class:`Deal`.
+        deal_number: 1 for the first deal.
+        seating: player index per seat in the current deal.
+        scores: match totals by player index.
+        results: the finished deals, as :class:`DealResult`.
+        exchange_steps: the current deal's exchange steps (done and pending).
+        exchange_log: ``[(Transfer, Give), ...]`` done so far this deal.
+        events: every event of the match in order (full information; see
+            :func:`~president.events.visible_to` before showing one to a seat).
+
+    Raises:
+        RulesError / IllegalAction: on a wrong number of names or a bad first deal.
+    """
+
+    def __init__(self, rules: Rules, players: Sequence[str] | None = None, *,
+                 seed: int | None = None, first_dealer: int | None = None,
+                 hands: Sequence[str | Sequence[Card] | int] | None = None,
+                 leader: int | None = None, record_events: bool = True) -> None:
+        n = rules.players
+        if players is None:
+            players = [f"Player {i + 1}" for i in range(n)]
+        if len(players) != n:
+            raise IllegalAction("bad-deal", f"{len(players)} player names given for a table of "
+                                f"{n}; give exactly {n}")
+        self.rules = rules
+        self.players = tuple(players)
+        self.rng = random.Random(seed)
+        self.scores = [0] * n
+        self.results: list[DealResult] = []
+        self.events: list[Event] = []
+        self._record = record_events
+        self.deal_number = 0
+        self.seating = tuple(range(n))
+        self.winners: tuple[int, ...] = ()
+        dealer = n - 1 if first_dealer is None else first_dealer
+        self.deal: Deal
+        self.phase = "between-deals"
+        self.start_next_deal(hands=hands, leader=leader, dealer=dealer)
+
+    # ----- deals --------------------------------------------------------------------
+
+    def next_seating_and_dealer(self) -> tuple[tuple[int, ...], int]:
+        """Seating (player per seat) and dealer seat for the next deal (RULES.md ``seating``)."""
+        n = self.rules.players
+        if not self.results:
+            return self.seating, n - 1
+        last = self.results[-1]
+        if self.rules.seating == "fixed":
+            return last.seating, (last.dealer + 1) % n
+        return last.finish_order, n - 1
+
+    def start_next_deal(self, *, seed: int | None = None,
+                        hands: Sequence[str | Sequence[Card] | int] | None = None,
+                        leader: int | None = None, dealer: int | None = None,
+                        seating: Sequence[int] | None = None) -> list[Event]:
+        """Deal the next deal (from ``hands``, from ``seed``, or from the match generator),
+        set up its exchange and opening lead, and return the events.
+
+        ``dealer``/``seating`` may only confirm what the rules say, except for the first deal
+        where ``dealer`` chooses the first dealer. ``leader`` overrides the opening lead
+        (a teaching position).
+
+        Raises:
+            IllegalAction: ``wrong-phase`` if a deal is in progress or the match is over;
+                ``bad-deal`` for bad hands or a seating/dealer the rules do not give.
+        """
+        if self.phase != "between-deals":
+            raise IllegalAction("wrong-phase" if self.phase != "match-over" else "match-over",
+                                "a deal is still in progress" if self.phase != "match-over"
+                                else "the match is over; start a new match")
+        n = self.rules.players
+        first = not self.results
+        want_seating, want_dealer = self.next_seating_and_dealer()
+        if first and dealer is not None:
+            want_dealer = dealer
+        if seating is not None and tuple(seating) != tuple(want_seating):
+            raise IllegalAction("bad-deal", f"seating {list(seating)} is not what the rules give "
+                                f"({list(want_seating)})")
+        if dealer is not None and dealer != want_dealer:
+            raise IllegalAction("bad-deal", f"dealer seat {dealer} is not what the rules give "
+                                f"(seat {want_dealer})")
+        if hands is None:
+            if seed is None:
+                seed = self.rng.getrandbits(32)
+            masks = deal_hands(n, want_dealer, seed)
+        else:
+            from .deal import _to_mask
+            masks = [_to_mask(h) for h in hands]
+        self.deal_seed = seed
+        prev_seating = self.seating
+        self.seating = tuple(want_seating)
+        # Opening lead.
+        rules = self.rules
+        if leader is None:
+            if first:
+                fl = rules.first_lead
+                if fl == "left-of-dealer":
+                    leader = (want_dealer + 1) % n
+                elif fl.startswith("seat:"):
+                    leader = int(fl[5:])
+                else:
+                    bit = Card.parse(fl[10:]).bit
+                    leader = next((s for s, h in enumerate(masks) if h & bit), None)
+                    if leader is None:  # card not dealt (a teaching position): left of dealer
+                        leader = (want_dealer + 1) % n
+            elif rules.later_lead == "president":
+                leader = self.seating.index(self.results[-1].finish_order[0])
+            else:
+                leader = (want_dealer + 1) % n
+        self.deal = Deal(rules, masks, dealer=want_dealer, leader=leader)
+        self.deal_number += 1
+        events: list[Event] = [Dealt(self.deal_number, want_dealer, self.seating,
+                                     tuple(m.bit_count() for m in masks),
+                                     tuple(cards_from_mask(m) for m in masks))]
+        self.exchange_steps = self._exchange_steps()
+        self.exchange_log: list[tuple[Transfer, Give]] = []
+        self.phase = "exchange" if self.exchange_steps else "play"
+        self._sync_to_act()
+        del prev_seating
+        if self._record:
+            self.events.extend(events)
+        return events
+
+    def _exchange_steps(self) -> list[Transfer]:
+        rules = self.rules
+        if rules.exchange == "none" or not self.results:
+            return []
+        order = [self.seating.index(p) for p in self.results[-1].finish_order]
+        pres, scum = order[0], order[-1]
+        if rules.exchange == "one-card":
+            return [Transfer(scum, pres, 1, True), Transfer(pres, scum, 1, False)]
+        if rules.players == 3:
+            return [Transfer(scum, pres, 1, True), Transfer(pres, scum, 1, False)]
+        vp, vscum = order[1], order[-2]
+        return [Transfer(scum, pres, 2, True), Transfer(pres, scum, 2, False),
+                Transfer(vscum, vp, 1, True), Transfer(vp, vscum, 1, False)]
+
+    def _sync_to_act(self) -> None:
+        if self.phase == "exchange":
+            self.to_act: int | None = self.exchange_steps[len(self.exchange_log)].giver
+        elif self.phase == "play":
+            self.to_act = self.deal.to_act
+        else:
+            self.to_act = None
+
+    @property
+    def pending_transfer(self) -> Transfer | None:
+        """The exchange step waiting for its giver, or ``None`` outside the exchange."""
+        if self.phase != "exchange":
+            return None
+        return self.exchange_steps[len(self.exchange_log)]
+
+    # ----- legality -----------------------------------------------------------------
+
+    def legal_actions(self) -> list[Play | Pass | Give]:
+        """Every legal action of the seat to act: plays and pass in play; the possible gives
+        during an exchange; nothing between deals or after the match."""
+        if self.phase == "play":
+            return self.deal.legal_actions()
+        if self.phase == "exchange":
+            step = self.exchange_steps[len(self.exchange_log)]
+            hand = self.deal.hands[step.giver]
+            if step.forced:
+                return [Give(m) for m in _forced_gives(hand, step.count)]
+            cards = cards_from_mask(hand)
+            return [Give(sum(c.bit for c in combo))
+                    for combo in itertools.combinations(cards, step.count)]
+        return []
+
+    def refusal(self, seat: int, action: object) -> IllegalAction | None:
+        """The legality check for every entry point: ``None`` if legal, else the error."""
+        if self.phase == "play":
+            return self.deal.refusal(seat, action)
+        if self.phase == "match-over":
+            return IllegalAction("match-over", "the match is over; start a new match")
+        if self.phase == "between-deals":
+            return IllegalAction("deal-over", "the deal is over; start the next deal first")
+        step = self.exchange_steps[len(self.exchange_log)]
+        if seat != step.giver:
+            return IllegalAction("not-your-turn", f"it is seat {step.giver}'s turn to give "
+                                 f"{step.count} card{'s' if step.count > 1 else ''} to seat "
+                                 f"{step.receiver}, not seat {seat}'s")
+        if isinstance(action, Play):
+            action = Give(action.mask)
+        if not isinstance(action, Give):
+            return IllegalAction("bad-exchange", "during the exchange you must give cards; "
+                                 "you cannot pass")
+        hand = self.deal.hands[seat]
+        if action.mask & ~hand:
+            return IllegalAction("not-in-hand", f"you do not hold {format_mask(action.mask & ~hand)}")
+        if action.mask.bit_count() != step.count:
+            return IllegalAction("bad-exchange", f"give exactly {step.count} card"
+                                 f"{'s' if step.count > 1 else ''}, not {action.mask.bit_count()}")
+        if step.forced and action.mask not in _forced_gives(hand, step.count):
+            best = format_mask(_forced_gives(hand, step.count)[0])
+            return IllegalAction("bad-exchange", f"you must give your {step.count} highest "
+                                 f"card{'s' if step.count > 1 else ''} (such as {best})")
+        return None
+
+    def is_legal(self, seat: int, action: object) -> bool:
+        """Whether :meth:`refusal` accepts the action."""
+        return self.refusal(seat, action) is None
+
+    def parse_action(self, text: str) -> Play | Pass | Give:
+        """Parse ``"pass"`` or cards as the kind of action the current phase takes.
+
+        Raises:
+            IllegalAction: ``bad-notation`` or ``mixed-ranks``.
+        """
+        return parse_action(text, exchange=self.phase == "exchange")
+
+    # ----- transitions --------------------------------------------------------------
+
+    def act(self, seat: int, action: Play | Pass | Give | str | Iterable[Card]) -> list[Event]:
+        """Take an action for ``seat``: a :class:`Play`, :data:`PASS`, a :class:`Give`, its
+        notation (``"9S 9D"``, ``"pass"``) or a collection of cards. Returns the events.
+
+        Raises:
+            IllegalAction: with a ``reason`` (``not-your-turn``, ``not-in-hand``,
+                ``mixed-ranks``, ``wrong-count``, ``not-higher``, ``cannot-pass-lead``,
+                ``deal-over``, ``bad-exchange``, ``bad-notation``, ``match-over``,
+                ``wrong-phase``). Nothing changes when it is raised.
+        """
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        elif not isinstance(action, (Play, Pass, Give)):
+            cards = tuple(action)
+            action = Give(cards) if self.phase == "exchange" else Play.of(cards)
+        err = self.refusal(seat, action)
+        if err is not None:
+            raise err
+        if self.phase == "exchange":
+            events = self._give(seat, action)
+        else:
+            events = self.deal.apply_unchecked(seat, action)
+            if self.deal.over:
+                events = self._finish_deal(events)
+        self._sync_to_act()
+        if self._record:
+            self.events.extend(events)
+        return events
+
+    def _give(self, seat: int, action: Play | Give) -> list[Event]:
+        if isinstance(action, Play):
+            action = Give(action.mask)
+        step = self.exchange_steps[len(self.exchange_log)]
+        hands = self.deal.hands
+        hands[step.giver] ^= action.mask
+        hands[step.receiver] |= action.mask
+        self.exchange_log.append((step, action))
+        if len(self.exchange_log) == len(self.exchange_steps):
+            self.phase = "play"
+        return [Exchanged(step.giver, step.receiver, step.count, step.forced, action.cards)]
+
+    def _finish_deal(self, events: list[Event]) -> list[Event]:
+        deal = self.deal
+        n = self.rules.players
+        points_by_player = [0] * n
+        for seat, pts in enumerate(deal.points or ()):
+            points_by_player[self.seating[seat]] = pts
+        for p in range(n):
+            self.scores[p] += points_by_player[p]
+        result = DealResult(self.deal_number, self.seating, deal.dealer,
+                            tuple(self.seating[s] for s in deal.finish_order),
+                            tuple(points_by_player))
+        self.results.append(result)
+        ended = events[-1]
+        assert isinstance(ended, DealEnded)
+        events[-1] = DealEnded(ended.finish_order, ended.points,
+                               tuple(self.scores[self.seating[s]] for s in range(n)), ended.titles)
+        if self._match_is_over():
+            self.phase = "match-over"
+            if self.rules.scoring is None:
+                self.winners = (result.finish_order[0],)
+            else:
+                top = max(self.scores)
+                self.winners = tuple(p for p in range(n) if self.scores[p] == top)
+            events.append(MatchEnded(self.winners, tuple(self.scores)))
+        else:
+            self.phase = "between-deals"
+        return events
+
+    def _match_is_over(self) -> bool:
+        end = self.rules.match_end
+        if end == "single-deal":
+            return True
+        if end == "never":
+            return False
+        kind, _, n = end.partition(":")
+        if kind == "points":
+            return max(self.scores) >= int(n)
+        return self.deal_number >= int(n)
+
+    # ----- information --------------------------------------------------------------
+
+    def titles(self) -> tuple[str, ...]:
+        """Titles from the latest finished deal, by match player index (``""`` before any)."""
+        if not self.results:
+            return ("",) * self.rules.players
+        n = self.rules.players
+        out = [""] * n
+        for place, p in enumerate(self.results[-1].finish_order):
+            out[p] = title_for_place(place + 1, n)
+        return tuple(out)
+
+    def observation(self, seat: int) -> Observation:
+        """Everything ``seat`` may know now, and nothing more (RULES.md, "Information")."""
+        deal = self.deal
+        n = self.rules.players
+        if not 0 <= seat < n:
+            raise IllegalAction("bad-seat", f"seat {seat} does not exist; seats are 0 to {n - 1}")
+        mine = tuple((t.giver, t.receiver, g.cards) for t, g in self.exchange_log
+                     if seat in (t.giver, t.receiver))
+        pending = self.pending_transfer
+        return Observation(
+            seat=seat,
+            rules=self.rules,
+            names=tuple(self.players[p] for p in self.seating),
+            seating=self.seating,
+            phase=self.phase,
+            deal_number=self.deal_number,
+            dealer=deal.dealer,
+            leader=deal.leader,
+            hand=deal.hand(seat),
+            hand_counts=tuple(deal.counts),
+            pile=tuple(deal.pile),
+            cleared=cards_from_mask(deal.cleared),
+            passed=frozenset(s for s in range(n) if deal.passed >> s & 1),
+            to_act=self.to_act,
+            finish_order=tuple(deal.finish_order),
+            history=tuple(deal.history),
+            exchanges=mine,
+            pending_exchange=pending,
+            scores=tuple(self.scores[p] for p in self.seating),
+            previous_titles=tuple(self.titles()[p] for p in self.seating)
+            if self.deal_number > 1 or self.phase != "play" else ("",) * n,
+            legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
+        )
+
+    def snapshot(self) -> dict:
+        """Full state as plain data (every hand; for records and tests, not for a seat)."""
+        return {**self.deal.snapshot(), "phase": self.phase, "scores": list(self.scores),
+                "seating": list(self.seating), "deal_number": self.deal_number}
+
+
+def _forced_gives(hand: int, count: int) -> list[int]:
+    """The masks of ``count`` highest cards of ``hand``: all cards of ranks above the boundary
+    rank, plus each choice of the rest from the boundary rank (the giver picks suits)."""
+    taken = 0
+    need = count
+    for r in range(12, -1, -1):
+        nib = (hand >> (4 * r)) & 15
+        k = nib.bit_count()
+        if not k:
+            continue
+        if k <= need:
+            taken |= nib << (4 * r)
+            need -= k
+            if need == 0:
+                return [taken]
+        else:
+            suits = [s for s in range(4) if nib >> s & 1]
+            return [taken | sum(1 << (4 * r + s) for s in combo)
+                    for combo in itertools.combinations(suits, need)]
+    return [taken]

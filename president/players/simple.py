@@ -1,0 +1,44 @@
+"""``simple``: the practice player of seed 003 (``003_e6cd2942d7a2654f.txt``).
+
+- Leading: plays its lowest set (every card of its lowest rank).
+- Following: beats the pile with the lowest play that does not break a larger set, i.e. the
+  lowest rank that beats and of which it holds exactly the pile's count; otherwise passes.
+- Exchange: a forced give hands over the highest cards (lowest suits on a tie in rank);
+  a free give returns its lowest card(s).
+"""
+
+from __future__ import annotations
+
+from ..actions import PASS, Give, Pass, Play
+from ..observation import Observation
+
+
+class SimplePlayer:
+    """The seed-003 practice player. Deterministic; ``seed`` is accepted for a uniform API."""
+
+    level = "simple"
+
+    def __init__(self, *, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def act(self, observation: Observation) -> Play | Pass | Give:
+        """The practice player's choice (see the module docstring)."""
+        return simple_choice(observation.legal_actions, observation.hand)
+
+
+def simple_choice(legal, hand) -> Play | Pass | Give:
+    """The practice player's choice among ``legal`` actions given its ``hand`` (cards)."""
+    if legal and isinstance(legal[0], Give):
+        # Gives are listed lowest cards first for free choices; forced gives have one rank order.
+        return min(legal, key=lambda g: sorted((c.index for c in g.cards), reverse=True))
+    held = [0] * 13
+    for card in hand:
+        held[card.rank] += 1
+    if PASS not in legal:  # leading: lowest rank, all of it
+        lowest = min(p.rank for p in legal)
+        return next(p for p in legal if p.rank == lowest and p.count == held[lowest])
+    best = None
+    for p in legal:
+        if p is not PASS and held[p.rank] == p.count and (best is None or p.rank < best.rank):
+            best = p
+    return best if best is not None else PASS

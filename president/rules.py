@@ -1,0 +1,420 @@
+"""The rule options, presets and twists of RULES.md, as one frozen value.
+
+Every option of RULES.md ("Options") is a field of :class:`Rules`; a reader finds each
+option here and nowhere else. Presets (one per seed file) and named twists are looked up
+by name:
+
+>>> r = Rules.preset("house", players=5, twists=["sit-out"])
+>>> r.passing, r.scoring, r.match_end
+('sit-out', (2, 1), 'points:11')
+>>> Rules.parse("first-night+swap", players=3).exchange
+'two-and-one'
+
+Values are checked when a :class:`Rules` is built; a wrong value raises
+:class:`~president.errors.RulesError` naming the option and the allowed values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Mapping, Sequence
+
+from .cards import Card, Rank
+from .errors import NotationError, RulesError
+
+__all__ = ["Rules", "PRESETS", "TWISTS", "OPTION_VALUES", "PRESET_SEEDS"]
+
+OPTION_VALUES: dict[str, str] = {
+    "players": "3 to 7",
+    "beat": "higher, equal-or-higher",
+    "passing": "re-enter, sit-out, once-around",
+    "last_of_rank_clears": "true, false",
+    "exchange": "none, one-card, two-and-one",
+    "seating": "fixed, by-finish",
+    "first_lead": "left-of-dealer, holder-of:<card> (e.g. holder-of:3C), seat:<n>",
+    "later_lead": "president, left-of-dealer",
+    "scoring": "points by place such as 2,1 (the rest score 0), or none",
+    "match_end": "points:<target>, deals:<n>, single-deal, never",
+}
+
+# preset name -> (min players, max players, options). RULES.md "Presets".
+PRESETS: dict[str, tuple[int, int, dict[str, Any]]] = {
+    "house": (4, 7, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
+                         exchange="one-card", seating="fixed", first_lead="left-of-dealer",
+                         later_lead="president", scoring=(2, 1), match_end="points:11")),
+    "family": (4, 7, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
+                          exchange="one-card", seating="by-finish", first_lead="left-of-dealer",
+                          later_lead="president", scoring=(2, 1), match_end="points:11")),
+    "practice": (4, 4, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
+                            exchange="none", seating="fixed", first_lead="seat:0",
+                            later_lead="president", scoring=None, match_end="single-deal")),
+    "first-night": (3, 7, dict(beat="equal-or-higher", passing="re-enter",
+                               last_of_rank_clears=True, exchange="none", seating="by-finish",
+                               first_lead="left-of-dealer", later_lead="president",
+                               scoring=None, match_end="never")),
+}
+
+PRESET_SEEDS = {
+    "house": "000_2ebb75a2290c9d05.txt",
+    "family": "001_6a3b64d15368b01c.txt",
+    "practice": "003_e6cd2942d7a2654f.txt",
+    "first-night": "004_7dd5a514fa081721.txt",
+}
+
+# preset -> twist name -> (one-line explanation, option changes). A twist taking an
+# argument (``lowest-three-starts:3D``) has "{arg}" in a value and a default argument.
+TWISTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
+    "house": {
+        "sit-out": ("A pass takes you out of the pile until it clears.",
+                    dict(passing="sit-out")),
+        "fresh-hands": ("No card exchange; the player left of the dealer opens every deal.",
+                        dict(exchange="none", later_lead="left-of-dealer")),
+        "three-deals": ("The match is exactly three deals instead of a race to 11 points.",
+                        dict(match_end="deals:3")),
+    },
+    "family": {
+        "equal-plays": ("A play may be beaten by the same rank as well as a higher one.",
+                        dict(beat="equal-or-higher")),
+        "once-around": ("After a lead everyone gets one chance to play or pass, then the pile clears.",
+                        dict(passing="once-around")),
+        "lowest-three-starts": ("On the first deal the holder of a chosen three (3C unless named) leads.",
+                                dict(first_lead="holder-of:{arg}")),
+    },
+    "first-night": {
+        "swap": ("Before each later deal the bottom gives the President their two best cards "
+                 "and gets two back; Vice-Scum and Vice-President swap one.",
+                 dict(exchange="two-and-one")),
+        "three-of-clubs-starts": ("On the first deal the holder of the three of clubs leads.",
+                                  dict(first_lead="holder-of:3C")),
+    },
+    "practice": {},
+}
+TWIST_DEFAULT_ARG = {"lowest-three-starts": "3C"}
+
+
+def _choice(option: str, value: Any, allowed: Sequence[str]) -> str:
+    if value not in allowed:
+        raise RulesError(option, f"{option} = {value!r} is not allowed; choose one of: "
+                         f"{', '.join(allowed)}")
+    return value
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """All the options of one table (RULES.md, "Options"). Immutable and checked when built.
+
+    Build one from a preset with :meth:`preset` or :meth:`parse`; the plain constructor
+    takes every option by keyword (defaults are the ``house`` preset with 4 players).
+
+    Attributes:
+        players: table size, 3–7 (a preset may narrow it).
+        beat: ``"higher"`` or ``"equal-or-higher"``.
+        passing: ``"re-enter"``, ``"sit-out"`` or ``"once-around"``.
+        last_of_rank_clears: whether completing all four cards of a rank on the pile clears it.
+        exchange: ``"none"``, ``"one-card"`` or ``"two-and-one"``.
+        seating: ``"fixed"`` or ``"by-finish"``.
+        first_lead: ``"left-of-dealer"``, ``"holder-of:<card>"`` or ``"seat:<n>"``.
+        later_lead: ``"president"`` or ``"left-of-dealer"``.
+        scoring: points by finishing place (first place first; missing places score 0),
+            or ``None`` for no points (roles only).
+        match_end: ``"points:<target>"``, ``"deals:<n>"``, ``"single-deal"`` or ``"never"``.
+        preset: the preset this came from, or ``None``.
+        twists: the twists applied, in order, as written (``"lowest-three-starts:3D"``).
+
+    Raises:
+        RulesError: on any value outside the allowed ones, naming the option.
+    """
+
+    players: int = 4
+    beat: str = "higher"
+    passing: str = "re-enter"
+    last_of_rank_clears: bool = False
+    exchange: str = "one-card"
+    seating: str = "fixed"
+    first_lead: str = "left-of-dealer"
+    later_lead: str = "president"
+    scoring: tuple[int, ...] | None = (2, 1)
+    match_end: str = "points:11"
+    preset: str | None = None
+    twists: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if isinstance(self.players, bool) or not isinstance(self.players, int) \
+                or not 3 <= self.players <= 7:
+            raise RulesError("players", f"players = {self.players!r} is not allowed; "
+                             "a table has 3 to 7 players")
+        _choice("beat", self.beat, ("higher", "equal-or-higher"))
+        _choice("passing", self.passing, ("re-enter", "sit-out", "once-around"))
+        if not isinstance(self.last_of_rank_clears, bool):
+            raise RulesError("last_of_rank_clears", f"last_of_rank_clears = "
+                             f"{self.last_of_rank_clears!r} is not allowed; use true or false")
+        _choice("exchange", self.exchange, ("none", "one-card", "two-and-one"))
+        _choice("seating", self.seating, ("fixed", "by-finish"))
+        _choice("later_lead", self.later_lead, ("president", "left-of-dealer"))
+        self._check_first_lead()
+        self._check_scoring()
+        self._check_match_end()
+        if self.preset is not None:
+            if self.preset not in PRESETS:
+                raise RulesError("preset", f"no preset named {self.preset!r}; presets are: "
+                                 f"{', '.join(PRESETS)}")
+            lo, hi, _ = PRESETS[self.preset]
+            if not lo <= self.players <= hi:
+                allowed = f"{lo}" if lo == hi else f"{lo} to {hi}"
+                raise RulesError("players", f"the {self.preset} preset is for {allowed} players, "
+                                 f"not {self.players}")
+        if not isinstance(self.twists, tuple):
+            object.__setattr__(self, "twists", tuple(self.twists))
+
+    def _check_first_lead(self) -> None:
+        v = self.first_lead
+        if not isinstance(v, str):
+            _choice("first_lead", v, ())
+        if v == "left-of-dealer":
+            return
+        if v.startswith("holder-of:"):
+            try:
+                card = Card.parse(v.split(":", 1)[1])
+            except NotationError:
+                raise RulesError("first_lead", f"first_lead = {v!r} does not name a card; "
+                                 "write it like holder-of:3C") from None
+            object.__setattr__(self, "first_lead", f"holder-of:{card}")
+            return
+        if v.startswith("seat:"):
+            n = v.split(":", 1)[1]
+            if n.isdigit() and int(n) < self.players:
+                return
+            raise RulesError("first_lead", f"first_lead = {v!r} names no seat; seats are 0 to "
+                             f"{self.players - 1}")
+        raise RulesError("first_lead", f"first_lead = {v!r} is not allowed; choose one of: "
+                         f"{OPTION_VALUES['first_lead']}")
+
+    def _check_scoring(self) -> None:
+        v = self.scoring
+        if v is None:
+            if self.match_end.startswith("points:"):
+                raise RulesError("scoring", "a match that ends at a points target needs scoring; "
+                                 "set scoring such as 2,1 or end the match another way")
+            return
+        if isinstance(v, str):
+            v = _parse_scoring(v)
+        try:
+            v = tuple(v)
+        except TypeError:
+            v = None
+        if v is None or not v or any(isinstance(p, bool) or not isinstance(p, int) or p < 0
+                                     for p in v) or len(v) > self.players:
+            raise RulesError("scoring", f"scoring = {self.scoring!r} is not allowed; give "
+                             f"non-negative points by place for at most {self.players} places, "
+                             "such as 2,1, or none")
+        object.__setattr__(self, "scoring", v)
+
+    def _check_match_end(self) -> None:
+        v = self.match_end
+        if v in ("single-deal", "never"):
+            return
+        if isinstance(v, str) and ":" in v:
+            kind, n = v.split(":", 1)
+            if kind in ("points", "deals") and n.isdigit() and int(n) > 0:
+                return
+        raise RulesError("match_end", f"match_end = {v!r} is not allowed; choose one of: "
+                         f"{OPTION_VALUES['match_end']}")
+
+    # ----- construction from names -------------------------------------------------
+
+    @classmethod
+    def preset(cls, name: str, *, players: int | None = None, twists: Sequence[str] = (),
+               **options: Any) -> "Rules":
+        """The rules of a named preset with twists and option overrides applied.
+
+        Args:
+            name: ``"house"``, ``"family"``, ``"practice"`` or ``"first-night"``.
+            players: table size (default: the preset's smallest table).
+            twists: twist names of that preset, e.g. ``["sit-out"]`` or
+                ``["lowest-three-starts:3D"]``.
+            **options: any option by its RULES.md name, overriding the preset.
+
+        Raises:
+            RulesError: unknown preset, twist or option, or a value not allowed.
+        """
+        if name not in PRESETS:
+            raise RulesError("preset", f"no preset named {name!r}; presets are: "
+                             f"{', '.join(PRESETS)}")
+        lo, _hi, base = PRESETS[name]
+        values = dict(base)
+        applied = []
+        for twist in twists:
+            tname, _, arg = twist.partition(":")
+            table = TWISTS[name]
+            if tname not in table:
+                known = ", ".join(table) or "none"
+                raise RulesError("twist", f"the {name} preset has no twist {tname!r}; its "
+                                 f"twists are: {known}")
+            if arg and tname not in TWIST_DEFAULT_ARG:
+                raise RulesError("twist", f"twist {tname!r} takes no argument (got {arg!r})")
+            if tname in TWIST_DEFAULT_ARG:
+                arg = arg or TWIST_DEFAULT_ARG[tname]
+                try:
+                    card = Card.parse(arg)
+                except NotationError:
+                    raise RulesError("twist", f"{twist!r} does not name a card; write it like "
+                                     f"{tname}:3D") from None
+                if card.rank != Rank.THREE:
+                    raise RulesError("twist", f"{twist!r} must name a three (3C, 3D, 3H or 3S)")
+                arg = str(card)
+                twist = f"{tname}:{arg}" if arg != TWIST_DEFAULT_ARG[tname] else tname
+            for key, value in table[tname][1].items():
+                values[key] = value.replace("{arg}", arg) if isinstance(value, str) else value
+            applied.append(twist)
+        for key, value in options.items():
+            if key not in OPTION_VALUES or key == "players":
+                raise RulesError(key, f"there is no option {key!r}; options are: "
+                                 f"{', '.join(k for k in OPTION_VALUES if k != 'players')}")
+            values[key] = value
+        return cls(players=lo if players is None else players, preset=name,
+                   twists=tuple(applied), **values)
+
+    @classmethod
+    def parse(cls, spec: str, *, players: int | None = None, **options: Any) -> "Rules":
+        """Rules from ``"PRESET[+TWIST…]"``, e.g. ``"house+sit-out+three-deals"``.
+
+        Raises:
+            RulesError: as :meth:`preset`.
+        """
+        name, *twists = spec.strip().split("+")
+        return cls.preset(name, players=players, twists=twists, **options)
+
+    # ----- records ------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict: preset, twists, players and every option by its RULES.md name."""
+        out: dict[str, Any] = {"preset": self.preset, "twists": list(self.twists),
+                               "players": self.players}
+        for f in fields(self):
+            if f.name in ("preset", "twists", "players"):
+                continue
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
+        """Inverse of :meth:`to_dict`; options not given come from the preset.
+
+        ``scoring`` may be a list, a string like ``"2,1"``, or ``"none"``/``null``.
+
+        Raises:
+            RulesError: on an unknown key or a bad value.
+        """
+        data = dict(data)
+        preset = data.pop("preset", None)
+        twists = data.pop("twists", []) or []
+        players = data.pop("players", None)
+        if isinstance(twists, str):
+            twists = [twists]
+        if "scoring" in data:
+            data["scoring"] = _parse_scoring(data["scoring"])
+        unknown = [k for k in data if k not in OPTION_VALUES]
+        if unknown:
+            raise RulesError(unknown[0], f"there is no option {unknown[0]!r}; options are: "
+                             f"{', '.join(OPTION_VALUES)}")
+        if preset is None:
+            if twists:
+                raise RulesError("twist", "twists need a preset")
+            return cls(players=4 if players is None else players, **data)
+        return cls.preset(preset, players=players, twists=twists, **data)
+
+    def with_options(self, **options: Any) -> "Rules":
+        """A copy with some options changed (checked again)."""
+        return replace(self, **options)
+
+    @property
+    def name(self) -> str:
+        """``"house+sit-out"`` style name, or ``"custom"`` without a preset."""
+        return "+".join([self.preset or "custom", *self.twists])
+
+    def describe(self) -> str:
+        """The rules in plain words, one line per option."""
+        return "\n".join(describe_lines(self))
+
+
+def _parse_scoring(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in ("none", ""):
+            return None
+        try:
+            return tuple(int(p) for p in text.split(","))
+        except ValueError:
+            raise RulesError("scoring", f"scoring = {value!r} is not allowed; give points by "
+                             "place such as 2,1, or none") from None
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth",
+            7: "seventh"}.get(n, f"{n}th")
+
+
+def describe_lines(r: Rules) -> list[str]:
+    """Plain-words lines for each option of ``r`` (used by ``president rules``)."""
+    lines = [f"Rules: {r.name}" + (f" (from seed {PRESET_SEEDS[r.preset]})" if r.preset else ""),
+             f"Players: {r.players}"]
+    if r.preset:
+        lo, hi, _ = PRESETS[r.preset]
+        lines[-1] += f" (this preset allows {lo}" + (f" to {hi})" if hi != lo else ")")
+    lines.append("Beat: " + ("same number of cards, strictly higher rank" if r.beat == "higher"
+                             else "same number of cards, equal or higher rank"))
+    lines.append("Passing: " + {
+        "re-enter": "a pass skips only this turn; the pile clears when everyone else has passed "
+                    "since the latest play",
+        "sit-out": "a pass takes you out of the pile until it clears",
+        "once-around": "after the lead everyone else gets one turn, then the pile clears",
+    }[r.passing])
+    lines.append("Last of a rank: " + ("completing all four cards of a rank on the pile clears it"
+                                        if r.last_of_rank_clears else "no special effect"))
+    lines.append("Exchange: " + {
+        "none": "none",
+        "one-card": "before each later deal the last player gives their highest card to the "
+                    "President, who gives back any one card",
+        "two-and-one": "before each later deal the bottom gives their two highest cards to the "
+                       "President and gets two back; the Vice-Scum and Vice-President swap one "
+                       "(with 3 players only one card each between President and bottom)",
+    }[r.exchange])
+    lines.append("Seating: " + ("seats stay; the dealer moves one seat clockwise each deal"
+                                if r.seating == "fixed" else
+                                "players sit in last deal's finishing order; the last player deals"))
+    fl = r.first_lead
+    if fl == "left-of-dealer":
+        first = "the player left of the dealer"
+    elif fl.startswith("holder-of:"):
+        first = f"whoever holds the {fl.split(':')[1]}"
+    else:
+        first = f"seat {fl.split(':')[1]}"
+    lines.append(f"First deal's lead: {first}")
+    if r.match_end != "single-deal":
+        lines.append("Later deals' lead: " + ("the previous President" if r.later_lead == "president"
+                                              else "the player left of the dealer"))
+    if r.scoring is None:
+        lines.append("Scoring: none (roles only)")
+    else:
+        parts = [f"{p} for {_ordinal(i + 1)}" for i, p in enumerate(r.scoring)]
+        lines.append("Scoring: " + ", ".join(parts) + ", 0 for the rest")
+    me = r.match_end
+    if me == "single-deal":
+        lines.append("Match: one deal")
+    elif me == "never":
+        lines.append("Match: no end; play as many deals as you like")
+    elif me.startswith("points:"):
+        lines.append(f"Match: ends after the deal in which someone reaches {me[7:]} points; "
+                     "highest total wins, ties share")
+    else:
+        lines.append(f"Match: exactly {me[6:]} deals; highest total wins, ties share")
+    if r.preset and TWISTS[r.preset]:
+        lines.append("Twists available:")
+        lines.extend(f"  {name}: {text}" for name, (text, _) in TWISTS[r.preset].items())
+    return lines
