@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+import importlib
 from typing import Callable
 
 from .base import Player
@@ -22,11 +23,34 @@ from .simple import SimplePlayer
 
 __all__ = ["Player", "RandomPlayer", "SimplePlayer", "LEVELS", "make_player"]
 
-# level name -> factory(seed) ; ordered weakest to strongest.
+
+def _lazy(module: str, cls: str) -> Callable[[int | None], Player]:
+    def factory(seed: int | None) -> Player:
+        return getattr(importlib.import_module(f"{__name__}.{module}"), cls)(seed=seed)
+    return factory
+
+
+# level name -> factory(seed), ordered weakest to strongest. Levels whose module is not
+# there yet are skipped by make_player's error (see available_levels()).
 LEVELS: dict[str, Callable[[int | None], Player]] = {
     "random": lambda seed: RandomPlayer(seed=seed),
+    "beginner": _lazy("beginner", "BeginnerPlayer"),
     "simple": lambda seed: SimplePlayer(seed=seed),
+    "intermediate": _lazy("intermediate", "IntermediatePlayer"),
+    "expert": _lazy("expert", "ExpertPlayer"),
 }
+
+
+def available_levels() -> list[str]:
+    """Level names whose implementation is installed, weakest first."""
+    out = []
+    for name in LEVELS:
+        try:
+            make_player(name, seed=0)
+        except (ImportError, AttributeError):
+            continue
+        out.append(name)
+    return out
 
 
 def make_player(level: str, *, seed: int | None = None) -> Player:
