@@ -316,6 +316,9 @@ class Match:
         hands = self.deal.hands
         hands[step.giver] ^= action.mask
         hands[step.receiver] |= action.mask
+        counts = self.deal.counts  # keep card counts true between the halves of a swap
+        counts[step.giver] -= step.count
+        counts[step.receiver] += step.count
         self.exchange_log.append((step, action))
         if len(self.exchange_log) == len(self.exchange_steps):
             self.phase = "play"
