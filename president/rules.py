@@ -223,8 +223,8 @@ class Rules:
     # ----- construction from names -------------------------------------------------
 
     @classmethod
-    def preset(cls, name: str, *, players: int | None = None, twists: Sequence[str] = (),
-               **options: Any) -> "Rules":
+    def _preset(cls, name: str, *, players: int | None = None, twists: Sequence[str] = (),
+                **options: Any) -> "Rules":
         """The rules of a named preset with twists and option overrides applied.
 
         Args:
@@ -336,6 +336,17 @@ class Rules:
     def describe(self) -> str:
         """The rules in plain words, one line per option."""
         return "\n".join(describe_lines(self))
+
+
+# The field ``preset`` (default ``None``) and the constructor ``Rules.preset(name, ...)`` share
+# a name. A method of that name in the class body would replace the field's default before
+# ``@dataclass`` reads it (``Rules()`` would then get the method as its preset), so the
+# constructor is attached after the class is built; on an instance the field still wins.
+_preset_method = Rules.__dict__["_preset"]
+_preset_method.__func__.__name__ = "preset"
+_preset_method.__func__.__qualname__ = "Rules.preset"
+Rules.preset = _preset_method  # type: ignore[assignment, method-assign]
+del Rules._preset
 
 
 def _parse_scoring(value: Any) -> Any:

@@ -1,0 +1,142 @@
+"""Rules: presets, twists and option values against RULES.md ("Options", "Presets")."""
+
+from __future__ import annotations
+
+import pytest
+
+from president import Rules, RulesError
+from president.rules import PRESET_SEEDS, PRESETS, TWISTS
+
+# RULES.md "Presets", one row per seed, written out from the table (not from rules.py).
+PRESET_TABLE = {
+    "house": dict(players=(4, 7), beat="higher", passing="re-enter", last_of_rank_clears=False,
+                  exchange="one-card", seating="fixed", first_lead="left-of-dealer",
+                  later_lead="president", scoring=(2, 1), match_end="points:11"),
+    "family": dict(players=(4, 7), beat="higher", passing="re-enter", last_of_rank_clears=False,
+                   exchange="one-card", seating="by-finish", first_lead="left-of-dealer",
+                   later_lead="president", scoring=(2, 1), match_end="points:11"),
+    "practice": dict(players=(4, 4), beat="higher", passing="re-enter",
+                     last_of_rank_clears=False, exchange="none", seating="fixed",
+                     first_lead="seat:0", scoring=None, match_end="single-deal"),
+    "first-night": dict(players=(3, 7), beat="equal-or-higher", passing="re-enter",
+                        last_of_rank_clears=True, exchange="none", seating="by-finish",
+                        first_lead="left-of-dealer", later_lead="president", scoring=None,
+                        match_end="never"),
+}
+
+
+@pytest.mark.parametrize("name", list(PRESET_TABLE))
+def test_presets_match_rules_md(name):
+    want = dict(PRESET_TABLE[name])
+    lo, hi = want.pop("players")
+    for players in range(3, 8):
+        if lo <= players <= hi:
+            rules = Rules.preset(name, players=players)
+            assert rules.players == players
+            for option, value in want.items():
+                assert getattr(rules, option) == value, option
+        else:
+            with pytest.raises(RulesError) as info:
+                Rules.preset(name, players=players)
+            assert info.value.option == "players"
+            assert str(lo) in info.value.message
+    assert Rules.preset(name).players == lo
+    assert set(PRESETS) == set(PRESET_TABLE) == set(PRESET_SEEDS)
+
+
+@pytest.mark.parametrize("spec,changes", [
+    ("house+sit-out", dict(passing="sit-out")),
+    ("house+fresh-hands", dict(exchange="none", later_lead="left-of-dealer")),
+    ("house+three-deals", dict(match_end="deals:3")),
+    ("family+equal-plays", dict(beat="equal-or-higher")),
+    ("family+once-around", dict(passing="once-around")),
+    ("family+lowest-three-starts", dict(first_lead="holder-of:3C")),
+    ("family+lowest-three-starts:3h", dict(first_lead="holder-of:3H")),
+    ("first-night+swap", dict(exchange="two-and-one")),
+    ("first-night+three-of-clubs-starts", dict(first_lead="holder-of:3C")),
+])
+def test_twists_change_exactly_their_options(spec, changes):
+    """RULES.md "Named twists" (seeds 000, 001, 004)."""
+    preset = spec.split("+")[0]
+    base = Rules.preset(preset, players=5)
+    rules = Rules.parse(spec, players=5)
+    for option in ("beat", "passing", "last_of_rank_clears", "exchange", "seating",
+                   "first_lead", "later_lead", "scoring", "match_end"):
+        assert getattr(rules, option) == changes.get(option, getattr(base, option)), option
+    assert rules.name.startswith(preset + "+")
+    assert Rules.from_dict(rules.to_dict()) == rules
+
+
+def test_twists_combine():
+    rules = Rules.parse("house+sit-out+three-deals", players=6)
+    assert (rules.passing, rules.match_end, rules.players) == ("sit-out", "deals:3", 6)
+    assert rules.name == "house+sit-out+three-deals"
+
+
+@pytest.mark.parametrize("kwargs,option", [
+    (dict(beat="lower"), "beat"),
+    (dict(passing="skip"), "passing"),
+    (dict(last_of_rank_clears="yes"), "last_of_rank_clears"),
+    (dict(exchange="three"), "exchange"),
+    (dict(seating="random"), "seating"),
+    (dict(first_lead="holder-of:XX"), "first_lead"),
+    (dict(first_lead="seat:4"), "first_lead"),
+    (dict(first_lead="dealer"), "first_lead"),
+    (dict(later_lead="scum"), "later_lead"),
+    (dict(scoring=(2, -1)), "scoring"),
+    (dict(scoring=(5, 4, 3, 2, 1)), "scoring"),
+    (dict(scoring=None), "scoring"),  # points:11 needs points
+    (dict(match_end="points:0"), "match_end"),
+    (dict(match_end="forever"), "match_end"),
+    (dict(players=8), "players"),
+    (dict(players=2), "players"),
+])
+def test_bad_option_values_name_the_option(kwargs, option):
+    with pytest.raises(RulesError) as info:
+        Rules(**kwargs)
+    assert info.value.option == option
+    assert info.value.reason == "bad-rules"
+    assert len(info.value.message) > 20
+
+
+@pytest.mark.parametrize("call", [
+    lambda: Rules.preset("poker"),
+    lambda: Rules.parse("house+swap"),
+    lambda: Rules.parse("family+lowest-three-starts:4C"),
+    lambda: Rules.parse("house+sit-out:3C"),
+    lambda: Rules.preset("house", colour="red"),
+    lambda: Rules.from_dict({"preset": "house", "colour": "red"}),
+    lambda: Rules.from_dict({"twists": ["sit-out"]}),
+])
+def test_bad_names_raise_rules_error(call):
+    with pytest.raises(RulesError) as info:
+        call()
+    assert info.value.message
+
+
+def test_options_override_and_round_trip():
+    rules = Rules.preset("house", players=5, scoring="3,2,1", match_end="deals:4")
+    assert rules.scoring == (3, 2, 1)
+    data = rules.to_dict()
+    assert data["scoring"] == [3, 2, 1] and data["players"] == 5
+    assert Rules.from_dict(data) == rules
+    assert Rules.from_dict({"preset": "first-night", "players": 3, "scoring": "none"}).scoring \
+        is None
+    custom = Rules(players=3, beat="equal-or-higher", match_end="never", scoring=None)
+    assert custom.name == "custom"
+    assert Rules.from_dict(custom.to_dict()) == custom
+
+
+def test_describe_names_every_option_in_words():
+    text = Rules.parse("family+once-around", players=6).describe()
+    for word in ("Players: 6", "Beat", "Passing", "Last of a rank", "Exchange", "Seating",
+                 "First deal", "Scoring", "Match", "001_6a3b64d15368b01c.txt"):
+        assert word in text
+    assert "one turn" in text
+
+
+def test_twist_registry_is_per_preset():
+    assert set(TWISTS["house"]) == {"sit-out", "fresh-hands", "three-deals"}
+    assert set(TWISTS["family"]) == {"equal-plays", "once-around", "lowest-three-starts"}
+    assert set(TWISTS["first-night"]) == {"swap", "three-of-clubs-starts"}
+    assert TWISTS["practice"] == {}
