@@ -445,7 +445,31 @@ def dumps(obj: Match | Record, *, indent: int | None = 2) -> str:
     Raises:
         TypeError: for anything else. RecordError: see :func:`record_from_match`.
     """
-    return json.dumps(_as_record(obj).to_dict(), indent=indent, ensure_ascii=False) + "\n"
+    data = _as_record(obj).to_dict()
+    if indent is None:
+        return json.dumps(data, ensure_ascii=False) + "\n"
+    return _format_json(data, indent, 0) + "\n"
+
+
+def _format_json(value: Any, indent: int, level: int) -> str:
+    # Like json.dumps(indent=...), but lists of numbers, and short lists of strings (twists,
+    # scoring, seating), stay on one line; hands, exchange and actions get a line each.
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        pad = " " * (indent * (level + 1))
+        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {_format_json(v, indent, level + 1)}"
+                 for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + " " * (indent * level) + "}"
+    if isinstance(value, list):
+        flat = json.dumps(value, ensure_ascii=False)
+        if not value or all(not isinstance(v, (str, list, dict)) for v in value) or (
+                all(isinstance(v, str) for v in value) and len(flat) <= 40):
+            return flat
+        pad = " " * (indent * (level + 1))
+        items = [pad + _format_json(v, indent, level + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + " " * (indent * level) + "]"
+    return json.dumps(value, ensure_ascii=False)
 
 
 def dump(obj: Match | Record, fp: IO[str], *, indent: int | None = 2) -> None:

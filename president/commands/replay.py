@@ -1,0 +1,120 @@
+"""``president replay FILE [--json]``: check and replay a game record (``docs/records.md``).
+
+Exit status: 0 when every step is legal, 1 when a step is illegal (the first one is
+reported by deal index, step and action index, with the reason), 2 when the file cannot be
+read or is not a valid ``president/1`` record.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any
+
+from ..records import RecordError, ReplayResult, loads, replay
+
+HELP = "Check and replay a game record (JSON)."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="the record (JSON); - reads standard input")
+    parser.add_argument("--json", action="store_true",
+                        help="print the outcome and the state after the last legal step as JSON")
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise RecordError("", f"not UTF-8 text (byte {e.start})") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay ``args.file``; print a report (or JSON with ``args.json``); return 0, 1 or 2."""
+    name = "standard input" if args.file == "-" else args.file
+    try:
+        text = _read(args.file)
+        record = loads(text)
+    except OSError as e:
+        return _invalid(args, name, RecordError("", f"cannot read the file: {e.strerror or e}"))
+    except RecordError as e:
+        return _invalid(args, name, e)
+    result = replay(record)
+    if args.json:
+        _emit(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        _emit("\n".join(_report(name, result)))
+    return 0 if result.ok else 1
+
+
+def _emit(text: str) -> None:
+    # A reader that stops early (``| head``) is not an error of the record.
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
+def _invalid(args: argparse.Namespace, name: str, e: RecordError) -> int:
+    print(f"president replay: {name}: {e.message}", file=sys.stderr)
+    if args.json:
+        out: dict[str, Any] = {
+            "ok": False,
+            "error": {"deal": e.deal, "step": e.step, "action": e.index, "seat": None,
+                      "entry": None, "field": e.field, "reason": e.reason, "message": e.message},
+            "deals": [], "scores": None, "match_over": False, "winners": [], "winner_names": []}
+        _emit(json.dumps(out, indent=2, ensure_ascii=False))
+    return 2
+
+
+def _report(name: str, result: ReplayResult) -> list[str]:
+    rec = result.record
+    names = rec.players
+    lines = []
+    actions = sum(len(d.actions) for d in rec.deals)
+    exchanges = sum(len(d.exchange) for d in rec.deals)
+    err = result.error
+    if err is None:
+        lines.append(f"{name}: all legal ({rec.rules.name}; {len(rec.deals)} deal"
+                     f"{'s' if len(rec.deals) != 1 else ''}, {exchanges} exchange transfer"
+                     f"{'s' if exchanges != 1 else ''}, {actions} action"
+                     f"{'s' if actions != 1 else ''})")
+    else:
+        who = ""
+        if err.seat is not None and result.match is not None:
+            who = f" by seat {err.seat} ({names[result.match.seating[err.seat]]})"
+        entry = f" {json.dumps(err.entry, ensure_ascii=False)}" if err.entry else ""
+        lines.append(f"{name}: illegal at {err.where()}{entry}{who}: {err.reason}")
+        lines.append(f"  {err.message}")
+    match = result.match
+    if match is None:
+        return lines
+    if result.deals:
+        state = result.deals[-1]
+        lines.append(f"State{' after the last legal step' if err else ''}: deal "
+                     f"{len(result.deals) - 1}, {state['phase']}")
+        seat_names = [names[p] for p in state["seating"]]
+        for seat, hand in enumerate(state["hands"]):
+            mark = " <- to act" if state["to_act"] == seat else ""
+            lines.append(f"  seat {seat} {seat_names[seat]}: {hand or '(out)'}{mark}")
+        if state["pile"]:
+            lines.append("  pile (oldest first): " + " | ".join(state["pile"]))
+        elif not state["over"]:
+            lines.append("  pile: empty")
+        if state["finish_order"]:
+            lines.append("  finishing order: " + ", ".join(
+                f"seat {s} {seat_names[s]}" for s in state["finish_order"]))
+    if rec.rules.scoring is not None:
+        lines.append("Scores: " + ", ".join(f"{n} {s}" for n, s in zip(names, result.scores)))
+    if result.match_over:
+        lines.append("Match over; winner" + ("s" if len(result.winners) > 1 else "") + ": "
+                     + ", ".join(f"{names[p]} (player {p})" for p in result.winners))
+    return lines
