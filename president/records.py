@@ -631,7 +631,14 @@ class Replayer:
             return match.start_next_deal(hands=hands, leader=deal.leader, dealer=deal.dealer,
                                          seating=deal.seating)
         except PresidentError as e:
-            self._fail(d, "deal", None, None, None, e.reason, e.message)
+            message = e.message
+            if e.reason == "bad-deal" and (deal.seating is not None or deal.dealer is not None):
+                message += ("; under by-finish seating the players sit in the last deal's "
+                            "finishing order, President in seat 0, and the last seat deals"
+                            if rules.seating == "by-finish" else
+                            "; under fixed seating nobody moves and the dealer moves one seat "
+                            "clockwise each deal")
+            self._fail(d, "deal", None, None, None, e.reason, message)
             return None
 
     def _exchange(self, d: int, i: int, ex: ExchangeEntry) -> list[Event] | None:
@@ -640,11 +647,15 @@ class Replayer:
         entry = ex.text or str(ex)
         if match.phase != "exchange":
             if match.phase == "play":
-                why = ("there is no exchange before this deal" if not match.exchange_steps else
-                       f"the exchange is complete (all {len(match.exchange_steps)} transfers "
-                       "are done)")
+                if match.exchange_steps:
+                    why = (f"the exchange is already complete (all {len(match.exchange_steps)} "
+                           "transfers are listed before this one)")
+                elif match.deal_number == 1:
+                    why = "there is no exchange before the first deal of a match"
+                else:
+                    why = f"these rules have no exchange (exchange = {match.rules.exchange})"
                 self._fail(d, "exchange", i, ex.giver, entry, "wrong-phase",
-                           f"{why}; the rules take no more cards")
+                           f"{why}; remove this transfer")
             else:
                 err = match.refusal(ex.giver, Give(ex.mask))
                 assert err is not None

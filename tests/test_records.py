@@ -520,3 +520,89 @@ def test_arbitrary_json_gives_a_record_error_or_a_replay_never_a_crash(rules, de
         return
     result = replay(record)
     assert result.ok or result.error.reason
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_matches(), st.data())
+def test_a_changed_action_stops_the_replay_there_with_the_prefix_state(match, data):
+    record = record_from_match(match).to_dict()
+    d = len(record["deals"]) - 1
+    actions = record["deals"][d]["actions"]
+    if not actions:
+        return
+    k = data.draw(st.integers(0, len(actions) - 1), label="action index")
+    seat = data.draw(st.integers(0, match.rules.players - 1), label="seat")
+    cards = data.draw(st.sampled_from(["pass", "3C", "2S 2H", "7D", "KC KD KH", "AS"]),
+                      label="cards")
+    actions[k] = f"{seat} {cards}"
+    result = replay(loads(json.dumps(record)))
+    prefix = json.loads(json.dumps(record))
+    prefix["deals"][d]["actions"] = actions[:k]
+    before = replay(prefix)
+    assert before.ok
+    if result.ok:
+        return
+    # Everything before the changed action is still legal, so the replay stops at it or later.
+    assert result.error.deal == d and result.error.step == "play" and result.error.action >= k
+    if result.error.action == k:
+        assert result.match.snapshot() == before.match.snapshot()
+        assert result.error.entry == actions[k] and result.error.seat == seat
+
+
+def test_a_record_with_no_deals_is_legal_and_empty(capsys, tmp_path):
+    status, out, _ = run_cli(capsys, write(tmp_path, house_record([])), "--json")
+    report = json.loads(out)
+    assert status == 0 and report["deals"] == [] and report["scores"] == [0, 0, 0, 0]
+
+
+def test_help_lists_the_json_flag(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["replay", "--help"])
+    assert info.value.code == 0
+    assert "--json" in capsys.readouterr().out
+
+
+def _swap_record(exchange: list[str], actions: list[str] = ()) -> dict:
+    return {"format": "president/1", "rules": {"preset": "first-night", "twists": ["swap"]},
+            "players": NAMES4, "deals": [
+                {"hands": ["3C", "4C", "5C", "6C"], "actions": ["0 3C", "1 4C", "2 5C"]},
+                {"seating": [0, 1, 2, 3], "dealer": 3,
+                 "hands": ["3D 4D 5D", "6D 7D", "8D 10D", "9D KD 2D"],
+                 "exchange": exchange, "actions": list(actions)}]}
+
+
+def test_two_and_one_exchange_in_the_order_the_rules_take_it():
+    result = replay(_swap_record(["3>0 KD 2D", "0>3 3D 4D", "2>1 10D", "1>2 6D"], ["0 5D"]))
+    assert result.ok, result.error
+    assert result.deals[1]["hands"] == ["KD 2D", "7D 10D", "6D 8D", "3D 4D 9D"]
+    assert result.deals[1]["pile"] == ["5D"]  # the President leads the later deal
+
+
+@pytest.mark.parametrize("exchange, index, reason", [
+    (["2>1 10D"], 0, "not-your-turn"),                   # Vice-Scum before the bottom
+    (["3>0 9D 2D"], 0, "bad-exchange"),                  # not the two highest cards
+    (["3>0 KD 2D", "0>3 3D 4D", "2>1 8D"], 2, "bad-exchange"),
+    (["3>0 KD 2D", "0>3 3D 4D", "2>1 10D", "1>3 6D"], 3, "bad-exchange"),  # wrong receiver
+])
+def test_two_and_one_exchange_errors(exchange, index, reason):
+    result = replay(_swap_record(exchange))
+    assert (result.error.deal, result.error.step, result.error.action, result.error.reason) == \
+        (1, "exchange", index, reason)
+
+
+def test_messages_explain_what_would_be_right():
+    messages = {case: replay(BUILT_CASES[case][0]).error.message for case in BUILT_CASES}
+    assert "first deal of a match" in messages["exchange-on-first-deal"]
+    assert "finishing order" in messages["wrong-seating"]
+    assert "seat 0 (President)" in messages["exchange-wrong-receiver"]
+    assert "deal 0 has not ended" in messages["deal-not-finished"]
+    assert "seat 0 must first give 1 card to seat 3" in replay(
+        loads((DATA / "bug_play_before_exchange.json").read_text())).error.message
+
+
+def test_a_leader_other_than_the_rules_is_a_teaching_position():
+    data = house_record([{"hands": ["3C 4C", "5C", "6C", "7C"], "leader": 2,
+                          "actions": ["2 6C", "3 7C"]}])
+    result = replay(data)
+    assert result.ok and result.deals[0]["pile"] == ["6C", "7C"]
+    assert record_from_match(result.match).deals[0].leader == 2
