@@ -606,3 +606,12 @@ def test_a_leader_other_than_the_rules_is_a_teaching_position():
     result = replay(data)
     assert result.ok and result.deals[0]["pile"] == ["6C", "7C"]
     assert record_from_match(result.match).deals[0].leader == 2
+
+
+def test_the_json_example_in_docs_is_real_output(capsys):
+    doc = (Path(__file__).parent.parent / "docs" / "records.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## `president replay"):]
+    block = section[section.index("```json\n") + 8:]
+    block = block[:block.index("```")]
+    status, out, _ = run_cli(capsys, str(DATA / "bug_equal_rank_under_higher.json"), "--json")
+    assert status == 1 and out == block

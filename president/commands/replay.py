@@ -13,7 +13,7 @@ import os
 import sys
 from typing import Any
 
-from ..records import RecordError, ReplayResult, loads, replay
+from ..records import RecordError, ReplayResult, _format_json, loads, replay
 
 HELP = "Check and replay a game record (JSON)."
 
@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         return _invalid(args, name, e)
     result = replay(record)
     if args.json:
-        _emit(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        _emit(_format_json(result.to_dict(), 2, 0))
     else:
         _emit("\n".join(_report(name, result)))
     return 0 if result.ok else 1
@@ -71,7 +71,7 @@ def _invalid(args: argparse.Namespace, name: str, e: RecordError) -> int:
             "error": {"deal": e.deal, "step": e.step, "action": e.index, "seat": None,
                       "entry": None, "field": e.field, "reason": e.reason, "message": e.message},
             "deals": [], "scores": None, "match_over": False, "winners": [], "winner_names": []}
-        _emit(json.dumps(out, indent=2, ensure_ascii=False))
+        _emit(_format_json(out, 2, 0))
     return 2
 
 
