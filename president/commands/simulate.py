@@ -1,0 +1,148 @@
+"""``president simulate``: computer levels against each other, with confidence intervals.
+
+    president simulate --rules house --players 4 \\
+        --seats expert,intermediate,intermediate,intermediate --deals 1000 --jobs 2
+
+Duplicate play: every board (a set of dealt cards) is replayed once per rotation of the seat
+assignment, so each level sits in every seat on the same cards. Prints per level the mean
+finishing place, points per deal, chance of first and of last place, each with a 95%
+interval, and how many places each level is ahead of each weaker one. ``--json`` prints the
+same as JSON. See :mod:`president.simulate`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..errors import RulesError
+from ..players import LEVELS
+from ..rules import Rules
+
+HELP = "Play computer levels against each other and report their strength."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rules", default="house", metavar="PRESET[+TWIST...]",
+                        help="rules, e.g. house, first-night+swap (default: house)")
+    parser.add_argument("--players", type=int, default=None, help="table size (default: "
+                        "the number of --seats, else the preset's smallest table)")
+    parser.add_argument("--seats", default=None, metavar="LEVEL,LEVEL,...",
+                        help=f"a level per seat, from: {', '.join(LEVELS)} (default: "
+                             "intermediate at the first seat, simple at the others)")
+    parser.add_argument("--deals", type=int, default=100, metavar="N",
+                        help="boards to play: each is replayed once per seat rotation "
+                             "(default 100)")
+    parser.add_argument("--matches", action="store_true",
+                        help="play whole matches (with exchanges) instead of single deals; "
+                             "--deals then counts matches")
+    parser.add_argument("--max-deals", type=int, default=30, metavar="N",
+                        help="with --matches, stop a match after N deals (default 30)")
+    parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="worker processes (default 1)")
+    parser.add_argument("--expert-playouts", type=int, default=None, metavar="N",
+                        help="the expert's play-out budget per decision")
+    parser.add_argument("--expert-time", type=float, default=None, metavar="SECONDS",
+                        help="the expert's time limit per decision")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _fail(message: str) -> int:
+    print(f"president simulate: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..simulate import SimulationConfig, simulate
+
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    players = args.players if args.players is not None else (len(seats) if seats else None)
+    try:
+        rules = Rules.parse(args.rules, players=players)
+    except RulesError as e:
+        return _fail(e.message)
+    if seats is None:
+        seats = ["intermediate"] + ["simple"] * (rules.players - 1)
+    options = {}
+    if args.expert_playouts is not None or args.expert_time is not None:
+        options["expert"] = {k: v for k, v in (("playouts", args.expert_playouts),
+                                               ("time_limit", args.expert_time)) if v is not None}
+    try:
+        config = SimulationConfig(rules=rules, seats=tuple(seats), boards=args.deals,
+                                  seed=args.seed, matches=args.matches,
+                                  max_deals=args.max_deals, player_options=options)
+        if args.jobs < 1:
+            raise ValueError(f"--jobs {args.jobs} must be at least 1")
+    except ValueError as e:
+        return _fail(str(e))
+
+    if args.quiet:
+        result = simulate(config, jobs=args.jobs)
+    else:
+        from rich.console import Console
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+        with Progress(TextColumn("[bold]boards"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("boards", total=config.boards)
+            result = simulate(config, jobs=args.jobs,
+                              progress=lambda k: bar.advance(task, k))
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print_table(result)
+    return 0
+
+
+def _ci(iv: dict, digits: int = 3, scale: float = 1.0) -> str:
+    m, half = iv["mean"] * scale, (iv["high"] - iv["mean"]) * scale
+    return f"{m:.{digits}f} ± {half:.{digits}f}"
+
+
+def print_table(result: dict) -> None:
+    """Print a simulation result as rich tables on standard output."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    kind = "matches" if result["matches"] else "boards"
+    console.print(f"[bold]{result['rules']}[/], {result['players']} players, seats "
+                  f"{','.join(result['seats'])}: {result['boards']} {kind} × "
+                  f"{result['rotations']} rotations = {result['deals']} deals, seed "
+                  f"{result['seed']}, {result['seconds']:.1f} s")
+    table = Table(title="per level: mean ± half-width of the 95% interval")
+    table.add_column("level")
+    table.add_column("seats", justify="right")
+    table.add_column("mean place", justify="right")
+    table.add_column("points / deal", justify="right")
+    table.add_column("first %", justify="right")
+    table.add_column("last %", justify="right")
+    if result["matches"]:
+        table.add_column("matches won %", justify="right")
+    for lv, e in result["levels"].items():
+        row = [lv, str(e["seats"]), _ci(e["mean_place"]), _ci(e["points_per_deal"]),
+               _ci(e["first"], 1, 100), _ci(e["last"], 1, 100)]
+        if result["matches"]:
+            row.append(_ci(e["match_won"], 1, 100))
+        table.add_row(*row)
+    console.print(table)
+    if result["comparisons"]:
+        comp = Table(title="places ahead (weaker level's mean place − stronger's)")
+        comp.add_column("stronger")
+        comp.add_column("weaker")
+        comp.add_column("places ahead", justify="right")
+        for c in result["comparisons"]:
+            comp.add_row(c["stronger"], c["weaker"], _ci(c["places_ahead"]))
+        console.print(comp)
+    for lv, e in result["levels"].items():
+        s = e.get("search")
+        if s and s.get("searched"):
+            console.print(f"{lv} search: {int(s['searched'])} searched decisions, "
+                          f"{s['mean_seconds_per_search'] * 1000:.0f} ms each on average, "
+                          f"slowest {s.get('max_seconds', 0) * 1000:.0f} ms, "
+                          f"{s['mean_playouts_per_search']:.0f} play-outs each, "
+                          f"{s['playouts_per_second']:.0f} play-outs per second")

@@ -1,0 +1,335 @@
+"""Fast play-outs of one deal, on counts per rank instead of cards.
+
+Suits never matter in the play of a deal (RULES.md, "Deck"), so a hand here is 13 small
+ints, the number of cards held of each rank (index 0 = three … 12 = two), and an action is
+one int:
+
+============  =========================================================
+``PASS``      ``-1``
+a play        ``rank * 4 + count - 1`` (``rank`` 0..12, ``count`` 1..4)
+============  =========================================================
+
+:class:`FastDeal` implements the play of a deal exactly as :class:`president.deal.Deal` does
+(lead, ``beat`` = ``higher`` / ``equal-or-higher``, ``passing`` = ``re-enter`` / ``sit-out`` /
+``once-around``, ``last_of_rank_clears``, going out, who leads after a clear, the end of the
+deal); ``tests/test_fastsim.py`` plays random games on both and checks they agree action by
+action. It has no exchange, scoring or events: it exists for the expert player's search and
+for research loops that need many deals per second.
+
+>>> from president import Rules
+>>> fd = FastDeal.shuffled(Rules.preset("practice"), seed=3)
+>>> order = random_playout(fd, random.Random(1))
+>>> sorted(order)
+[0, 1, 2, 3]
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from ..deal import Deal, deal_hands
+from ..rules import Rules
+
+__all__ = ["PASS", "FastDeal", "encode", "decode", "counts_of_mask", "random_playout",
+           "greedy_playout", "playout"]
+
+PASS = -1
+_MODES = {"re-enter": 0, "sit-out": 1, "once-around": 2}
+
+
+def encode(rank: int, count: int) -> int:
+    """The action int of a play of ``count`` cards of ``rank``."""
+    return rank * 4 + count - 1
+
+
+def decode(action: int) -> tuple[int, int]:
+    """``(rank, count)`` of a play's action int (not of ``PASS``)."""
+    return action >> 2, (action & 3) + 1
+
+
+def counts_of_mask(mask: int) -> list[int]:
+    """Cards held per rank (13 ints) of a 52-bit card mask."""
+    return [((mask >> (4 * r)) & 15).bit_count() for r in range(13)]
+
+
+class FastDeal:
+    """The play of one deal on counts per rank (see the module docstring).
+
+    Attributes (mutable; ``copy`` before exploring):
+        players: number of seats.
+        hands: per seat, a list of 13 counts per rank.
+        ncards: cards held per seat.
+        to_act: seat to act, ``-1`` once the deal is over.
+        need: cards per play on the current pile, ``0`` when it is empty (a lead).
+        top: rank of the latest play on the pile, ``-1`` when empty.
+        same: cards of rank ``top`` put on this pile in a row (for ``last_of_rank_clears``).
+        last: seat of the latest play.
+        passes: passes since the latest play (``re-enter``).
+        passed: bit mask of seats that passed (since the latest play under ``re-enter``,
+            on this pile otherwise).
+        round_left: seats still to answer the lead under ``once-around``.
+        finish: seats in finishing order.
+        strict: ``beat == "higher"``; ``mode``: 0 re-enter, 1 sit-out, 2 once-around;
+            ``lor``: ``last_of_rank_clears``.
+    """
+
+    __slots__ = ("players", "hands", "ncards", "to_act", "need", "top", "same", "last",
+                 "passes", "passed", "round_left", "finish", "strict", "mode", "lor")
+
+    def __init__(self, rules: Rules, hands: Sequence[Sequence[int]], leader: int) -> None:
+        n = rules.players
+        if len(hands) != n:
+            raise ValueError(f"{len(hands)} hands given for {n} players; give one per seat")
+        if not 0 <= leader < n:
+            raise ValueError(f"leader seat {leader} does not exist; seats are 0 to {n - 1}")
+        self.players = n
+        self.hands = [list(h) for h in hands]
+        for seat, h in enumerate(self.hands):
+            if len(h) != 13 or any(not 0 <= c <= 4 for c in h):
+                raise ValueError(f"hand of seat {seat} must be 13 counts of 0 to 4 cards, not {h}")
+        self.ncards = [sum(h) for h in self.hands]
+        self.to_act = leader
+        self.need = 0
+        self.top = -1
+        self.same = 0
+        self.last = -1
+        self.passes = 0
+        self.passed = 0
+        self.round_left: list[int] = []
+        self.finish: list[int] = []
+        self.strict = rules.beat == "higher"
+        self.mode = _MODES[rules.passing]
+        self.lor = bool(rules.last_of_rank_clears)
+
+    @classmethod
+    def from_deal(cls, deal: Deal) -> "FastDeal":
+        """A fast copy of an engine deal at its start (full information: only for tests,
+        benchmarks and research; a player never sees other hands).
+
+        Raises:
+            ValueError: if the deal has already begun (its history is not empty).
+        """
+        if deal.history:
+            raise ValueError("from_deal takes a deal before its first action")
+        return cls(deal.rules, [counts_of_mask(h) for h in deal.hands], deal.leader)
+
+    @classmethod
+    def shuffled(cls, rules: Rules, seed: int, dealer: int | None = None) -> "FastDeal":
+        """The deal :meth:`president.deal.Deal.shuffled` would give for ``seed``."""
+        n = rules.players
+        dealer = n - 1 if dealer is None else dealer
+        return cls(rules, [counts_of_mask(h) for h in deal_hands(n, dealer, seed)],
+                   (dealer + 1) % n)
+
+    def copy(self) -> "FastDeal":
+        """An independent copy."""
+        c = object.__new__(FastDeal)
+        c.players = self.players
+        c.hands = [h[:] for h in self.hands]
+        c.ncards = self.ncards[:]
+        c.to_act = self.to_act
+        c.need = self.need
+        c.top = self.top
+        c.same = self.same
+        c.last = self.last
+        c.passes = self.passes
+        c.passed = self.passed
+        c.round_left = self.round_left[:]
+        c.finish = self.finish[:]
+        c.strict = self.strict
+        c.mode = self.mode
+        c.lor = self.lor
+        return c
+
+    @property
+    def over(self) -> bool:
+        """Whether the deal has ended (one player left holding cards)."""
+        return self.to_act < 0
+
+    def legal_actions(self) -> list[int]:
+        """Legal action ints of the seat to act: plays by rank then count, then ``PASS``
+        when passing is allowed (never on an empty pile). Empty once the deal is over."""
+        if self.to_act < 0:
+            return []
+        hand = self.hands[self.to_act]
+        need = self.need
+        if need == 0:
+            return [r * 4 + k for r in range(13) for k in range(hand[r])]
+        start = self.top + 1 if self.strict else self.top
+        acts = [r * 4 + need - 1 for r in range(start, 13) if hand[r] >= need]
+        acts.append(PASS)
+        return acts
+
+    def apply(self, action: int) -> None:
+        """Take ``action`` for the seat to act. Unchecked: the action must come from
+        :meth:`legal_actions` (an illegal one corrupts the state)."""
+        seat = self.to_act
+        n = self.players
+        ncards = self.ncards
+        mode = self.mode
+        if action < 0:  # pass
+            self.passes += 1
+            self.passed |= 1 << seat
+            if mode == 0:
+                active = n - len(self.finish)
+                others = active - 1 if ncards[self.last] else active
+                if self.passes >= others:
+                    self._clear()
+                else:
+                    s = (seat + 1) % n
+                    while not ncards[s]:
+                        s = (s + 1) % n
+                    self.to_act = s
+            elif mode == 1:
+                nxt = self._next_eligible(seat)
+                if nxt < 0 or nxt == self.last:
+                    self._clear()
+                else:
+                    self.to_act = nxt
+            else:
+                rl = self.round_left
+                rl.pop(0)
+                if rl:
+                    self.to_act = rl[0]
+                else:
+                    self._clear()
+            return
+        rank = action >> 2
+        count = (action & 3) + 1
+        self.hands[seat][rank] -= count
+        ncards[seat] -= count
+        if self.need == 0:
+            self.need = count
+            if mode == 2:
+                self.round_left = [s for s in ((seat + i) % n for i in range(1, n)) if ncards[s]]
+        elif mode == 2:
+            self.round_left.pop(0)
+        if rank == self.top:
+            self.same += count
+        else:
+            self.same = count
+        self.top = rank
+        self.last = seat
+        self.passes = 0
+        if mode == 0:
+            self.passed = 0
+        if not ncards[seat]:
+            self.finish.append(seat)
+            if n - len(self.finish) == 1:
+                for s in range(n):
+                    if ncards[s]:
+                        self.finish.append(s)
+                        break
+                self.to_act = -1
+                return
+        if self.lor and self.same == 4:
+            self._clear()
+            return
+        if mode == 0:
+            s = (seat + 1) % n
+            while not ncards[s]:
+                s = (s + 1) % n
+            self.to_act = s
+        elif mode == 1:
+            nxt = self._next_eligible(seat)
+            if nxt < 0:
+                self._clear()
+            else:
+                self.to_act = nxt
+        else:
+            if self.round_left:
+                self.to_act = self.round_left[0]
+            else:
+                self._clear()
+
+    def _next_eligible(self, seat: int) -> int:
+        n = self.players
+        s = seat
+        for _ in range(n - 1):
+            s = (s + 1) % n
+            if self.ncards[s] and not (self.passed >> s) & 1:
+                return s
+        return -1
+
+    def _clear(self) -> None:
+        self.need = 0
+        self.top = -1
+        self.same = 0
+        self.passes = 0
+        self.passed = 0
+        self.round_left = []
+        w = self.last
+        if not self.ncards[w]:
+            n = self.players
+            w = (w + 1) % n
+            while not self.ncards[w]:
+                w = (w + 1) % n
+        self.to_act = w
+
+
+def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
+    """Play ``deal`` (in place) to its end with every seat choosing uniformly among its
+    legal action ints; returns the finishing order (seats)."""
+    choice = rng.choice
+    while deal.to_act >= 0:
+        deal.apply(choice(deal.legal_actions()))
+    return deal.finish
+
+
+def greedy_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.1) -> list[int]:
+    """Play ``deal`` (in place) to its end with the fast playout policy; returns the
+    finishing order (seats).
+
+    The policy, per seat: on a lead, play every card of the lowest rank held (with chance
+    ``epsilon`` the whole set of another rank, chosen at random); when following, beat with
+    the lowest rank held in exactly the pile's count (no broken sets), passing otherwise;
+    a two (rank 12) is kept unless it wins the deal out or nothing else is left to lead
+    with. It is the ``simple`` player's idea with a little noise, so search sees varied
+    opponents.
+    """
+    rand = rng.random
+    apply = deal.apply
+    hands = deal.hands
+    ncards = deal.ncards
+    strict = deal.strict
+    while True:
+        seat = deal.to_act
+        if seat < 0:
+            return deal.finish
+        hand = hands[seat]
+        need = deal.need
+        if need == 0:
+            if rand() < epsilon:
+                ranks = [r for r in range(13) if hand[r]]
+                r = ranks[int(rand() * len(ranks))]
+            else:
+                r = 0
+                while not hand[r]:
+                    r += 1
+            apply(r * 4 + hand[r] - 1)
+            continue
+        r = deal.top + 1 if strict else deal.top
+        act = PASS
+        while r < 13:
+            k = hand[r]
+            if k == need:
+                if r < 12 or ncards[seat] == need or ncards[seat] - hand[12] == 0 \
+                        or rand() < epsilon:
+                    act = r * 4 + need - 1
+                break
+            r += 1
+        apply(act)
+
+
+def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy") -> list[int]:
+    """Play ``deal`` out in place with ``policy`` (``"greedy"`` or ``"random"``).
+
+    Raises:
+        ValueError: for another policy name.
+    """
+    if policy == "greedy":
+        return greedy_playout(deal, rng)
+    if policy == "random":
+        return random_playout(deal, rng)
+    raise ValueError(f"no playout policy {policy!r}; use 'greedy' or 'random'")

@@ -1,0 +1,120 @@
+"""``intermediate``: hand planning, card counting and the table tips of the seeds.
+
+Heuristics, from seed 001 (``001_6a3b64d15368b01c.txt``, "Tips") and seed 004
+(``004_7dd5a514fa081721.txt``, "Night-one habits"):
+
+- keep twos (and any other sure winner) to win a pile and lead the next one; spend one only
+  when winning the pile now helps: when it leaves at most one set that could lose, when it
+  goes out, or when an opponent is close to going out;
+- shed low singles early: on a lead, play the lowest set that could lose; when following,
+  beat with the lowest rank that fits;
+- do not break a pair (or a triple) to beat a smaller play; pass instead, since passing
+  keeps the set together;
+- a plan of the hand: one play per rank held is the fewest plays that empty it; when all
+  but one of those plays are sure winners, lead the winners first and the last set after;
+- counting the cards seen: a play is a sure winner when no other seat can still hold a set
+  of that size that beats it (cards seen face up and the seat's own hand are excluded,
+  table sizes respected), or when it puts the fourth card of its rank on the pile under
+  ``last_of_rank_clears``;
+- when an opponent holds one card, lead a pair or more if possible rather than a single.
+
+Exchange: a forced give hands over the required highest cards; a free give returns the
+cards whose loss leaves the best plan (:func:`~president.players.knowledge.choose_give`).
+Deterministic: it uses no randomness (``seed`` is accepted for a uniform API).
+"""
+
+from __future__ import annotations
+
+from ..actions import PASS, Give, Pass, Play
+from ..observation import Observation
+from .knowledge import can_be_beaten, choose_give, hidden_counts, pile_same_rank, rank_counts
+
+TWO = 12
+
+
+class IntermediatePlayer:
+    """The heuristic player described in the module docstring.
+
+    Args:
+        seed: accepted for a uniform API; the choices do not depend on it.
+    """
+
+    level = "intermediate"
+
+    def __init__(self, *, seed: int | None = None, break_sets: bool = True,
+                 keep_controls: bool = True) -> None:
+        self.seed = seed
+        self.break_sets = break_sets
+        self.keep_controls = keep_controls
+
+    def act(self, observation: Observation) -> Play | Pass | Give:
+        """Choose a legal action for the observing seat (see the module docstring)."""
+        obs = observation
+        legal = obs.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        if isinstance(legal[0], Give):
+            return choose_give(obs)
+        own = rank_counts(obs.hand)
+        hidden = hidden_counts(obs, own)
+        if PASS not in legal:
+            return self._lead(obs, legal, own, hidden)
+        return self._follow(obs, legal, own, hidden)
+
+    # ----- leading --------------------------------------------------------------------
+
+    def _lead(self, obs: Observation, legal, own: list[int], hidden: list[int]) -> Play:
+        held = [r for r in range(13) if own[r]]
+        lor = obs.rules.last_of_rank_clears
+
+        def whole(r: int) -> Play:
+            return next(p for p in legal if p.rank == r and p.count == own[r])
+
+        if len(held) == 1:
+            return whole(held[0])
+        winners = [r for r in held
+                   if not can_be_beaten(obs, r, own[r], hidden, lor and own[r] == 4)]
+        losers = [r for r in held if r not in winners]
+        if len(losers) <= 1 and winners:
+            return whole(winners[0])
+        others = [k for s, k in enumerate(obs.hand_counts) if s != obs.seat and k]
+        if others and min(others) == 1:
+            sets = [r for r in losers if own[r] >= 2]
+            if sets:
+                return whole(sets[0])
+            return whole(losers[-1])
+        return whole(losers[0])
+
+    # ----- following ------------------------------------------------------------------
+
+    def _follow(self, obs: Observation, legal, own: list[int], hidden: list[int]) -> Play | Pass:
+        top_play = obs.to_beat
+        need = top_play.count
+        top = top_play.rank
+        lor = obs.rules.last_of_rank_clears
+        same = pile_same_rank(obs)
+        total = sum(own)
+        fits = [p for p in legal if p is not PASS and own[p.rank] == need]
+        if not fits and self.break_sets:
+            fits = [p for p in legal if p is not PASS][:1]
+        if total == need and fits:
+            return fits[0]  # goes out
+        others = [k for s, k in enumerate(obs.hand_counts) if s != obs.seat and k]
+        danger = bool(others) and min(others) <= 2
+        for p in fits:
+            r = p.rank
+            completes = lor and ((r == top and same + need == 4) or (r != top and need == 4))
+            sure = completes or not can_be_beaten(obs, r, need, hidden)
+            if (r != TWO and not sure) or not self.keep_controls:
+                return p
+            # a control card: spend it only when winning the pile now helps
+            left = own[:]
+            left[r] -= need
+            losers = 0
+            for q in range(13):
+                if left[q] and can_be_beaten(obs, q, left[q], hidden, lor and left[q] == 4):
+                    losers += 1
+            if losers <= 1 or danger:
+                return p
+            return PASS
+        return PASS

@@ -1,0 +1,128 @@
+"""What a seat can work out from its own :class:`~president.observation.Observation`.
+
+Only public information and the seat's own hand and exchanges are used (RULES.md,
+"Information"): counts per rank of the own hand, the cards seen face up this deal, the cards
+still hidden (in some other hand), which plays are sure winners, and a plan of the hand.
+Ranks are ints 0 (three) … 12 (two); counts are lists of 13 ints.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..actions import Give, Play
+from ..cards import Card
+from ..observation import Observation
+
+__all__ = ["rank_counts", "seen_counts", "hidden_counts", "pile_same_rank", "beats",
+           "can_be_beaten", "plan_size", "choose_give", "one_per_play"]
+
+
+def rank_counts(cards: Iterable[Card]) -> list[int]:
+    """Cards per rank (13 ints) of ``cards``."""
+    out = [0] * 13
+    for c in cards:
+        out[c.rank] += 1
+    return out
+
+
+def seen_counts(obs: Observation) -> list[int]:
+    """Cards per rank played face up this deal (cleared piles and the current pile)."""
+    out = rank_counts(obs.cleared)
+    for _, play in obs.pile:
+        out[play.rank] += play.count
+    return out
+
+
+def hidden_counts(obs: Observation, own: list[int] | None = None) -> list[int]:
+    """Cards per rank that are in some other seat's hand: 4 minus own minus seen."""
+    own = rank_counts(obs.hand) if own is None else own
+    seen = seen_counts(obs)
+    return [4 - own[r] - seen[r] for r in range(13)]
+
+
+def pile_same_rank(obs: Observation) -> int:
+    """Cards of the latest play's rank put on the current pile in a row (the count that
+    ``last_of_rank_clears`` compares with four); 0 on an empty pile."""
+    if not obs.pile:
+        return 0
+    top = obs.pile[-1][1].rank
+    n = 0
+    for _, play in reversed(obs.pile):
+        if play.rank != top:
+            break
+        n += play.count
+    return n
+
+
+def beats(rank: int, top: int, strict: bool) -> bool:
+    """Whether ``rank`` beats ``top`` under ``beat`` = higher (``strict``) or equal-or-higher."""
+    return rank > top if strict else rank >= top
+
+
+def can_be_beaten(obs: Observation, rank: int, count: int, hidden: list[int],
+                  completes_rank: bool = False) -> bool:
+    """Whether some other seat still holding cards might beat a play of ``count`` cards of
+    ``rank`` with cards hidden from this seat (a play that cannot be beaten is a sure
+    winner of its pile). ``completes_rank``: the play puts the fourth card of its rank on
+    the pile under ``last_of_rank_clears``, which clears the pile at once."""
+    if completes_rank:
+        return False
+    most = max((k for s, k in enumerate(obs.hand_counts) if s != obs.seat), default=0)
+    if most < count:
+        return False
+    start = rank + 1 if obs.rules.beat == "higher" else rank
+    return any(hidden[r] >= count for r in range(start, 13))
+
+
+def plan_size(own: list[int], hidden: list[int], strict: bool = True) -> int:
+    """Plays this hand still needs that could lose, net of sure winners: the number of
+    ranks held (one play per rank is the fewest plays that empty the hand) minus twice the
+    sets that no hidden set of the same size can beat (each wins its pile and leads one
+    more set for free). Lower is better; it guides exchanges and which cards to keep."""
+    plays = 0
+    winners = 0
+    for r in range(13):
+        k = own[r]
+        if not k:
+            continue
+        plays += 1
+        start = r + 1 if strict else r
+        if not any(hidden[q] >= k for q in range(start, 13)):
+            winners += 1
+    return plays - 2 * winners
+
+
+def one_per_play(legal: Iterable) -> list:
+    """The legal actions with one play kept per (rank, count): suits never matter in play."""
+    seen = set()
+    out = []
+    for a in legal:
+        key = (a.rank, a.count) if isinstance(a, Play) else a
+        if key not in seen:
+            seen.add(key)
+            out.append(a)
+    return out
+
+
+def choose_give(obs: Observation) -> Give:
+    """An exchange choice: a forced give hands over the required highest cards (any suits);
+    a free give returns the cards whose loss leaves the best plan (:func:`plan_size`),
+    lowest cards first on ties: in practice the lowest cards that are alone in their rank.
+    """
+    legal = obs.legal_actions
+    step = obs.pending_exchange
+    if step is None or step.forced or len(legal) == 1:
+        return legal[0]
+    own = rank_counts(obs.hand)
+    hidden = hidden_counts(obs, own)
+    best = None
+    for g in legal:
+        left = own[:]
+        for c in g.cards:
+            left[c.rank] -= 1
+        key = (plan_size(left, hidden, obs.rules.beat == "higher"),
+               sorted((c.index for c in g.cards), reverse=True))
+        if best is None or key < best[0]:
+            best = (key, g)
+    return best[1]

@@ -1,0 +1,283 @@
+"""Computer levels against each other: duplicate deals with seat rotation, and statistics.
+
+A *board* is one set of dealt cards (or, with ``matches=True``, one match seed). Every board
+is played once per rotation of the seat assignment, so each seat's level moves one seat
+clockwise per rotation and every level sits in every seat on the same cards (duplicate
+play). Statistics treat the board as the unit: a level's figure per board is its mean over
+the rotations (and the deals of a match), and the 95% confidence interval is
+``mean ± 1.96 · sd / √boards`` over boards. Luck of the cards cancels within a board.
+
+Figures per level: mean finishing place (1 = President), points per deal (``scoring`` of
+the rules; 0 without scoring), chance of first place and of last place. For every pair of
+levels at the table, the difference of their mean places (how many places the stronger is
+ahead) with its interval, and per level the *gain*: ``(players + 1) / 2`` minus its mean
+place, i.e. places ahead of an even table.
+
+This module is not part of the rules core: it drives :class:`~president.match.Match` with
+players that each receive only their own seat's observation.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from .deal import deal_hands
+from .match import Match
+from .players import LEVELS, make_player
+from .rules import Rules
+
+__all__ = ["SimulationConfig", "simulate", "play_board", "interval", "seed_for"]
+
+
+def seed_for(*parts: object) -> int:
+    """A 63-bit seed derived from ``parts`` (stable across runs and processes)."""
+    return random.Random("/".join(map(str, parts))).getrandbits(63)
+
+
+@dataclass(frozen=True)
+class SimulationConfig:
+    """What to simulate.
+
+    Attributes:
+        rules: table rules (``rules.players`` seats).
+        seats: a level name per seat, e.g. ``("expert", "intermediate", "intermediate",
+            "intermediate")``.
+        boards: number of boards (dealt cards, or match seeds with ``matches``).
+        seed: master seed; board ``i`` and every player's seed derive from it.
+        matches: play whole matches (with exchanges) instead of single deals.
+        max_deals: with ``matches``, stop a match after this many deals (a match under
+            ``match_end = never`` would not end).
+        player_options: keyword arguments per level for the player's constructor
+            (e.g. ``{"expert": {"playouts": 200}}``).
+
+    Raises:
+        ValueError: on a wrong number of seats, an unknown level, or a count below 1.
+    """
+
+    rules: Rules
+    seats: tuple[str, ...]
+    boards: int
+    seed: int = 0
+    matches: bool = False
+    max_deals: int = 30
+    player_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        n = self.rules.players
+        if len(self.seats) != n:
+            raise ValueError(f"{len(self.seats)} seat level(s) given for a table of {n}; "
+                             f"give exactly {n}, e.g. {','.join(['intermediate'] * n)}")
+        for level in self.seats:
+            if level not in LEVELS:
+                raise ValueError(f"no computer level {level!r}; levels are: {', '.join(LEVELS)}")
+        if self.boards < 1:
+            raise ValueError(f"boards = {self.boards} must be at least 1")
+        if self.max_deals < 1:
+            raise ValueError(f"max_deals = {self.max_deals} must be at least 1")
+
+
+def _make(level: str, seed: int, options: dict[str, dict[str, Any]]):
+    opts = options.get(level)
+    if not opts:
+        return make_player(level, seed=seed)
+    import importlib
+    module, cls = {"random": ("random_player", "RandomPlayer"), "simple": ("simple", "SimplePlayer"),
+                   "beginner": ("beginner", "BeginnerPlayer"),
+                   "intermediate": ("intermediate", "IntermediatePlayer"),
+                   "expert": ("expert", "ExpertPlayer")}[level]
+    return getattr(importlib.import_module(f"president.players.{module}"), cls)(seed=seed, **opts)
+
+
+def play_board(config: SimulationConfig, board: int) -> dict:
+    """Play board ``board`` in every rotation. Returns ``{"rows": [(level, place, points,
+    first, last), ...], "matches": [(level, won), ...], "stats": {level: {...}}}``.
+
+    Each player gets only ``match.observation(seat)`` for its own seat.
+    """
+    rules = config.rules
+    n = rules.players
+    board_seed = seed_for(config.seed, "board", board)
+    rows: list[tuple[str, int, int, bool, bool]] = []
+    match_rows: list[tuple[str, bool]] = []
+    stats: dict[str, dict[str, float]] = {}
+    for rot in range(n):
+        # player index p is played by level seats[(p - rot) % n]
+        levels = [config.seats[(p - rot) % n] for p in range(n)]
+        players = [_make(levels[p], seed_for(config.seed, board, rot, p), config.player_options)
+                   for p in range(n)]
+        if config.matches:
+            match = Match(rules, seed=board_seed, record_events=False)
+        else:
+            single = rules if rules.match_end == "single-deal" else _single_deal(rules)
+            match = Match(single, hands=deal_hands(n, n - 1, board_seed), record_events=False)
+        deals = 0
+        while True:
+            while match.to_act is not None:
+                seat = match.to_act
+                player = players[match.seating[seat]]
+                match.act(seat, player.act(match.observation(seat)))
+            result = match.results[-1]
+            pts = result.points
+            for place, p in enumerate(result.finish_order):
+                rows.append((levels[p], place + 1, pts[p], place == 0, place == n - 1))
+            deals += 1
+            if match.phase == "match-over" or not config.matches or deals >= config.max_deals:
+                break
+            match.start_next_deal()
+        if config.matches:
+            top = max(match.scores)
+            for p in range(n):
+                won = (p in match.winners) if match.phase == "match-over" else match.scores[p] == top
+                match_rows.append((levels[p], won))
+        for p, player in enumerate(players):
+            st = getattr(player, "stats", None)
+            if st:
+                agg = stats.setdefault(levels[p], {})
+                for k, v in st.items():
+                    agg[k] = max(agg.get(k, 0), v) if k.startswith("max") else agg.get(k, 0) + v
+    return {"rows": rows, "matches": match_rows, "stats": stats}
+
+
+def _single_deal(rules: Rules) -> Rules:
+    from dataclasses import replace
+    return replace(rules, match_end="single-deal")
+
+
+def _run_boards(config: SimulationConfig, boards: Sequence[int]) -> list[dict]:
+    return [play_board(config, b) for b in boards]
+
+
+def interval(values: Sequence[float]) -> dict:
+    """Mean and 95% confidence interval (normal approximation over independent units):
+    ``{"mean", "low", "high", "n"}``."""
+    n = len(values)
+    mean = sum(values) / n if n else float("nan")
+    if n > 1:
+        var = sum((v - mean) ** 2 for v in values) / (n - 1)
+        half = 1.96 * math.sqrt(var / n)
+    else:
+        half = float("nan")
+    return {"mean": mean, "low": mean - half, "high": mean + half, "n": n}
+
+
+def simulate(config: SimulationConfig, *, jobs: int = 1,
+             progress: Callable[[int], None] | None = None) -> dict:
+    """Play ``config.boards`` boards in every rotation and return the statistics as a
+    JSON-ready dict (see the module docstring). ``jobs`` > 1 spreads boards over that many
+    processes; results do not depend on ``jobs``. ``progress(k)`` is called as ``k`` more
+    boards finish.
+
+    Raises:
+        ValueError: if ``jobs`` < 1.
+    """
+    if jobs < 1:
+        raise ValueError(f"jobs = {jobs} must be at least 1")
+    started = time.perf_counter()
+    boards = list(range(config.boards))
+    results: list[dict] = [None] * len(boards)  # type: ignore[list-item]
+    chunk = max(1, min(25, len(boards) // (jobs * 8) or 1))
+    chunks = [boards[i:i + chunk] for i in range(0, len(boards), chunk)]
+    if jobs == 1:
+        for ch in chunks:
+            for b, res in zip(ch, _run_boards(config, ch)):
+                results[b] = res
+            if progress:
+                progress(len(ch))
+    else:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(_run_boards, config, ch): ch for ch in chunks}
+            from concurrent.futures import as_completed
+            for fut in as_completed(futures):
+                ch = futures[fut]
+                for b, res in zip(ch, fut.result()):
+                    results[b] = res
+                if progress:
+                    progress(len(ch))
+    summary = summarise(config, results)
+    summary["seconds"] = time.perf_counter() - started
+    return summary
+
+
+def summarise(config: SimulationConfig, results: Iterable[dict]) -> dict:
+    """Statistics of per-board results from :func:`play_board` (see the module docstring)."""
+    results = list(results)
+    n = config.rules.players
+    levels = list(dict.fromkeys(config.seats))
+    per = {lv: {"place": [], "points": [], "first": [], "last": [], "won": []} for lv in levels}
+    stats: dict[str, dict[str, float]] = {}
+    deals = 0
+    for res in results:
+        acc = {lv: [[], [], [], []] for lv in levels}
+        for level, place, pts, first, last in res["rows"]:
+            a = acc[level]
+            a[0].append(place)
+            a[1].append(pts)
+            a[2].append(1.0 if first else 0.0)
+            a[3].append(1.0 if last else 0.0)
+        deals += len(res["rows"]) // n
+        for lv in levels:
+            a = acc[lv]
+            for key, vals in zip(("place", "points", "first", "last"), a):
+                per[lv][key].append(sum(vals) / len(vals))
+        if res["matches"]:
+            won = {lv: [] for lv in levels}
+            for level, w in res["matches"]:
+                won[level].append(1.0 if w else 0.0)
+            for lv in levels:
+                per[lv]["won"].append(sum(won[lv]) / len(won[lv]))
+        for lv, st in res["stats"].items():
+            agg = stats.setdefault(lv, {})
+            for k, v in st.items():
+                agg[k] = max(agg.get(k, 0), v) if k.startswith("max") else agg.get(k, 0) + v
+    even = (n + 1) / 2
+    out_levels = {}
+    for lv in levels:
+        d = per[lv]
+        entry = {
+            "seats": config.seats.count(lv),
+            "mean_place": interval(d["place"]),
+            "gain": interval([even - v for v in d["place"]]),
+            "points_per_deal": interval(d["points"]),
+            "first": interval(d["first"]),
+            "last": interval(d["last"]),
+        }
+        if d["won"]:
+            entry["match_won"] = interval(d["won"])
+        if lv in stats:
+            entry["search"] = _search_stats(stats[lv])
+        out_levels[lv] = entry
+    comparisons = []
+    order = list(LEVELS)
+    for i, a in enumerate(levels):
+        for b in levels[i + 1:]:
+            strong, weak = sorted((a, b), key=order.index, reverse=True)
+            diff = [w - s for s, w in zip(per[strong]["place"], per[weak]["place"])]
+            comparisons.append({"stronger": strong, "weaker": weak, "places_ahead": interval(diff)})
+    return {
+        "rules": config.rules.name,
+        "players": n,
+        "seats": list(config.seats),
+        "boards": len(results),
+        "rotations": n,
+        "deals": deals,
+        "matches": config.matches,
+        "seed": config.seed,
+        "levels": out_levels,
+        "comparisons": comparisons,
+    }
+
+
+def _search_stats(st: dict[str, float]) -> dict[str, float]:
+    out = dict(st)
+    searched = st.get("searched", 0)
+    if searched:
+        out["mean_seconds_per_search"] = st.get("seconds", 0.0) / searched
+        out["mean_playouts_per_search"] = st.get("playouts", 0) / searched
+    if st.get("seconds"):
+        out["playouts_per_second"] = st.get("playouts", 0) / st["seconds"]
+    return out

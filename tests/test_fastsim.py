@@ -1,0 +1,123 @@
+"""The fast play-out engine agrees with the rules engine (president.deal.Deal).
+
+Random games are played on both at once with the same actions; after every action the seat
+to act, the cards held and the legal actions (as rank and count) must agree, and at the end
+the finishing order. Every passing mode, both beat rules, last-of-rank clears and 3–7 seats.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from president import PASS, Rules
+from president.deal import Deal
+from president.players import fastsim
+from president.players.fastsim import FastDeal, counts_of_mask, decode, encode
+
+RULESETS = [
+    ("house", ()), ("house", ("sit-out",)), ("family", ("once-around",)),
+    ("family", ("equal-plays",)), ("first-night", ()), ("first-night", ("swap",)),
+]
+
+
+def _engine_actions_by_rank(deal: Deal) -> dict[int, object]:
+    out = {}
+    for a in deal.legal_actions():
+        out[fastsim.PASS if a is PASS else encode(a.rank, a.count)] = a
+    return out
+
+
+def _play_both(rules: Rules, seed: int) -> None:
+    deal = Deal.shuffled(rules, seed, dealer=seed % rules.players)
+    fd = FastDeal.from_deal(deal)
+    rng = random.Random(seed)
+    steps = 0
+    while not deal.over:
+        engine = _engine_actions_by_rank(deal)
+        fast = fd.legal_actions()
+        assert sorted(fast) == sorted(engine), (rules.name, seed, steps)
+        assert len(fast) == len(set(fast))
+        assert fd.to_act == deal.to_act
+        assert fd.ncards == deal.counts
+        assert fd.hands == [counts_of_mask(h) for h in deal.hands]
+        # favour passes a little so piles clear in every way, including by passes
+        act = fastsim.PASS if fastsim.PASS in fast and rng.random() < 0.3 else rng.choice(fast)
+        deal.apply(deal.to_act, engine[act])
+        fd.apply(act)
+        steps += 1
+        assert fd.need == (deal.pile_count), (rules.name, seed, steps)
+    assert fd.over and fd.to_act == -1
+    assert fd.finish == deal.finish_order
+    assert fd.legal_actions() == []
+
+
+@pytest.mark.parametrize("preset,twists", RULESETS)
+@pytest.mark.parametrize("players", [3, 4, 5, 7])
+def test_agrees_with_engine_on_random_games(preset, twists, players):
+    lo = 3 if preset == "first-night" else 4
+    if players < lo:
+        pytest.skip("table size not allowed by this preset")
+    rules = Rules.preset(preset, players=players, twists=twists)
+    for seed in range(12):
+        _play_both(rules, seed * 7919 + players)
+
+
+def test_shuffled_matches_the_engine_deal():
+    rules = Rules.preset("house", players=5)
+    deal = Deal.shuffled(rules, 42)
+    fd = FastDeal.shuffled(rules, 42)
+    assert fd.hands == [counts_of_mask(h) for h in deal.hands]
+    assert fd.to_act == deal.to_act == 0
+    assert fd.ncards == [11, 11, 10, 10, 10]
+
+
+def test_encode_decode_round_trip():
+    for r in range(13):
+        for k in range(1, 5):
+            assert decode(encode(r, k)) == (r, k)
+    assert len({encode(r, k) for r in range(13) for k in range(1, 5)}) == 52
+
+
+def test_last_of_rank_clears_and_leader_plays_again():
+    rules = Rules.preset("first-night", players=4)
+    # seat 0: two 9s and a 3; seat 1: two 9s and a 4; others low cards
+    hands = [[0] * 13 for _ in range(4)]
+    hands[0][6], hands[0][0] = 2, 1
+    hands[1][6], hands[1][1] = 2, 1
+    hands[2][2] = 3
+    hands[3][3] = 3
+    fd = FastDeal(rules, hands, leader=0)
+    fd.apply(encode(6, 2))            # pair of nines
+    assert fd.to_act == 1
+    fd.apply(encode(6, 2))            # the other two nines: all four on the pile
+    assert fd.need == 0 and fd.to_act == 1   # cleared, seat 1 leads again
+
+
+def test_copy_is_independent():
+    fd = FastDeal.shuffled(Rules.preset("practice"), seed=9)
+    c = fd.copy()
+    fastsim.random_playout(c, random.Random(0))
+    assert c.over and not fd.over
+    assert sum(fd.ncards) == 52
+
+
+@pytest.mark.parametrize("policy", ["greedy", "random"])
+def test_playouts_finish_with_every_seat_placed(policy):
+    rules = Rules.preset("family", players=6, twists=("once-around",))
+    for seed in range(20):
+        fd = FastDeal.shuffled(rules, seed)
+        order = fastsim.playout(fd, random.Random(seed), policy)
+        assert sorted(order) == list(range(6))
+        assert sum(1 for n in fd.ncards if n) == 1
+
+
+def test_bad_input_is_refused_with_the_reason():
+    rules = Rules.preset("house")
+    with pytest.raises(ValueError, match="4 players"):
+        FastDeal(rules, [[1] * 13] * 3, leader=0)
+    with pytest.raises(ValueError, match="13 counts"):
+        FastDeal(rules, [[5] + [0] * 12] * 4, leader=0)
+    with pytest.raises(ValueError, match="policy"):
+        fastsim.playout(FastDeal.shuffled(rules, 1), random.Random(0), "clever")

@@ -1,0 +1,97 @@
+"""``president simulate`` and :mod:`president.simulate`: duplicate boards, sane statistics."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from president import Rules
+from president.cli import main
+from president.simulate import SimulationConfig, interval, play_board, simulate, summarise
+
+
+def test_cli_json_gives_sane_numbers(capsys):
+    code = main(["simulate", "--rules", "house", "--seats", "intermediate,random,random,random",
+                 "--deals", "6", "--seed", "3", "--json", "--quiet"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["boards"] == 6 and out["rotations"] == 4 and out["deals"] == 24
+    lv = out["levels"]
+    assert set(lv) == {"intermediate", "random"}
+    # places 1..4 average to 2.5 over the table: 1 intermediate seat + 3 random seats
+    total = lv["intermediate"]["mean_place"]["mean"] + 3 * lv["random"]["mean_place"]["mean"]
+    assert total == pytest.approx(10.0)
+    # house scores 2 and 1 points: 3 points per deal over the table
+    pts = lv["intermediate"]["points_per_deal"]["mean"] + 3 * lv["random"]["points_per_deal"]["mean"]
+    assert pts == pytest.approx(3.0)
+    firsts = lv["intermediate"]["first"]["mean"] + 3 * lv["random"]["first"]["mean"]
+    assert firsts == pytest.approx(1.0)
+    for entry in lv.values():
+        iv = entry["mean_place"]
+        assert 1 <= iv["mean"] <= 4 and iv["low"] <= iv["mean"] <= iv["high"]
+    comp = out["comparisons"][0]
+    assert (comp["stronger"], comp["weaker"]) == ("intermediate", "random")
+
+
+def test_cli_table_output_and_bad_input(capsys):
+    assert main(["simulate", "--rules", "first-night", "--players", "3", "--deals", "2",
+                 "--quiet", "--seats", "simple,beginner,random"]) == 0
+    out = capsys.readouterr().out
+    assert "mean place" in out and "beginner" in out
+    assert main(["simulate", "--seats", "simple,grandmaster,random,random", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "grandmaster" in err and "levels are" in err
+    assert main(["simulate", "--seats", "simple,random", "--players", "4", "--quiet"]) == 2
+    assert "give exactly 4" in capsys.readouterr().err
+    assert main(["simulate", "--rules", "house", "--players", "3", "--quiet"]) == 2
+    assert main(["simulate", "--deals", "0", "--quiet"]) == 2
+
+
+def test_each_level_sits_in_every_seat_on_the_same_cards():
+    config = SimulationConfig(rules=Rules.preset("practice"),
+                              seats=("simple", "random", "random", "random"), boards=1, seed=9)
+    res = play_board(config, 0)
+    rows = res["rows"]
+    assert len(rows) == 16  # 4 rotations x 4 seats
+    assert sum(1 for r in rows if r[0] == "simple") == 4
+    # every rotation hands out places 1..4 exactly once
+    for k in range(4):
+        assert sorted(r[1] for r in rows[4 * k:4 * k + 4]) == [1, 2, 3, 4]
+
+
+def test_results_do_not_depend_on_jobs():
+    config = SimulationConfig(rules=Rules.preset("house", players=4),
+                              seats=("beginner", "random", "simple", "random"), boards=4, seed=1)
+    one = simulate(config, jobs=1)
+    two = simulate(config, jobs=2)
+    assert one["levels"] == two["levels"]
+
+
+def test_matches_play_several_deals_with_exchanges():
+    config = SimulationConfig(rules=Rules.preset("house", players=4, twists=("three-deals",)),
+                              seats=("intermediate", "simple", "simple", "simple"), boards=2,
+                              matches=True)
+    res = simulate(config)
+    assert res["deals"] == 2 * 4 * 3
+    won = res["levels"]["intermediate"]["match_won"]["mean"]
+    assert 0.0 <= won <= 1.0
+
+
+def test_interval_is_mean_plus_minus_1_96_standard_errors():
+    iv = interval([1.0, 2.0, 3.0, 4.0])
+    se = (sum((v - 2.5) ** 2 for v in [1, 2, 3, 4]) / 3 / 4) ** 0.5
+    assert iv["mean"] == 2.5
+    assert iv["high"] - iv["mean"] == pytest.approx(1.96 * se)
+
+
+def test_config_refuses_bad_values():
+    rules = Rules.preset("house")
+    with pytest.raises(ValueError, match="give exactly 4"):
+        SimulationConfig(rules=rules, seats=("simple",) * 3, boards=1)
+    with pytest.raises(ValueError, match="at least 1"):
+        SimulationConfig(rules=rules, seats=("simple",) * 4, boards=0)
+    with pytest.raises(ValueError, match="jobs"):
+        simulate(SimulationConfig(rules=rules, seats=("simple",) * 4, boards=1), jobs=0)
+    assert summarise(SimulationConfig(rules=rules, seats=("simple",) * 4, boards=1),
+                     [])["boards"] == 0
