@@ -10,7 +10,9 @@ are covered) and checks at every step:
 - an illegal action raises and changes nothing (snapshot and every observation);
 - an observation shows the seat's own hand and public cards only, never another hand;
 
-and at the end that every deal has a full finishing order. Notation round-trips (cards,
+and that the events and the next seat to act agree with ``ReferencePile``, a second reading
+of RULES.md's turn order and clearing written independently of the engine; at the end,
+that every deal has a full finishing order. Notation round-trips (cards,
 plays, rules) are checked on their own. Example counts keep the file well under a minute.
 """
 
@@ -22,8 +24,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from president import (PASS, CARDS, DealEnded, Dealt, Give, IllegalAction, Match, Play, Rules,
-                       format_cards, parse_cards, visible_to)
+from president import (CARDS, PASS, DealEnded, Dealt, Give, IllegalAction, Match, PileCleared,
+                       Play, Rules, WentOut, format_cards, parse_cards, visible_to)
 from president.actions import plays_table
 from president.cards import cards_from_mask
 from president.rules import PRESETS, TWISTS
@@ -159,12 +161,130 @@ def check_observation(match: Match, seat: int, view) -> None:
         assert type(getattr(view, value)).__name__ not in ("Deal", "Match")
 
 
+class ReferencePile:
+    """A second, independent reading of RULES.md's turn order and clearing, written with
+    sets of seats rather than the engine's counters: who acts next, when the pile clears and
+    why, who leads after a clear, places, and the end of the deal."""
+
+    def __init__(self, rules: Rules, counts, to_act: int) -> None:
+        self.rules = rules
+        self.n = rules.players
+        self.counts = list(counts)
+        self.to_act = to_act
+        self.finished: list[int] = []
+        self._reset()
+
+    def _reset(self) -> None:
+        self.pile_count = 0
+        self.top_rank = None
+        self.rank_on_pile = 0
+        self.latest = None
+        self.passed_since: set[int] = set()   # re-enter: passes since the latest play
+        self.sat_out: set[int] = set()        # sit-out: passed on this pile
+        self.round: list[int] = []            # once-around: still to have their one turn
+
+    def holders(self) -> set[int]:
+        return {s for s in range(self.n) if self.counts[s]}
+
+    def clockwise_from(self, seat: int, allowed) -> int | None:
+        for i in range(1, self.n + 1):
+            s = (seat + i) % self.n
+            if s in allowed:
+                return s
+        return None
+
+    def step(self, seat: int, action) -> list[tuple]:
+        """Apply an action; return the expected (kind, ...) outcomes."""
+        out: list[tuple] = []
+        mode = self.rules.passing
+        if action is PASS:
+            if mode == "re-enter":
+                self.passed_since.add(seat)
+                if self.holders() - {self.latest} <= self.passed_since:
+                    return out + self.clear("all-passed")
+                self.to_act = self.clockwise_from(seat, self.holders())
+            elif mode == "sit-out":
+                self.sat_out.add(seat)
+                eligible = self.holders() - self.sat_out - {self.latest}
+                if not eligible:
+                    return out + self.clear("all-passed")
+                self.to_act = self.clockwise_from(seat, eligible)
+            else:
+                assert self.round[0] == seat
+                self.round.pop(0)
+                if not self.round:
+                    return out + self.clear("once-around")
+                self.to_act = self.round[0]
+            return out
+        lead = self.pile_count == 0
+        self.counts[seat] -= action.count
+        if lead:
+            self.pile_count = action.count
+            self.round = [s for s in ((seat + i) % self.n for i in range(1, self.n))
+                          if self.counts[s]]
+        elif mode == "once-around":
+            assert self.round[0] == seat
+            self.round.pop(0)
+        self.rank_on_pile = (self.rank_on_pile + action.count if action.rank == self.top_rank
+                             else action.count)
+        self.top_rank = action.rank
+        self.latest = seat
+        self.passed_since = set()
+        if not self.counts[seat]:
+            self.finished.append(seat)
+            out.append(("out", seat, len(self.finished)))
+            if len(self.holders()) == 1:
+                self.finished.append(self.holders().pop())
+                self.to_act = None
+                return out + [("end", tuple(self.finished))]
+        if self.rules.last_of_rank_clears and self.rank_on_pile == 4:
+            return out + self.clear("last-of-rank")
+        if mode == "re-enter":
+            self.to_act = self.clockwise_from(seat, self.holders())
+        elif mode == "sit-out":
+            eligible = self.holders() - self.sat_out - {seat}
+            if not eligible:
+                return out + self.clear("all-passed")
+            self.to_act = self.clockwise_from(seat, eligible)
+        else:
+            if not self.round:
+                return out + self.clear("once-around")
+            self.to_act = self.round[0]
+        return out
+
+    def clear(self, reason: str) -> list[tuple]:
+        winner = self.latest
+        leader = winner if self.counts[winner] else self.clockwise_from(winner, self.holders())
+        self._reset()
+        self.to_act = leader
+        return [("clear", reason, winner, leader)]
+
+
+def outcomes(events) -> list[tuple]:
+    out = []
+    for e in events:
+        if isinstance(e, WentOut):
+            out.append(("out", e.seat, e.place))
+        elif isinstance(e, PileCleared):
+            out.append(("clear", e.reason, e.winner, e.leader))
+        elif isinstance(e, DealEnded):
+            out.append(("end", e.finish_order))
+    return out
+
+
 def play_out(match: Match, rng: random.Random, deals: int) -> None:
     for number in range(deals):
         steps = 0
+        model = None
         while match.phase in ("exchange", "play"):
             check_position(match, rng, full=steps % 3 == 0)
-            match.act(match.to_act, rng.choice(match.legal_actions()))
+            if match.phase == "play" and model is None:
+                model = ReferencePile(match.rules, match.deal.counts, match.deal.to_act)
+            seat, action = match.to_act, rng.choice(match.legal_actions())
+            events = match.act(seat, action)
+            if model is not None:
+                assert outcomes(events) == model.step(seat, action), (seat, action)
+                assert match.deal.to_act == model.to_act
             steps += 1
             assert steps < 400
         check_position(match, rng)
