@@ -1,0 +1,71 @@
+"""``president play``: a match in the terminal, you (seat 0) against computer players.
+
+See :mod:`president.terminal` for the game itself. Rules come from a preset with optional
+twists (RULES.md "Presets"); ``practice`` is seed 003's single deal against Robin, Alex
+and Sam.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import RulesError
+from ..rules import PRESETS, Rules
+
+HELP = "Play a match in the terminal against computer players."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``president play``."""
+    parser.add_argument("--rules", default="house", metavar="PRESET[+TWIST...]",
+                        help=f"a preset ({', '.join(PRESETS)}) with optional twists, e.g. "
+                             "house+sit-out (default: house)")
+    parser.add_argument("--players", type=int, default=None,
+                        help="table size including you (default: the preset's smallest)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed for the shuffles and computer players (default: random)")
+    parser.add_argument("--name", default="You", help="your name at the table")
+    parser.add_argument("--levels", default="simple", metavar="LEVEL,...",
+                        help="computer level per opponent clockwise from your left, comma "
+                             "separated; a shorter list repeats (default: simple)")
+    parser.add_argument("--hint-level", default="simple", metavar="LEVEL",
+                        help="computer level that answers 'hint' (default: simple)")
+
+
+def _check_levels(levels: list[str], available: list[str]) -> str | None:
+    for level in levels:
+        if level not in available:
+            return (f"no computer level {level!r} is available; choose from: "
+                    f"{', '.join(available)}")
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the match; exit status 0 when it ends or you quit, 2 for bad options, 130 on
+    Ctrl-C."""
+    from ..players import available_levels
+
+    try:
+        rules = Rules.parse(args.rules, players=args.players)
+    except RulesError as e:
+        print(f"president play: {e.message}", file=sys.stderr)
+        return 2
+    levels = [w.strip() for w in args.levels.split(",") if w.strip()]
+    if not levels:
+        print("president play: --levels needs at least one level, e.g. --levels simple",
+              file=sys.stderr)
+        return 2
+    available = available_levels()
+    problem = _check_levels(levels + [args.hint_level], available)
+    if problem:
+        print(f"president play: {problem}", file=sys.stderr)
+        return 2
+    if not args.name.strip():
+        print("president play: --name must not be empty", file=sys.stderr)
+        return 2
+    from ..terminal import TerminalGame
+
+    game = TerminalGame(rules, levels=levels, seed=args.seed, name=args.name.strip(),
+                        hint_level=args.hint_level)
+    return game.run()

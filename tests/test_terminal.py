@@ -1,0 +1,310 @@
+"""The terminal game (``president play``): scripted whole deals and matches, wrong entries,
+exchanges, leaving, information hiding, and one run through a real subprocess."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from president import CARDS, Card, Rules
+from president.observation import Observation
+from president.players import make_player
+from president.terminal import TerminalGame
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def make_console() -> tuple[Console, io.StringIO]:
+    buf = io.StringIO()
+    return Console(file=buf, width=100, color_system=None, highlight=False), buf
+
+
+class HintFollower:
+    """Input that asks for a hint at each prompt, then types exactly what the hint showed
+    (the cards in parentheses, ``give …`` cards, or ``pass``). Counts prompts answered."""
+
+    def __init__(self, buf: io.StringIO) -> None:
+        self.buf = buf
+        self.asked = False
+        self.lines: list[str] = []
+
+    def __call__(self) -> str:
+        if not self.asked:
+            self.asked = True
+            line = "hint"
+        else:
+            self.asked = False
+            hint = [ln for ln in self.buf.getvalue().splitlines() if ln.startswith("Hint (")][-1]
+            if ": give " in hint:
+                line = hint.split(": give ", 1)[1]
+            elif hint.endswith(": pass"):
+                line = "pass"
+            else:
+                line = re.search(r"\(([^()]*)\)$", hint).group(1)
+        self.lines.append(line)
+        return line
+
+
+def scripted(lines):
+    it = iter(lines)
+
+    def read() -> str:
+        try:
+            return next(it)
+        except StopIteration:
+            raise EOFError from None
+    return read
+
+
+def played_lines(out: str) -> list[str]:
+    return re.findall(r"^(?:You|Robin|Alex|Sam|Casey|Drew|Blair) "
+                      r"(?:(?:leads?|plays?) (?:single|pair|triple|quad) .*|pass(?:es)?)\.$", out, re.M)
+
+
+def test_whole_practice_deal_following_hints():
+    console, buf = make_console()
+    driver = HintFollower(buf)
+    game = TerminalGame(Rules.preset("practice"), seed=3, input_fn=driver, console=console)
+    assert game.run() == 0
+    out = buf.getvalue()
+    m = game.match
+    assert m.phase == "match-over"
+    # Seed 003: you lead the opening pile; opponents Robin, Alex, Sam clockwise.
+    assert "You lead the first pile" in out
+    assert game.names == ["You", "Robin", "Alex", "Sam"]
+    # Every action of the deal is announced once, in order.
+    history = m.deal.history
+    lines = played_lines(out)
+    assert len(lines) == len(history)
+    for (seat, action), line in zip(history, lines):
+        who = "You" if seat == 0 else game.names[seat]
+        assert line.startswith(who + " ")
+        if str(action) == "pass":
+            assert " pass" in line
+        else:
+            assert line.endswith(f"{action.describe()} {action}.")
+    # Every answer typed was a hint or what the hint said; each one was accepted.
+    assert driver.lines.count("hint") == sum(1 for s, _ in history if s == 0)
+    assert "Not accepted" not in out
+    # Going out: three announcements, places 1-3, then the result table with all four.
+    order = m.results[-1].finish_order
+    for place, p in enumerate(order[:3], 1):
+        who = "You go" if p == 0 else f"{game.names[p]} goes"
+        assert f"{who} out in {['1st', '2nd', '3rd'][place - 1]} place" in out
+    result = out[out.index("Deal 1 result"):]
+    rows = re.findall(r"^\s*(1st|2nd|3rd|4th) \S (\w+)", result, re.M)
+    assert [name for _, name in rows] == [game.names[p] for p in order]
+    assert "The deal is over." in out
+    # Piles that cleared were announced with their reason.
+    assert out.count("The pile is cleared (everyone else passed)") >= 1
+    # The hand was shown sorted with numbers.
+    first_hand = out[out.index("Your hand (13 cards)"):].splitlines()[1:3]
+    assert first_hand[0].split() == [str(i) for i in range(1, 14)]
+    cards = first_hand[1].split()
+    idx = [Card.parse(c).index for c in cards]
+    assert idx == sorted(idx) and len(cards) == 13
+
+
+def test_wrong_entries_show_reason_and_ask_again():
+    console, buf = make_console()
+    game = TerminalGame(Rules.preset("practice"), seed=3, console=console,
+                        input_fn=scripted(["9z", "99", "pass", "3C 4C", "help", "quit"]))
+    hand_before = game.observation().hand
+    assert game.run() == 0
+    out = buf.getvalue()
+    prompt = "You lead; play a single, pair, triple or quad: "
+    assert out.count(prompt) == 6  # the same prompt each time: nothing was played
+    assert "Not accepted: '9z' has no suit" in out
+    assert "Not accepted: there is no card number 99; your cards are numbered 1 to 13" in out
+    assert "you lead and must play" in out  # cannot-pass-lead, the engine's message
+    assert "mixes ranks" in out
+    assert "At your turn, type one of:" in out
+    assert "You leave the match" in out
+    obs = game.observation()
+    assert obs.hand == hand_before and obs.history == () and obs.to_act == 0
+
+
+def test_card_not_in_hand_is_refused_with_engine_reason():
+    console, buf = make_console()
+    game = TerminalGame(Rules.preset("practice"), seed=3, console=console,
+                        input_fn=scripted(["quit"]))
+    hand = game.observation().hand
+    missing = next(c for c in CARDS if c not in hand)
+    game.input_fn = scripted([str(missing).lower(), "q"])
+    assert game.run() == 0
+    out = buf.getvalue()
+    assert f"Not accepted: you do not hold {missing}" in out
+    assert len(game.observation().hand) == 13
+
+
+def test_numbers_and_symbols_are_accepted():
+    console, buf = make_console()
+    game = TerminalGame(Rules.preset("practice"), seed=3, console=console,
+                        input_fn=scripted(["1", "quit"]))
+    lowest = game.observation().hand[0]
+    game.run()
+    assert re.search(rf"^You lead single \w+ {lowest}\.$", buf.getvalue(), re.M)
+    assert game.match.deal.history[0][1].cards == (lowest,)
+    # A suit symbol works the same as a letter.
+    console, buf = make_console()
+    game = TerminalGame(Rules.preset("practice"), seed=3, console=console, input_fn=scripted([]))
+    card = game.observation().hand[-1]
+    text = card.rank.symbol + card.suit.symbol
+    game.input_fn = scripted([text, "quit"])
+    game.run()
+    assert game.match.deal.history[0][1].cards == (card,)
+    assert "Not accepted" not in buf.getvalue()
+
+
+def test_hint_shows_the_hint_players_choice_from_your_observation():
+    console, buf = make_console()
+    game = TerminalGame(Rules.preset("practice"), seed=11, console=console,
+                        input_fn=scripted(["hint", "quit"]))
+    expected = make_player("simple").act(game.observation())
+    game.run()
+    assert f"Hint (simple): {expected.describe()} ({expected})" in buf.getvalue()
+    assert game.match.deal.history == []  # a hint plays nothing
+
+
+def test_whole_short_match_with_exchanges():
+    console, buf = make_console()
+    driver = HintFollower(buf)
+    game = TerminalGame(Rules.parse("house+three-deals"), seed=3, levels=["random"],
+                        input_fn=driver, console=console)
+    assert game.run() == 0
+    out = buf.getvalue()
+    m = game.match
+    assert m.phase == "match-over" and m.deal_number == 3
+    parts = re.split(r"─+ Deal (\d) ─+", out)
+    deals = {int(parts[i]): parts[i + 1] for i in range(1, len(parts), 2)}
+    assert sorted(deals) == [1, 2, 3]
+    assert "Exchange:" not in deals[1]
+    freely_chosen = 0
+    for d in (2, 3):
+        text = deals[d]
+        prev = m.results[d - 2].finish_order
+        pres, scum = game.names[prev[0]], game.names[prev[-1]]
+        assert f"Exchange: {scum} gives their highest 1 card to {pres}; {pres} gives back any " \
+               f"1 card." in text
+        if prev[0] == 0:  # you were President: your free choice is asked for
+            freely_chosen += 1
+            assert f"Choose 1 card to give back to {scum}: " in text
+            assert re.search(rf"^{scum} gives you \S+ \(their highest\)\.$", text, re.M)
+            assert re.search(rf"^You give {scum} \S+\.$", text, re.M)
+        elif prev[-1] == 0:  # you were Scum: your forced give is shown
+            assert re.search(r"(You must give your highest 1 card to|Give your highest 1 card)",
+                             text)
+            assert re.search(rf"^{pres} gives you \S+\.$", text, re.M)
+        else:  # others' exchanged cards stay hidden
+            assert f"{scum} gives {pres} 1 card." in text
+            assert f"{pres} gives {scum} 1 card." in text
+        # The President of the previous deal leads.
+        who = "You lead" if prev[0] == 0 else f"{pres} leads"
+        assert f"{who} the first pile (the President leads)." in text
+    assert freely_chosen >= 1  # seed 3 makes you President at least once
+    # Scores across the match, and the final totals as the engine has them.
+    assert "Scores across the match" in out
+    scores = ", ".join(f"{game.names[p]} {s}" for p, s in enumerate(m.scores))
+    assert f"(scores: {scores})" in out
+    assert "Match over" in out
+    assert sum(sum(row) for row in game.deal_points) == sum(m.scores) == 9
+
+
+def test_computer_players_get_only_their_own_observation():
+    seen = []
+
+    class Spy:
+        level = "spy"
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        def act(self, obs):
+            assert isinstance(obs, Observation)
+            seen.append(obs)
+            return self.inner.act(obs)
+
+    console, buf = make_console()
+    game = TerminalGame(Rules.parse("house+three-deals"),
+                        seed=5, console=console, input_fn=HintFollower(buf))
+    m = game.match
+    original_act = m.act
+
+    def checked_act(seat, action):
+        if seen and seen[-1] is not None:
+            obs = seen[-1]
+            assert obs.seat == seat == obs.to_act
+            assert obs.hand == m.deal.hand(seat)
+            seen[-1] = None
+        return original_act(seat, action)
+    m.act = checked_act
+    game.bots = {p: Spy(b) for p, b in game.bots.items()}
+    assert game.run() == 0
+    assert len(seen) > 50
+
+
+def test_by_finish_seating_moves_you():
+    console, buf = make_console()
+    game = TerminalGame(Rules.parse("family", players=5), seed=2, console=console,
+                        input_fn=HintFollower(buf))
+    assert game.run() == 0
+    m = game.match
+    assert m.phase == "match-over" and max(m.scores) >= 11
+    # Each deal after the first seats players in the previous finishing order.
+    assert m.seating == m.results[-2].finish_order
+    assert game.names == ["You", "Robin", "Alex", "Sam", "Casey"]
+
+
+def test_end_of_input_and_ctrl_c_leave_cleanly():
+    console, buf = make_console()
+    game = TerminalGame(Rules.preset("house"), seed=1, console=console, input_fn=scripted([]))
+    assert game.run() == 0
+    assert "You leave the match" in buf.getvalue()
+
+    def interrupt():
+        raise KeyboardInterrupt
+    console, buf = make_console()
+    game = TerminalGame(Rules.preset("house"), seed=1, console=console, input_fn=interrupt)
+    assert game.run() == 130
+    assert "Interrupted" in buf.getvalue()
+
+
+def test_never_ending_match_asks_before_each_deal():
+    console, buf = make_console()
+    driver = HintFollower(buf)
+    answers = iter(["", "quit"])
+
+    def read():
+        text = buf.getvalue()
+        if text.rstrip().endswith("quit to stop:"):
+            return next(answers)
+        return driver()
+    game = TerminalGame(Rules.preset("first-night"), seed=4, console=console, input_fn=read)
+    assert game.run() == 0
+    assert game.match.deal_number == 2
+    assert buf.getvalue().count("Another deal?") == 2
+
+
+def test_unknown_level_is_refused():
+    with pytest.raises(ValueError, match="no computer level 'wizard'"):
+        TerminalGame(Rules.preset("practice"), levels=["wizard"])
+
+
+def test_play_through_a_real_subprocess():
+    # Alternate "1" (your lowest card) and "pass": leading accepts "1", following
+    # either plays it or refuses it and then passes, so the deal always ends.
+    stdin = "\n".join(["1", "pass"] * 60) + "\n"
+    proc = subprocess.run([sys.executable, "-m", "president", "play", "--rules", "practice",
+                           "--seed", "3"], input=stdin, capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "You lead the first pile" in proc.stdout
+    assert "Deal 1 result" in proc.stdout
+    assert "The deal is over." in proc.stdout
+    assert proc.stderr == ""
