@@ -237,7 +237,14 @@ class Match:
         return []
 
     def refusal(self, seat: int, action: object) -> IllegalAction | None:
-        """The legality check for every entry point: ``None`` if legal, else the error."""
+        """The legality check for every entry point: ``None`` if legal, else the error.
+        ``action`` may also be its notation (``"9S 9D"``, ``"pass"``), read as :meth:`act`
+        reads it."""
+        if isinstance(action, str):
+            try:
+                action = self.parse_action(action)
+            except IllegalAction as err:
+                return err
         if self.phase == "play":
             return self.deal.refusal(seat, action)
         if self.phase == "match-over":

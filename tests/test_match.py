@@ -551,6 +551,32 @@ def test_observation_counts_during_the_exchange():
     assert match.observation(2).hand == cards("9C 10C JC 2C")
 
 
+def test_is_legal_and_refusal_read_notation_like_act():
+    """docs/api.md: ``refusal`` is the one legality check behind every entry point, and
+    ``act`` takes an action's text; so ``is_legal``/``refusal`` read the same text."""
+    match = Match(_house(), hands=SMALL4)
+    assert match.is_legal(0, "3C") and match.refusal(0, "3C") is None
+    assert match.refusal(0, "pass").reason == "cannot-pass-lead"
+    assert match.refusal(0, "3C 7C").reason == "mixed-ranks"
+    assert match.refusal(0, "3Z").reason == "bad-notation"
+    assert match.refusal(1, "4C").reason == "not-your-turn"
+    finish_deal(match, [2, 0, 3, 1])
+    match.start_next_deal(hands=SMALL4)
+    assert match.is_legal(1, "8C") and not match.is_legal(1, "4C")
+
+
+@pytest.mark.parametrize("scoring,points", [((2, 1), (1, 0, 2, 0)), ((3, 2, 1), (2, 0, 3, 1)),
+                                            (None, (0, 0, 0, 0))])
+def test_scoring_values_same_finish(scoring, points):
+    """Option ``scoring``: the same finish (seats 2, 0, 3, 1) scored 2,1 (seeds 000, 001),
+    3,2,1 (a custom table) or not at all (seed 004 roles only)."""
+    match = Match(_house(scoring=scoring, match_end="never"), hands=SMALL4)
+    ev = finish_deal(match, [2, 0, 3, 1])
+    ended = [e for e in ev if isinstance(e, DealEnded)][0]
+    assert ended.points == points
+    assert match.scores == list(points)
+
+
 def test_observation_bad_seat():
     match = Match(_house(), hands=SMALL4)
     with pytest.raises(IllegalAction) as info:
