@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -346,3 +347,21 @@ def test_rules_round_trip(rules):
     assert Rules.parse(rules.name, players=rules.players,
                        **{k: getattr(rules, k) for k in ("passing", "beat",
                                                          "last_of_rank_clears")}) == rules
+
+
+PRESET_SIZES = [(name, players, twists)
+                for name in sorted(PRESETS)
+                for players in range(PRESETS[name][0], PRESETS[name][1] + 1)
+                for twists in dict.fromkeys([(), tuple(sorted(TWISTS[name]))])]
+
+
+@pytest.mark.parametrize("name,players,twists", PRESET_SIZES,
+                         ids=[f"{n}{'+' + '+'.join(t) if t else ''}-{p}"
+                              for n, p, t in PRESET_SIZES])
+def test_every_preset_and_table_size(name, players, twists):
+    """The same invariants, deterministically once per preset, table size, and with all of
+    the preset's twists at once (hypothesis above samples the rest)."""
+    rules = Rules.preset(name, players=players, twists=twists)
+    rng = random.Random(players * 31 + len(twists))
+    match = Match(rules, seed=rng.getrandbits(32))
+    play_out(match, rng, deals=1 if rules.match_end == "single-deal" else 2)
