@@ -15,7 +15,7 @@ import pytest
 
 from president import (PASS, DealEnded, Dealt, Exchanged, Give, IllegalAction, Match,
                        MatchEnded, Play, Rules, Transfer, visible_to)
-from president.cards import format_cards, parse_cards
+from president.cards import parse_cards
 from president.deal import Deal
 
 

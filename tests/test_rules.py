@@ -127,6 +127,16 @@ def test_options_override_and_round_trip():
     assert Rules.from_dict(custom.to_dict()) == custom
 
 
+def test_plain_constructor_has_no_preset():
+    """``Rules()`` takes every option by keyword; without a preset its ``preset`` is None
+    (the ``Rules.preset(...)`` constructor must not leak in as the field's default)."""
+    rules = Rules()
+    assert rules.preset is None and rules.twists == ()
+    assert (rules.players, rules.beat, rules.scoring) == (4, "higher", (2, 1))
+    assert Rules.from_dict(rules.to_dict()) == rules
+    assert Rules.from_dict({"players": 5, "passing": "sit-out"}).passing == "sit-out"
+
+
 def test_describe_names_every_option_in_words():
     text = Rules.parse("family+once-around", players=6).describe()
     for word in ("Players: 6", "Beat", "Passing", "Last of a rank", "Exchange", "Seating",
