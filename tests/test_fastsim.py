@@ -103,7 +103,7 @@ def test_copy_is_independent():
     assert sum(fd.ncards) == 52
 
 
-@pytest.mark.parametrize("policy", ["greedy", "random"])
+@pytest.mark.parametrize("policy", ["greedy", "climbing", "random"])
 def test_playouts_finish_with_every_seat_placed(policy):
     rules = Rules.preset("family", players=6, twists=("once-around",))
     for seed in range(20):

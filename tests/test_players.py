@@ -26,7 +26,7 @@ TABLES = [
     ("practice", (), 4), ("first-night", (), 3), ("first-night", ("swap",), 4),
     ("first-night", ("swap",), 3), ("first-night", ("swap", "three-of-clubs-starts"), 7),
 ]
-FAST_LEVELS = ["random", "beginner", "simple", "intermediate"]
+FAST_LEVELS = ["random", "beginner", "simple", "intermediate", "expert"]
 
 
 def _fast(level: str, seed: int):

@@ -322,14 +322,73 @@ def greedy_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.1) -> 
         apply(act)
 
 
+def climbing_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.05) -> list[int]:
+    """Play ``deal`` (in place) to its end with the ``intermediate`` player's main habits;
+    returns the finishing order (seats).
+
+    Per seat: on a lead, every card of the lowest rank held (with chance ``epsilon`` the
+    whole set of a random rank); when following, the lowest rank held in exactly the pile's
+    count, else the lowest larger set broken to fit (twos excepted); twos are spent only
+    when at most one other rank would be left or an opponent holds two cards or fewer.
+    """
+    rand = rng.random
+    apply = deal.apply
+    hands = deal.hands
+    ncards = deal.ncards
+    strict = deal.strict
+    n = deal.players
+    while True:
+        seat = deal.to_act
+        if seat < 0:
+            return deal.finish
+        hand = hands[seat]
+        need = deal.need
+        if need == 0:
+            if rand() < epsilon:
+                ranks = [r for r in range(13) if hand[r]]
+                r = ranks[int(rand() * len(ranks))]
+            else:
+                r = 0
+                while not hand[r]:
+                    r += 1
+            apply(r * 4 + hand[r] - 1)
+            continue
+        start = deal.top + 1 if strict else deal.top
+        act = PASS
+        broken = -1
+        for r in range(start, 12):
+            k = hand[r]
+            if k == need:
+                act = r * 4 + need - 1
+                break
+            if k > need and broken < 0:
+                broken = r
+        if act == PASS:
+            if broken >= 0:
+                act = broken * 4 + need - 1
+            elif hand[12] >= need:
+                mine = ncards[seat]
+                if mine == need or mine - hand[12] == 0:
+                    act = 48 + need - 1
+                else:
+                    left = sum(1 for r in range(12) if hand[r])
+                    danger = min((ncards[s] for s in range(n) if s != seat and ncards[s]),
+                                 default=99) <= 2
+                    if left <= 1 or danger:
+                        act = 48 + need - 1
+        apply(act)
+
+
 def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy") -> list[int]:
-    """Play ``deal`` out in place with ``policy`` (``"greedy"`` or ``"random"``).
+    """Play ``deal`` out in place with ``policy`` (``"greedy"``, ``"climbing"`` or ``"random"``).
 
     Raises:
         ValueError: for another policy name.
     """
     if policy == "greedy":
         return greedy_playout(deal, rng)
+    if policy == "climbing":
+        return climbing_playout(deal, rng)
     if policy == "random":
         return random_playout(deal, rng)
-    raise ValueError(f"no playout policy {policy!r}; use 'greedy' or 'random'")
+    raise ValueError(f"no playout policy {policy!r}; use 'greedy', 'climbing' or 'random'")

@@ -1,0 +1,279 @@
+"""``expert``: determinized Monte Carlo search over the cards hidden from its seat.
+
+For each decision with more than one distinct choice (suits never matter in play, so plays
+are compared by rank and count) the expert:
+
+1. rebuilds the state of the pile from the deal's public history (who led, who passed,
+   the cards on the pile, who went out) on the fast engine :mod:`~president.players.fastsim`;
+2. samples *worlds*: hands for the other seats made of the cards it has not seen, consistent
+   with everything its seat knows (RULES.md, "Information"): each seat's card count, its own
+   hand, every card played this deal, the cards it gave in the exchange (still in the
+   receiver's hand unless played since) and, when a seat had to give it their highest
+   cards, that this seat holds nothing higher than the lowest of them (except cards handed
+   to it afterwards);
+3. plays every candidate out in every world with the fast play-out policy
+   (:func:`~president.players.fastsim.greedy_playout`), all candidates on the same worlds,
+   keeping the better half of the candidates after each round (successive halving);
+4. picks the candidate with the best mean finishing place; the ``intermediate`` player's
+   choice wins ties and near-ties (within ``prior`` places), so search only overrides the
+   heuristics when it sees a real difference.
+
+The budget is ``playouts`` play-outs and ``time_limit`` seconds per decision, whichever
+runs out first; a decision with one legal action (or one distinct play) is not searched.
+Exchanges use the intermediate player's choice. ``stats`` counts decisions, searched
+decisions, play-outs and seconds for ``president simulate``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from ..actions import PASS, Give, Pass, Play
+from ..observation import Observation
+from . import fastsim
+from .fastsim import FastDeal, encode
+from .intermediate import IntermediatePlayer
+from .knowledge import rank_counts
+
+__all__ = ["ExpertPlayer", "root_state", "sample_world", "seat_constraints"]
+
+
+class ExpertPlayer:
+    """Determinized Monte Carlo search (see the module docstring).
+
+    Args:
+        seed: seed of the player's own :class:`random.Random` (same seed and same budget
+            in play-outs, same choices, as long as ``time_limit`` is not what stops search).
+        playouts: play-outs per decision at most (all candidates together), >= 1.
+        time_limit: seconds per decision at most (checked between worlds), > 0.
+        prior: places of mean finishing place by which another candidate must beat the
+            intermediate player's choice to be chosen, >= 0.
+
+    Raises:
+        ValueError: for a budget below those bounds.
+    """
+
+    level = "expert"
+
+    def __init__(self, *, seed: int | None = None, playouts: int = 1500,
+                 time_limit: float = 0.8, prior: float = 0.03,
+                 policy: str = "climbing") -> None:
+        if not isinstance(playouts, int) or playouts < 1:
+            raise ValueError(f"playouts = {playouts!r} must be a whole number of at least 1")
+        if not time_limit > 0:
+            raise ValueError(f"time_limit = {time_limit!r} must be more than 0 seconds")
+        if not prior >= 0:
+            raise ValueError(f"prior = {prior!r} must be 0 or more places")
+        self.rng = random.Random(seed)
+        self.playouts = playouts
+        self.time_limit = time_limit
+        self.prior = prior
+        self.policy = {"greedy": fastsim.greedy_playout, "climbing": fastsim.climbing_playout,
+                       "random": fastsim.random_playout}[policy]
+        self.heuristic = IntermediatePlayer(seed=seed)
+        self.stats = {"decisions": 0, "searched": 0, "playouts": 0, "seconds": 0.0,
+                      "max_seconds": 0.0}
+
+    def act(self, observation: Observation) -> Play | Pass | Give:
+        """Choose a legal action for the observing seat (see the module docstring)."""
+        obs = observation
+        legal = obs.legal_actions
+        self.stats["decisions"] += 1
+        if len(legal) == 1:
+            return legal[0]
+        guess = self.heuristic.act(obs)
+        if isinstance(legal[0], Give):
+            return guess
+        by_code: dict[int, Play | Pass] = {}
+        for a in legal:
+            code = fastsim.PASS if a is PASS else encode(a.rank, a.count)
+            by_code.setdefault(code, a)
+        if len(by_code) == 1:
+            return legal[0]
+        guess_code = fastsim.PASS if guess is PASS else encode(guess.rank, guess.count)
+        started = time.perf_counter()
+        try:
+            code, used = self._search(obs, list(by_code), guess_code, started)
+        except ValueError:  # a state the fast engine cannot rebuild: trust the heuristics
+            self.stats["fallbacks"] = self.stats.get("fallbacks", 0) + 1
+            return guess
+        spent = time.perf_counter() - started
+        st = self.stats
+        st["searched"] += 1
+        st["playouts"] += used
+        st["seconds"] += spent
+        st["max_seconds"] = max(st["max_seconds"], spent)
+        chosen = by_code[code]
+        if code == guess_code:
+            return guess
+        return chosen
+
+    def _search(self, obs: Observation, candidates: list[int], guess: int,
+                started: float) -> tuple[int, int]:
+        rng = self.rng
+        policy = self.policy
+        me = obs.seat
+        root = root_state(obs)
+        cons = seat_constraints(obs)
+        deadline = started + self.time_limit
+        alive = candidates[:]
+        totals = {c: 0.0 for c in candidates}
+        counts = {c: 0 for c in candidates}
+        rounds = max(1, (len(candidates) - 1).bit_length())
+        budget = self.playouts
+        used = 0
+        for rnd in range(rounds):
+            left_rounds = rounds - rnd
+            worlds = max(1, (budget - used) // (left_rounds * len(alive)))
+            for _ in range(worlds):
+                if time.perf_counter() > deadline and used:
+                    break
+                hands = sample_world(cons, rng)
+                seed = rng.random()
+                for c in alive:
+                    st = root.copy()
+                    st.hands = [h[:] for h in hands]
+                    st.apply(c)
+                    order = policy(st, random.Random(seed))
+                    totals[c] += order.index(me) + 1
+                    counts[c] += 1
+                    used += 1
+            if time.perf_counter() > deadline or len(alive) <= 2 or rnd == rounds - 1:
+                break
+            alive.sort(key=lambda c: totals[c] / counts[c])
+            keep = alive[:max(2, (len(alive) + 1) // 2)]
+            if guess in alive and guess not in keep:
+                keep.append(guess)
+            alive = keep
+        best = min(alive, key=lambda c: totals[c] / counts[c])
+        if guess in alive and totals[guess] / counts[guess] <= totals[best] / counts[best] + self.prior:
+            best = guess
+        return best, used
+
+
+def root_state(obs: Observation) -> FastDeal:
+    """The current state of the deal on the fast engine, rebuilt from the public history
+    (the pile, passes, who went out, whose turn). Hands of the other seats are left as
+    zeros: fill them from :func:`sample_world`; the observing seat's hand is its own.
+
+    Raises:
+        ValueError: if the history does not lead to the observing seat's turn (the
+            observation is not a decision of this seat in play).
+    """
+    n = obs.players
+    played = [[0] * 13 for _ in range(n)]
+    for seat, action in obs.history:
+        if action is not PASS:
+            played[seat][action.rank] += action.count
+    fd = FastDeal(obs.rules, played, obs.leader)
+    fd.ncards = [sum(played[s]) + obs.hand_counts[s] for s in range(n)]
+    for seat, action in obs.history:
+        fd.apply(fastsim.PASS if action is PASS else encode(action.rank, action.count))
+    if fd.to_act != obs.seat or fd.ncards != list(obs.hand_counts):
+        raise ValueError(f"the history does not lead to seat {obs.seat}'s turn; the expert "
+                         "searches only its own decisions in play")
+    fd.hands = [[0] * 13 for _ in range(n)]
+    fd.hands[obs.seat] = rank_counts(obs.hand)
+    return fd
+
+
+def seat_constraints(obs: Observation) -> dict:
+    """What the observing seat knows of the other hands, for :func:`sample_world`:
+    ``own`` (its hand by rank), ``known`` (per seat, ranks of cards it must hold: cards
+    this seat gave it in the exchange and that it has not played), ``pool`` (ranks of the
+    other hidden cards), ``need`` (per seat, how many hidden cards it holds beyond the
+    known ones) and ``cap`` (per seat, the highest rank it can hold among hidden cards:
+    12 unless it had to give this seat its highest cards)."""
+    n = obs.players
+    me = obs.seat
+    own = rank_counts(obs.hand)
+    played_cards = set()
+    for _, action in obs.history:
+        if action is not PASS:
+            played_cards.update(action.cards)
+    known: list[list[int]] = [[] for _ in range(n)]
+    cap = [12] * n
+    for giver, receiver, cards in obs.exchanges:
+        if giver == me and receiver != me:
+            known[receiver].extend(c.rank for c in cards if c not in played_cards)
+    step_forced = _forced_givers(obs)
+    for giver, cards in step_forced:
+        cap[giver] = min(cap[giver], min(c.rank for c in cards))
+    counts = [4 - own[r] for r in range(13)]
+    for c in played_cards:
+        counts[c.rank] -= 1
+    for s in range(n):
+        for r in known[s]:
+            counts[r] -= 1
+    pool = [r for r in range(13) for _ in range(counts[r])]
+    need = [0 if s == me else obs.hand_counts[s] - len(known[s]) for s in range(n)]
+    # cards this seat gave to a capped seat may be above its cap: they are in `known`.
+    return {"me": me, "own": own, "known": known, "pool": pool, "need": need, "cap": cap}
+
+
+def _forced_givers(obs: Observation) -> list:
+    """(giver, cards) of exchanges in which another seat handed this seat its highest cards.
+
+    In an exchange the first give of a pair of seats is the forced one (the lower-placed
+    seat gives its best cards); the observation lists this seat's transfers in order."""
+    out = []
+    me = obs.seat
+    seen_pairs = set()
+    for giver, receiver, cards in obs.exchanges:
+        pair = frozenset((giver, receiver))
+        if pair in seen_pairs:
+            continue
+        seen_pairs.add(pair)
+        if receiver == me and giver != me:
+            out.append((giver, cards))
+    return out
+
+
+def sample_world(cons: dict, rng: random.Random) -> list[list[int]]:
+    """One deal of the hidden cards to the other seats, consistent with ``cons`` (from
+    :func:`seat_constraints`): every seat gets exactly its count, known cards stay with
+    their holder, no seat gets a card above its cap, and no card the observing seat holds
+    or has seen played is placed anywhere. Returns hands as counts per rank, per seat.
+
+    Raises:
+        ValueError: if the constraints cannot be met (they always can for a real deal).
+    """
+    me = cons["me"]
+    need = cons["need"][:]
+    cap = cons["cap"]
+    n = len(need)
+    hands = [[0] * 13 for _ in range(n)]
+    hands[me] = cons["own"][:]
+    for s in range(n):
+        for r in cons["known"][s]:
+            hands[s][r] += 1
+    pool = cons["pool"][:]
+    rng.shuffle(pool)
+    capped = [s for s in range(n) if s != me and cap[s] < 12 and need[s]]
+    if capped:
+        low = min(cap[s] for s in capped)
+        high = [r for r in pool if r > low]
+        rest = [r for r in pool if r <= low]
+        for r in high:
+            seats = [s for s in range(n) if s != me and need[s] and cap[s] >= r]
+            weights = [need[s] for s in seats]
+            if not seats:
+                raise ValueError("no seat can hold a hidden card of rank "
+                                 f"{r}: the constraints contradict each other")
+            s = rng.choices(seats, weights)[0]
+            hands[s][r] += 1
+            need[s] -= 1
+        pool = rest
+    i = 0
+    for s in range(n):
+        k = need[s]
+        if s == me or not k:
+            continue
+        h = hands[s]
+        for r in pool[i:i + k]:
+            h[r] += 1
+        i += k
+    if i != len(pool):
+        raise ValueError(f"{len(pool)} hidden cards for {i} places in the other hands")
+    return hands

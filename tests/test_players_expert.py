@@ -1,0 +1,162 @@
+"""The expert's search: its sampled worlds respect what its seat knows, it rebuilds the pile
+from public history only, it is legal and deterministic, and it skips search when there is
+nothing to choose. Budgets are tiny to keep the tests fast."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from president import PASS, Match, Rules
+from president.actions import Give
+from president.players.expert import ExpertPlayer, root_state, sample_world, seat_constraints
+from president.players.fastsim import counts_of_mask
+from president.players.intermediate import IntermediatePlayer
+from president.players.knowledge import rank_counts
+
+
+def _positions(rules: Rules, seed: int, deals: int = 2):
+    """Every (match, observation) of intermediate players over ``deals`` deals."""
+    m = Match(rules, seed=seed, record_events=False)
+    bot = IntermediatePlayer()
+    for _ in range(deals):
+        while m.to_act is not None:
+            seat = m.to_act
+            obs = m.observation(seat)
+            yield m, obs
+            m.act(seat, bot.act(obs))
+        if m.phase != "between-deals":
+            return
+        m.start_next_deal()
+
+
+@pytest.mark.parametrize("spec,players", [("house", 4), ("first-night+swap", 5),
+                                          ("family+once-around", 4), ("house+sit-out", 6),
+                                          ("first-night+swap", 3)])
+def test_sampled_worlds_respect_the_seat_knowledge(spec, players):
+    rules = Rules.parse(spec, players=players)
+    rng = random.Random(0)
+    checked = 0
+    for m, obs in _positions(rules, seed=players):
+        if obs.phase != "play":
+            continue
+        me = obs.seat
+        played = [0] * 13
+        for _, a in obs.history:
+            if a is not PASS:
+                for c in a.cards:
+                    played[c.rank] += 1
+        own = rank_counts(obs.hand)
+        cons = seat_constraints(obs)
+        for _ in range(3):
+            world = sample_world(cons, rng)
+            assert world[me] == own
+            for s in range(players):
+                assert sum(world[s]) == obs.hand_counts[s]
+            for r in range(13):
+                # no card it holds or has seen played is placed in another hand
+                assert sum(world[s][r] for s in range(players) if s != me) == \
+                    4 - own[r] - played[r]
+            # cards it gave in the exchange and that are unplayed stay with the receiver
+            for giver, receiver, cards in obs.exchanges:
+                if giver == me:
+                    played_cards = {c for _, a in obs.history if a is not PASS for c in a.cards}
+                    for c in cards:
+                        if c not in played_cards and c not in obs.hand:
+                            assert world[receiver][c.rank] >= 1
+            # a seat that had to hand it its highest cards holds nothing higher, apart from
+            # the cards handed back to it
+            for giver, cap_cards in _forced(obs):
+                cap = min(c.rank for c in cap_cards)
+                back = [c.rank for g, r, cs in obs.exchanges if g == me and r == giver for c in cs]
+                for r in range(cap + 1, 13):
+                    assert world[giver][r] <= back.count(r)
+        # the true hands are one of the worlds it considers possible
+        true = [counts_of_mask(h) for h in m.deal.hands]
+        assert all(sum(true[s]) == sum(world[s]) for s in range(players))
+        for giver, cap_cards in _forced(obs):
+            cap = min(c.rank for c in cap_cards)
+            back = [c.rank for g, r, cs in obs.exchanges if g == me and r == giver for c in cs]
+            for r in range(cap + 1, 13):
+                assert true[giver][r] <= back.count(r)
+        checked += 1
+    assert checked > 10
+
+
+def _forced(obs):
+    out, pairs = [], set()
+    for g, r, cards in obs.exchanges:
+        key = frozenset((g, r))
+        if key in pairs:
+            continue
+        pairs.add(key)
+        if r == obs.seat:
+            out.append((g, cards))
+    return out
+
+
+@pytest.mark.parametrize("spec,players", [("house", 4), ("first-night", 5),
+                                          ("family+once-around", 5), ("house+sit-out", 4)])
+def test_root_state_rebuilds_the_engine_state_from_public_history(spec, players):
+    rules = Rules.parse(spec, players=players)
+    for m, obs in _positions(rules, seed=1, deals=1):
+        fd = root_state(obs)
+        d = m.deal
+        assert fd.to_act == d.to_act == obs.seat
+        assert fd.ncards == d.counts
+        assert fd.need == d.pile_count and fd.top == d.top_rank
+        assert fd.finish == d.finish_order
+        assert fd.passed == d.passed
+        assert fd.hands[obs.seat] == rank_counts(obs.hand)
+        # nothing of the other hands is in the rebuilt state
+        assert all(fd.hands[s] == [0] * 13 for s in range(players) if s != obs.seat)
+
+
+def test_expert_is_legal_and_deterministic_and_skips_forced_choices():
+    rules = Rules.parse("first-night+swap", players=4)
+
+    def run():
+        m = Match(rules, seed=3, record_events=False)
+        bots = [ExpertPlayer(seed=i, playouts=16, time_limit=5.0) for i in range(4)]
+        taken = []
+        for _ in range(2):
+            while m.to_act is not None:
+                seat = m.to_act
+                obs = m.observation(seat)
+                a = bots[m.seating[seat]].act(obs)
+                assert a in obs.legal_actions
+                taken.append(a)
+                m.act(seat, a)
+            m.start_next_deal()
+        return taken, bots
+
+    first, bots = run()
+    again, _ = run()
+    assert first == again
+    st = bots[0].stats
+    assert 0 < st["searched"] < st["decisions"]
+    assert st["playouts"] >= st["searched"]
+
+
+def test_expert_gives_like_the_intermediate_in_an_exchange():
+    rules = Rules.parse("first-night+swap", players=4)
+    for m, obs in _positions(rules, seed=2):
+        if obs.phase == "exchange":
+            a = ExpertPlayer(seed=0, playouts=8).act(obs)
+            assert isinstance(a, Give) and a == IntermediatePlayer().act(obs)
+
+
+def test_expert_takes_a_certain_win():
+    """Holding a single 2 and a single 3 on a lead, leading the 2 then the 3 wins at once."""
+    rules = Rules.preset("practice")
+    m = Match(rules, hands=["3C 2S", "4C 5C 6C 7C", "8C 8D 10C JC", "QC AC KH KD"])
+    a = ExpertPlayer(seed=1, playouts=200).act(m.observation(0))
+    assert a.rank == 12
+
+
+def test_budget_is_checked():
+    with pytest.raises(ValueError, match="playouts"):
+        ExpertPlayer(playouts=0)
+    with pytest.raises(ValueError, match="time_limit"):
+        ExpertPlayer(time_limit=0)
