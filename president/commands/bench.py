@@ -1,0 +1,124 @@
+"""``president bench``: random full deals per second through the checked public API.
+
+See :mod:`president.bench` for what is measured. The headline figure is the one the
+project's target is about (by default 4 players, ``house``, one process; target
+:data:`~president.bench.TARGET_DEALS_PER_SECOND` deals per second); figures for every preset
+follow for context.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..errors import RulesError
+from ..rules import PRESETS, Rules
+
+HELP = "Measure engine speed: random deals and decisions per second."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``president bench``."""
+    parser.add_argument("--deals", type=int, default=None,
+                        help="complete deals to time per measurement (default: run for "
+                             "--seconds)")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="seconds per headline measurement (default 3; each preset "
+                             "figure gets a third of it)")
+    parser.add_argument("--rules", default="house", metavar="PRESET[+TWIST...]",
+                        help=f"rules of the headline figure: a preset ({', '.join(PRESETS)}) "
+                             "with optional twists (default: house)")
+    parser.add_argument("--players", type=int, default=4,
+                        help="table size of the headline and preset figures (default 4)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and choices")
+    parser.add_argument("--no-presets", action="store_true",
+                        help="measure only the headline figure")
+    parser.add_argument("--profile", action="store_true",
+                        help="also print the hottest functions of the headline run (cProfile)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Measure and print; exit status 0, or 2 for bad options."""
+    from .. import bench
+
+    try:
+        rules = Rules.parse(args.rules, players=args.players)
+    except RulesError as e:
+        print(f"president bench: {e.message}", file=sys.stderr)
+        return 2
+    if args.deals is not None and args.deals < 1:
+        print(f"president bench: --deals must be at least 1, not {args.deals}", file=sys.stderr)
+        return 2
+    if args.seconds is not None and not args.seconds > 0:
+        print(f"president bench: --seconds must be above 0, not {args.seconds}",
+              file=sys.stderr)
+        return 2
+    seconds = args.seconds if args.seconds is not None else (None if args.deals else 3.0)
+    main = bench.measure(rules, deals=args.deals, seconds=seconds, seed=args.seed)
+    presets = [] if args.no_presets else bench.preset_figures(
+        players=args.players, deals=args.deals,
+        seconds=None if seconds is None else seconds / 3, seed=args.seed)
+    target = bench.TARGET_DEALS_PER_SECOND
+    is_target_run = rules.preset == "house" and not rules.twists and rules.players == 4
+    report = {
+        "target": {"deals_per_second": target, "rules": "house", "players": 4,
+                   "met": main.deals_per_second >= target if is_target_run else None},
+        "headline": main.to_dict(),
+        "presets": [r.to_dict() for r in presets],
+        "environment": bench.environment(),
+    }
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        _print_table(main, presets, report["target"])
+    if args.profile:
+        _profile(rules, args.seed)
+    return 0
+
+
+def _print_table(main, presets, target) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False)
+    console.print("Random full deals: Match.legal_actions() every turn, the checked "
+                  "Match.act(), one process.")
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for head in ("rules", "seats", "deals", "deals/s", "per CPU-s", "decisions/s", "µs each",
+                 "per deal"):
+        table.add_column(head, justify="left" if head == "rules" else "right", no_wrap=True)
+    for i, r in enumerate([main] + list(presets)):
+        if i == 1:
+            table.add_row()
+        table.add_row(r.rules, str(r.players), str(r.deals), f"{r.deals_per_second:,.0f}",
+                      f"{r.cpu_deals_per_second:,.0f}", f"{r.decisions_per_second:,.0f}",
+                      f"{r.us_per_decision:.2f}", f"{r.decisions_per_deal:.1f}")
+    console.print(table)
+    console.print("[dim]deals/s and decisions/s are wall clock; per CPU-s counts this "
+                  "process's CPU time only; µs each is per decision (play, pass or give); "
+                  "per deal is decisions per deal." +
+                  (" First row: the headline run; then each preset for context." if presets
+                   else "") + "[/]")
+    if target["met"] is None:
+        console.print(f"The target ({target['deals_per_second']:,} deals/s) is for house with "
+                      "4 players; run without --rules/--players to check it.")
+    else:
+        word = "met" if target["met"] else "MISSED"
+        console.print(f"Target {target['deals_per_second']:,} deals/s (house, 4 players, one "
+                      f"core): {word}, {main.deals_per_second:,.0f} deals/s wall clock "
+                      f"({main.cpu_deals_per_second:,.0f} per CPU second).")
+
+
+def _profile(rules: Rules, seed: int) -> None:
+    import cProfile
+    import pstats
+
+    from .. import bench
+
+    profiler = cProfile.Profile()
+    profiler.enable()
+    bench.measure(rules, deals=500, seed=seed, warmup=0)
+    profiler.disable()
+    pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(15)

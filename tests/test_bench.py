@@ -1,0 +1,85 @@
+"""``president bench`` and :mod:`president.bench`: the command runs and reports sane
+figures. No speed is asserted here (speed targets live in ``benchmarks/``)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from president import Rules
+from president.bench import TARGET_DEALS_PER_SECOND, measure, preset_figures
+from president.cli import main
+
+
+def test_measure_counts_deals_and_decisions():
+    r = measure(Rules.preset("house", players=4), deals=7, seed=3)
+    assert r.deals == 7 and r.rules == "house" and r.players == 4
+    # Every deal of 52 cards to 4 players takes at least 4 plays (13 cards, at most 4 a play).
+    assert r.decisions >= 7 * 4
+    assert r.seconds > 0 and r.cpu_seconds >= 0
+    assert r.deals_per_second == pytest.approx(r.deals / r.seconds)
+    assert r.decisions_per_second == pytest.approx(r.decisions / r.seconds)
+    assert r.us_per_decision == pytest.approx(1e6 * r.seconds / r.decisions)
+    assert r.decisions_per_deal == pytest.approx(r.decisions / 7)
+
+
+def test_measure_is_deterministic_per_seed():
+    rules = Rules.parse("house+sit-out", players=5)
+    a = measure(rules, deals=5, seed=11)
+    b = measure(rules, deals=5, seed=11)
+    assert a.decisions == b.decisions
+    assert a.rules == "house+sit-out" and a.players == 5
+
+
+def test_never_ending_matches_are_restarted():
+    r = measure(Rules.preset("first-night", players=3), deals=45, seed=1)
+    assert r.deals == 45
+
+
+def test_measure_rejects_bad_budgets():
+    with pytest.raises(ValueError, match="deals must be at least 1, not 0"):
+        measure(Rules.preset("house"), deals=0)
+    with pytest.raises(ValueError, match="seconds must be above 0"):
+        measure(Rules.preset("house"), seconds=-1)
+
+
+def test_preset_figures_cover_every_preset():
+    names = [r.rules for r in preset_figures(players=5, deals=2)]
+    assert names == ["house", "family", "practice", "first-night"]
+    assert [r.players for r in preset_figures(players=5, deals=1)] == [5, 5, 4, 5]
+
+
+def test_bench_command_prints_sane_json(capsys):
+    assert main(["bench", "--deals", "6", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    head = report["headline"]
+    assert head["rules"] == "house" and head["players"] == 4 and head["deals"] == 6
+    assert head["decisions"] >= 24 and head["deals_per_second"] > 0
+    assert head["us_per_decision"] > 0
+    assert head["decisions_per_deal"] == pytest.approx(head["decisions"] / 6, abs=0.01)
+    assert [p["rules"] for p in report["presets"]] == ["house", "family", "practice",
+                                                        "first-night"]
+    assert all(p["deals"] == 6 for p in report["presets"])
+    assert report["target"]["deals_per_second"] == TARGET_DEALS_PER_SECOND
+    assert report["target"]["met"] == (head["deals_per_second"] >= TARGET_DEALS_PER_SECOND)
+    assert report["environment"]["processes"] == 1
+
+
+def test_bench_command_other_rules_and_table(capsys):
+    assert main(["bench", "--deals", "3", "--rules", "family+once-around", "--players", "6",
+                 "--no-presets"]) == 0
+    out = capsys.readouterr().out
+    assert "family+once-around" in out and "deals/s" in out
+    assert "is for house with 4 players" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["bench", "--rules", "poker"], "no preset named 'poker'"),
+    (["bench", "--deals", "0"], "--deals must be at least 1, not 0"),
+    (["bench", "--seconds", "0"], "--seconds must be above 0"),
+    (["bench", "--players", "9"], "players = 9 is not allowed"),
+])
+def test_bench_command_bad_options(capsys, argv, message):
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
