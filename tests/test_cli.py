@@ -1,0 +1,124 @@
+"""The ``president`` command line: ``--help``, ``president rules`` for every preset, and
+clear refusals (exit status 2) for bad presets, twists, table sizes and play options."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from president.cli import COMMANDS, main
+from president.rules import PRESET_SEEDS, PRESETS, TWISTS
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(*argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "president", *argv], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+
+
+def test_help_lists_every_command():
+    proc = run_cli("--help")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("usage: president")
+    for name in COMMANDS:
+        assert f"    {name} " in proc.stdout
+
+
+def test_no_command_prints_help(capsys):
+    assert main([]) == 0
+    assert "usage: president" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["play", "bench", "rules"])
+def test_command_help(command, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main([command, "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: president {command}")
+    if command == "play":
+        for option in ("--rules", "--players", "--seed", "--name", "--levels", "--hint-level"):
+            assert option in out
+    if command == "bench":
+        for option in ("--deals", "--seconds", "--json", "--rules", "--players"):
+            assert option in out
+
+
+# What RULES.md's preset table says about each preset (players, beat, scoring, match end).
+PRESET_FACTS = {
+    "house": ("4 to 7", "strictly higher rank", "2 for first, 1 for second", "11 points"),
+    "family": ("4 to 7", "strictly higher rank", "2 for first, 1 for second", "11 points"),
+    "practice": ("allows 4)", "strictly higher rank", "Scoring: none", "one deal"),
+    "first-night": ("3 to 7", "equal or higher rank", "Scoring: none", "no end"),
+}
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_rules_for_each_preset(preset, capsys):
+    assert main(["rules", preset]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"Rules: {preset} (from seed {PRESET_SEEDS[preset]})")
+    lo = PRESETS[preset][0]
+    assert f"Players: {lo} (" in out
+    for fact in PRESET_FACTS[preset]:
+        assert fact in out
+    for twist in TWISTS[preset]:
+        assert f"  {twist}: " in out
+
+
+def test_rules_without_a_preset_prints_all(capsys):
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    assert [line.split()[1] for line in out.splitlines() if line.startswith("Rules: ")] \
+        == list(PRESETS)
+
+
+def test_rules_with_twists_and_table_size(capsys):
+    assert main(["rules", "house+sit-out+three-deals", "--players", "6"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Rules: house+sit-out+three-deals")
+    assert "Players: 6 " in out
+    assert "Passing: a pass takes you out of the pile until it clears" in out
+    assert "exactly 3 deals" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["rules", "poker"], "no preset named 'poker'; presets are: house, family, practice, "
+                         "first-night"),
+    (["rules", "house+nope"], "the house preset has no twist 'nope'; its twists are: "
+                              "sit-out, fresh-hands, three-deals"),
+    (["rules", "practice+swap"], "the practice preset has no twist 'swap'"),
+    (["rules", "house", "--players", "3"], "the house preset is for 4 to 7 players, not 3"),
+    (["rules", "practice", "--players", "5"], "not 5"),
+    (["rules", "first-night", "--players", "8"], "players = 8 is not allowed; a table has 3 to 7"),
+    (["play", "--rules", "house+nope"], "the house preset has no twist 'nope'"),
+    (["play", "--rules", "house", "--players", "2"], "players = 2 is not allowed"),
+    (["play", "--levels", "simple,wizard"], "no computer level 'wizard' is available; "
+                                            "choose from: "),
+    (["play", "--hint-level", "oracle"], "no computer level 'oracle'"),
+    (["play", "--levels", ","], "--levels needs at least one level"),
+    (["play", "--name", "  "], "--name must not be empty"),
+])
+def test_bad_input_is_refused_with_a_clear_message(argv, message, capsys):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert captured.out == ""
+    assert captured.err.startswith(f"president {argv[0]}: ")
+
+
+def test_bad_input_exit_status_through_the_console_script():
+    proc = run_cli("rules", "house+nope")
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert "its twists are: sit-out, fresh-hands, three-deals" in proc.stderr
+
+
+def test_argparse_errors_exit_2():
+    proc = run_cli("play", "--players", "four")
+    assert proc.returncode == 2
+    assert "invalid int value: 'four'" in proc.stderr
