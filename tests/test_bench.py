@@ -83,3 +83,11 @@ def test_bench_command_other_rules_and_table(capsys):
 def test_bench_command_bad_options(capsys, argv, message):
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_bench_check_exit_status_follows_the_target(capsys):
+    status = main(["bench", "--deals", "5", "--no-presets", "--json", "--check"])
+    report = json.loads(capsys.readouterr().out)
+    assert status == (0 if report["target"]["met"] else 1)
+    # A run that is not the target run never fails the check.
+    assert main(["bench", "--deals", "2", "--no-presets", "--players", "5", "--check"]) == 0
