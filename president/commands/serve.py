@@ -1,0 +1,82 @@
+"""``president serve [--host H] [--port N] [--no-browser] [--bot-delay S]``: the browser game.
+
+Starts the web app (:mod:`president.web.app`) with uvicorn, prints the address and opens the
+browser unless ``--no-browser`` (a machine without a browser only gets the printed address).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import webbrowser
+
+HELP = "Start the browser game (a web server on 127.0.0.1)."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``president serve``."""
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
+                        help="pause between computer plays (default $PRESIDENT_BOT_DELAY or 0.8)")
+
+
+def _open_browser(url: str) -> None:
+    try:
+        webbrowser.open(url)
+    except Exception:  # no browser here: the printed address is enough
+        pass
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted; returns the exit status (2 for bad options, 1 if the web
+    extra is missing)."""
+    if not 0 < args.port < 65536:
+        print(f"president serve: port {args.port} is out of range; give 1 to 65535", file=sys.stderr)
+        return 2
+    if args.bot_delay is not None and not 0 <= args.bot_delay <= 10:
+        print(f"president serve: --bot-delay {args.bot_delay} is out of range; give 0 to 10 seconds",
+              file=sys.stderr)
+        return 2
+    try:
+        import uvicorn
+
+        from ..web.app import create_app
+    except ModuleNotFoundError as e:
+        print(f"president serve: {e.name} is not installed; install the web extra: "
+              "pip install 'president[web]'", file=sys.stderr)
+        return 1
+    try:
+        app = create_app(bot_delay=args.bot_delay)
+    except ValueError as e:
+        print(f"president serve: {e}", file=sys.stderr)
+        return 2
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    url = f"http://{shown}:{args.port}/"
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+                            ws_max_size=1 << 20, ws_ping_interval=20, ws_ping_timeout=20)
+    server = uvicorn.Server(config)
+
+    def announce() -> None:
+        while not server.started and not server.should_exit:
+            threading.Event().wait(0.05)
+        if server.started:
+            print(f"President is being served at {url} (Ctrl+C stops it)", flush=True)
+            if not args.no_browser:
+                _open_browser(url)
+
+    threading.Thread(target=announce, daemon=True).start()
+    try:
+        server.run()
+    except (KeyboardInterrupt, SystemExit):
+        pass
+    if not server.started:
+        print(f"president serve: could not listen on {args.host}:{args.port} (is the port in use?)",
+              file=sys.stderr)
+        return 1
+    return 0

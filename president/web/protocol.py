@@ -1,0 +1,345 @@
+"""The websocket message protocol of the browser game (``docs/web.md``).
+
+Browser → server messages are validated by the pydantic models below (:func:`parse_client`);
+anything else gets an ``error`` reply and changes nothing.
+
+Server → browser messages are built here and only here, from the receiving seat's
+:class:`~president.observation.Observation` (:func:`state_message`) and from
+:func:`~president.events.visible_to` (:func:`event_message`), plus public table facts (names,
+computer levels, finished deals). No function here is given a hidden hand.
+
+Cards travel as their notation, ``"10H"``, ``"QS"`` (see :mod:`president.cards`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Annotated, Any, Literal, Sequence, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from ..actions import PASS, Give, Pass, Play
+from ..cards import Card
+from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, PileCleared, Passed,
+                      Played, WentOut, title_for_place, visible_to)
+from ..observation import Observation
+from .sealing import MAX_SEALED_CHARS
+
+__all__ = ["ClientMessage", "parse_client", "MessageError", "event_message", "state_message",
+           "card_text", "error_message", "MAX_MESSAGE_CHARS", "readable"]
+
+MAX_MESSAGE_CHARS = MAX_SEALED_CHARS + 1_000
+"""Largest browser message accepted, in characters (a ``hello`` carrying a sealed record)."""
+
+_ID = r"^[A-Za-z0-9_-]{8,64}$"
+CardText = Annotated[str, Field(min_length=2, max_length=3, pattern=r"^(10|[2-9TJQKAtjqka])[CDHScdhs]$")]
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Hello(_Msg):
+    """First message on a socket: join ``table`` as the player holding ``token``. If the server
+    no longer has the table, ``snapshot`` (a sealed record it sent earlier) rebuilds it."""
+
+    type: Literal["hello"]
+    table: Annotated[str, Field(pattern=_ID)]
+    token: Annotated[str, Field(pattern=_ID)]
+    snapshot: Annotated[str, Field(max_length=MAX_SEALED_CHARS)] | None = None
+
+
+class PlayMsg(_Msg):
+    """Play these cards (1 to 4 cards of one rank) on the pile."""
+
+    type: Literal["play"]
+    cards: Annotated[list[CardText], Field(min_length=1, max_length=4)]
+
+
+class GiveMsg(_Msg):
+    """Give these cards in the exchange (1 or 2)."""
+
+    type: Literal["give"]
+    cards: Annotated[list[CardText], Field(min_length=1, max_length=2)]
+
+
+class PassMsg(_Msg):
+    """Pass this turn."""
+
+    type: Literal["pass"]
+
+
+class HintMsg(_Msg):
+    """Ask for one legal option (answered with a ``hint`` message to this socket only)."""
+
+    type: Literal["hint"]
+
+
+class NextDealMsg(_Msg):
+    """Deal the next deal of the match (only between deals)."""
+
+    type: Literal["next-deal"]
+
+
+class PauseMsg(_Msg):
+    """Stop the computer players (the page is hidden)."""
+
+    type: Literal["pause"]
+
+
+class ResumeMsg(_Msg):
+    """Let the computer players go on."""
+
+    type: Literal["resume"]
+
+
+ClientMessage = Annotated[Union[Hello, PlayMsg, GiveMsg, PassMsg, HintMsg, NextDealMsg, PauseMsg,
+                                ResumeMsg], Field(discriminator="type")]
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+_TYPES = "hello, play, give, pass, hint, next-deal, pause, resume"
+
+
+class MessageError(ValueError):
+    """A browser message that is not valid protocol; ``message`` says what was wrong and what
+    would be right."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def parse_client(raw: str | bytes) -> Any:
+    """Validate one browser message (JSON text) and return its model.
+
+    Raises:
+        MessageError: on text that is too long, not JSON, not an object, an unknown ``type``,
+            a missing or extra field, or a field of the wrong form.
+    """
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode()
+        except UnicodeDecodeError:
+            raise MessageError("the message is not UTF-8 text; send JSON text") from None
+    if len(raw) > MAX_MESSAGE_CHARS:
+        raise MessageError(f"the message has {len(raw)} characters; the limit is {MAX_MESSAGE_CHARS}")
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise MessageError('the message is not JSON; send an object such as {"type": "pass"}') from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise MessageError('the message must be a JSON object with a "type" (one of '
+                           f'{_TYPES}), such as {{"type": "pass"}}')
+    try:
+        return _ADAPTER.validate_python(data)
+    except ValidationError as e:
+        first = e.errors()[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "type"
+        if first["type"] == "union_tag_invalid":
+            raise MessageError(f"unknown message type {data['type']!r}; types are {_TYPES}") from None
+        hint = ""
+        if first["type"] == "string_pattern_mismatch" and "cards" in where:
+            hint = ' (a card is its rank and suit letter, such as "9S" or "10H")'
+        raise MessageError(f"bad {data['type']!r} message: {where}: {first['msg']}{hint}") from None
+
+
+def to_action(msg: Any, phase: str) -> Play | Pass | Give:
+    """The engine action a ``play``/``give``/``pass`` message asks for.
+
+    Raises:
+        president.errors.PresidentError: ``bad-notation`` or ``mixed-ranks`` for cards that are
+            no play.
+    """
+    if isinstance(msg, PassMsg):
+        return PASS
+    cards = tuple(Card.parse(c) for c in msg.cards)
+    if len(set(cards)) != len(cards):
+        from ..errors import IllegalAction
+        raise IllegalAction("bad-notation", "a card is listed twice; select each card once")
+    if isinstance(msg, GiveMsg):
+        return Give(cards)
+    return Play.of(cards)
+
+
+# ----- server -> browser ------------------------------------------------------------------
+
+
+def card_text(card: Card) -> str:
+    """A card as a person reads it: ``"10♥"``."""
+    return f"{card.rank.symbol}{card.suit.symbol}"
+
+
+def _cards(cards: Sequence[Card] | None) -> list[str] | None:
+    return None if cards is None else [str(c) for c in cards]
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _verb(who: str, you: bool, verb: str) -> str:
+    if you:
+        return f"{who} {verb}"
+    if verb.endswith(("s", "sh", "ch")):
+        return f"{who} {verb}es"
+    return f"{who} {verb}s"
+
+
+def _a(play: Play) -> str:
+    text = play.describe()
+    return ("an " if text[0] in "aeiou" else "a ") + text
+
+
+def readable(message: str, names: Sequence[str], seat: int) -> str:
+    """An engine message with ``seat N`` replaced by the player's name (``you`` for the
+    reader), so a refusal reads in plain words."""
+    def name(m: re.Match[str]) -> str:
+        s = int(m.group(1))
+        if not 0 <= s < len(names):
+            return m.group(0)
+        if s == seat:
+            return "you" if not m.group(2) else "yours"
+        return names[s] + (m.group(2) or "")
+    return re.sub(r"seat (\d+)('s)?", name, message)
+
+
+def event_message(event: Event, seat: int, names: Sequence[str], players: int,
+                  player_names: Sequence[str], leader: int | None = None) -> dict[str, Any]:
+    """One event as ``seat`` may see it (:func:`visible_to`), with a sentence for that reader.
+
+    Args:
+        event: an engine event (full information; hidden parts are removed here).
+        seat: the reader's seat in the deal.
+        names: names by seat; ``player_names`` by match player index.
+        players: table size.
+        leader: for :class:`Dealt`, the seat that leads the deal.
+    """
+    ev = visible_to(event, seat)
+
+    def who(s: int) -> str:
+        return "You" if s == seat else names[s]
+
+    def whom(s: int) -> str:
+        return "you" if s == seat else names[s]
+
+    if isinstance(ev, Dealt):
+        text = f"Deal {ev.deal_number}: {_verb(who(ev.dealer), ev.dealer == seat, 'deal')}"
+        if leader is not None:
+            text += f"; {whom(leader)} lead{'' if leader == seat else 's'} the first pile"
+        return {"type": "event", "kind": "dealt", "deal": ev.deal_number, "dealer": ev.dealer,
+                "hand_sizes": list(ev.hand_sizes), "text": text + "."}
+    if isinstance(ev, Exchanged):
+        many = f"{ev.count} card{'s' if ev.count > 1 else ''}"
+        shown = ", ".join(card_text(c) for c in ev.cards) if ev.cards is not None else many
+        how = (" (highest card" + ("s" if ev.count > 1 else "") + ")") if ev.forced else ""
+        if ev.giver == seat:
+            text = f"You give {shown} to {names[ev.receiver]}{how}."
+        elif ev.receiver == seat:
+            text = f"{names[ev.giver]} gives you {shown}{how}."
+        else:
+            text = f"{names[ev.giver]} gives {names[ev.receiver]} {many}{how}."
+        return {"type": "event", "kind": "exchanged", "giver": ev.giver, "receiver": ev.receiver,
+                "count": ev.count, "forced": ev.forced, "cards": _cards(ev.cards), "text": text}
+    if isinstance(ev, Played):
+        verb = "lead" if ev.lead else "play"
+        return {"type": "event", "kind": "played", "seat": ev.seat, "cards": _cards(ev.play.cards),
+                "lead": ev.lead, "play": ev.play.kind,
+                "text": f"{_verb(who(ev.seat), ev.seat == seat, verb)} {_a(ev.play)}."}
+    if isinstance(ev, Passed):
+        return {"type": "event", "kind": "passed", "seat": ev.seat,
+                "text": f"{_verb(who(ev.seat), ev.seat == seat, 'pass')}."}
+    if isinstance(ev, PileCleared):
+        why = {"all-passed": "everyone else passed", "last-of-rank": "the last card of that rank was played",
+               "once-around": "everyone had their turn"}.get(ev.reason, ev.reason)
+        text = f"Pile cleared ({why})."
+        if ev.leader is not None:
+            text += f" {who(ev.leader)} lead{'' if ev.leader == seat else 's'}."
+        return {"type": "event", "kind": "cleared", "reason": ev.reason, "winner": ev.winner,
+                "leader": ev.leader, "text": text}
+    if isinstance(ev, WentOut):
+        title = title_for_place(ev.place, players)
+        return {"type": "event", "kind": "out", "seat": ev.seat, "place": ev.place, "title": title,
+                "text": f"{who(ev.seat)} {'go' if ev.seat == seat else 'goes'} out: "
+                        f"{_ordinal(ev.place)} place ({title})."}
+    if isinstance(ev, DealEnded):
+        order = ", ".join(f"{names[s]} ({ev.titles[s]})" for s in ev.finish_order)
+        return {"type": "event", "kind": "deal-ended", "finish_order": list(ev.finish_order),
+                "points": list(ev.points), "totals": list(ev.totals), "titles": list(ev.titles),
+                "text": f"Deal over: {order}."}
+    if isinstance(ev, MatchEnded):
+        won = [player_names[p] for p in ev.winners]
+        text = (f"Match over: {won[0]} wins." if len(won) == 1
+                else f"Match over: {', '.join(won)} share the win.")
+        return {"type": "event", "kind": "match-ended", "winners": list(ev.winners),
+                "scores": list(ev.scores), "text": text}
+    raise TypeError(f"unknown event {ev!r}")  # pragma: no cover
+
+
+def _action_json(action: Play | Pass | Give) -> Any:
+    return "pass" if action is PASS else [str(c) for c in action.cards]
+
+
+def state_message(obs: Observation, *, table: dict[str, Any], player: int,
+                  levels: Sequence[str], deals: Sequence[dict[str, Any]],
+                  winners: Sequence[int] | None, snapshot: str | None) -> dict[str, Any]:
+    """The whole table as ``obs.seat`` sees it.
+
+    Args:
+        obs: the reader's own observation (the only source of cards here).
+        table: public table facts (``id``, ``kind``, ``rules`` name, ``paused``…).
+        player: the reader's match player index.
+        levels: computer level (or ``"human"``) by match player index.
+        deals: public summaries of the finished deals (see ``Table.deals``).
+        winners: match player indexes of the winners once the match is over.
+        snapshot: the sealed record of the table (opaque), or ``None``.
+    """
+    n = obs.players
+    place = {s: i + 1 for i, s in enumerate(obs.finish_order)}
+    seats = [{"seat": s, "player": obs.seating[s], "name": obs.names[s],
+              "level": levels[obs.seating[s]], "cards": obs.hand_counts[s],
+              "passed": s in obs.passed, "place": place.get(s),
+              "title": title_for_place(place[s], n) if s in place else None,
+              "previous_title": obs.previous_titles[s] or None, "score": obs.scores[s],
+              "you": s == obs.seat} for s in range(n)]
+    to_beat = obs.to_beat
+    pending = obs.pending_exchange
+    player_names = [""] * n
+    for s, p in enumerate(obs.seating):
+        player_names[p] = obs.names[s]
+    return {
+        "type": "state",
+        "table": table,
+        "rules": {"name": obs.rules.name, "scoring": list(obs.rules.scoring or ()),
+                  "match_end": obs.rules.match_end, "exchange": obs.rules.exchange,
+                  "lines": obs.rules.describe().splitlines()},
+        "you": {"seat": obs.seat, "player": player},
+        "phase": obs.phase,
+        "deal": obs.deal_number,
+        "dealer": obs.dealer,
+        "leader": obs.leader,
+        "to_act": obs.to_act,
+        "seats": seats,
+        "players": player_names,
+        "hand": _cards(obs.hand),
+        "pile": [{"seat": s, "cards": _cards(p.cards), "text": p.describe()} for s, p in obs.pile],
+        "to_beat": None if to_beat is None else {"seat": obs.pile[-1][0], "cards": _cards(to_beat.cards),
+                                                 "count": to_beat.count, "kind": to_beat.kind,
+                                                 "text": to_beat.describe()},
+        "cleared": len(obs.cleared),
+        "finish_order": list(obs.finish_order),
+        "legal": [_action_json(a) for a in obs.legal_actions],
+        "exchange": {
+            "pending": None if pending is None else {"giver": pending.giver, "receiver": pending.receiver,
+                                                     "count": pending.count, "forced": pending.forced},
+            "mine": [{"giver": g, "receiver": r, "cards": _cards(c)} for g, r, c in obs.exchanges],
+        },
+        "scores": [0] * n if not deals else list(deals[-1]["totals"]),
+        "deals": list(deals),
+        "winners": None if winners is None else list(winners),
+        "snapshot": snapshot,
+    }
+
+
+def error_message(reason: str, message: str) -> dict[str, Any]:
+    """An ``error`` reply: ``reason`` (machine-readable) and ``message`` (plain words)."""
+    return {"type": "error", "reason": reason, "message": message}

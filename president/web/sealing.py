@@ -1,0 +1,130 @@
+"""Sealed records: data the server hands to a browser to keep, which the browser can neither
+read nor change.
+
+A match table's record (its rules, names, seat tokens, the match seed and every action) is
+what the server needs to rebuild the table after a restart. It must never reach the browser
+in clear: it holds every hand implicitly (the seed gives the deck order). So the server seals
+it: JSON, compressed, encrypted with a keystream of HMAC-SHA256 blocks in counter mode over a
+random 16-byte nonce (a PRF in counter mode, standard library only), then signed with
+HMAC-SHA256 over version, nonce and ciphertext (encrypt-then-MAC). Two keys are derived from
+one server secret, one for each purpose.
+
+>>> box = Sealer(b"k" * 32)
+>>> box.open(box.seal({"a": 1}))
+{'a': 1}
+>>> box.open("not a sealed record")
+Traceback (most recent call last):
+...
+president.web.sealing.SealError: the saved record is damaged or was not made by this server
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import zlib
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Sealer", "SealError", "load_secret"]
+
+_VERSION = b"p1"
+_NONCE = 16
+_TAG = 32
+MAX_SEALED_CHARS = 400_000
+"""Largest sealed text accepted (characters); a whole long match is far below it."""
+
+
+class SealError(ValueError):
+    """A sealed text that is not valid: damaged, changed, too large or from another server."""
+
+
+class Sealer:
+    """Seals and opens JSON-able records with a server secret.
+
+    Args:
+        secret: the server secret (bytes; any length, 32 random bytes recommended).
+    """
+
+    def __init__(self, secret: bytes) -> None:
+        if not secret:
+            raise ValueError("the sealing secret is empty; give at least 16 random bytes")
+        self._enc = hmac.new(secret, b"president-web encrypt", hashlib.sha256).digest()
+        self._mac = hmac.new(secret, b"president-web sign", hashlib.sha256).digest()
+
+    def _stream(self, nonce: bytes, length: int) -> bytes:
+        blocks = []
+        for i in range((length + 31) // 32):
+            blocks.append(hmac.new(self._enc, nonce + i.to_bytes(8, "big"), hashlib.sha256).digest())
+        return b"".join(blocks)[:length]
+
+    def seal(self, record: Any) -> str:
+        """The record as an opaque URL-safe text (str)."""
+        plain = zlib.compress(json.dumps(record, separators=(",", ":")).encode(), 6)
+        nonce = secrets.token_bytes(_NONCE)
+        body = bytes(a ^ b for a, b in zip(plain, self._stream(nonce, len(plain))))
+        tag = hmac.new(self._mac, _VERSION + nonce + body, hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(_VERSION + nonce + body + tag).decode().rstrip("=")
+
+    def open(self, text: str) -> Any:
+        """The record sealed in ``text``.
+
+        Raises:
+            SealError: if the text is not a record sealed with this server's secret, or was
+                changed in any way.
+        """
+        bad = SealError("the saved record is damaged or was not made by this server")
+        if not isinstance(text, str) or len(text) > MAX_SEALED_CHARS:
+            raise bad
+        try:
+            raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+        except (ValueError, TypeError):
+            raise bad from None
+        if len(raw) < len(_VERSION) + _NONCE + _TAG or not raw.startswith(_VERSION):
+            raise bad
+        nonce = raw[len(_VERSION):len(_VERSION) + _NONCE]
+        body, tag = raw[len(_VERSION) + _NONCE:-_TAG], raw[-_TAG:]
+        want = hmac.new(self._mac, _VERSION + nonce + body, hashlib.sha256).digest()
+        if not hmac.compare_digest(tag, want):
+            raise bad
+        plain = bytes(a ^ b for a, b in zip(body, self._stream(nonce, len(body))))
+        try:
+            return json.loads(zlib.decompress(plain))
+        except (zlib.error, ValueError):  # pragma: no cover - only with a valid tag
+            raise bad from None
+
+
+def load_secret(path: str | os.PathLike[str] | None = None) -> bytes:
+    """The server secret: ``$PRESIDENT_WEB_SECRET`` if set, else the key file (created with
+    32 random bytes and mode 0600 on first use) so sealed records survive a restart.
+
+    Args:
+        path: the key file; default ``$XDG_STATE_HOME/president/web-secret``
+            (``~/.local/state/president/web-secret``).
+    """
+    env = os.environ.get("PRESIDENT_WEB_SECRET")
+    if env:
+        return hashlib.sha256(env.encode()).digest()
+    if path is None:
+        base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+        path = Path(base) / "president" / "web-secret"
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+        if len(data) >= 16:
+            return data
+    except OSError:
+        pass
+    secret = secrets.token_bytes(32)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(secret)
+    except OSError:
+        pass  # read-only home: records then last as long as this process
+    return secret

@@ -1,0 +1,509 @@
+"""Tables in memory: one :class:`~president.match.Match` each, its human players' sockets and
+its computer players, and the loop that paces the computer players.
+
+Each human player holds an unguessable seat token (``secrets.token_urlsafe``); a table is
+found by its unguessable id. Every message a socket is sent is built by
+:mod:`president.web.protocol` from that player's own observation and
+:func:`~president.events.visible_to`. Computer players are given only their own
+:meth:`~president.match.Match.observation`.
+
+A match table can be rebuilt from its sealed record (:meth:`Table.record`,
+:meth:`Table.from_record`): the rules, names, tokens, match seed and every action, replayed
+through the engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import os
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable, Iterable, Protocol, Sequence
+
+from ..actions import PASS, Give, Play
+from ..errors import IllegalAction, PresidentError, RulesError
+from ..events import DealEnded, Dealt, Event
+from ..match import Match
+from ..players import available_levels, make_player
+from ..players.simple import simple_choice
+from ..rules import PRESETS, Rules
+from . import protocol as P
+from .sealing import SealError, Sealer
+
+__all__ = ["Table", "Tables", "Connection", "TableError", "PRACTICE_NAMES", "DEFAULT_NAMES",
+           "bot_delay_from_env"]
+
+PRACTICE_NAMES = ("You", "Robin", "Alex", "Sam")
+"""Seed 003: you against Robin, Alex and Sam, in that clockwise order."""
+DEFAULT_NAMES = ("You", "Alex", "Blair", "Casey", "Drew", "Emery", "Frankie")
+HUMAN = "human"
+RECORD_VERSION = 1
+
+
+def bot_delay_from_env(default: float = 0.8) -> float:
+    """Seconds between computer plays: ``$PRESIDENT_BOT_DELAY`` if set (0 for tests), else
+    ``default``. Raises ValueError for a value that is not a number from 0 to 10."""
+    raw = os.environ.get("PRESIDENT_BOT_DELAY")
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ValueError(f"PRESIDENT_BOT_DELAY={raw!r} is not a number; give seconds, e.g. 0.5") from None
+    if not 0 <= value <= 10:
+        raise ValueError(f"PRESIDENT_BOT_DELAY={raw!r} is out of range; give 0 to 10 seconds")
+    return value
+
+
+class TableError(ValueError):
+    """A table that cannot be made or joined; ``reason`` and ``message`` as in the engine."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+class Connection(Protocol):
+    """A browser socket: anything with ``async send(message: dict)``."""
+
+    async def send(self, message: dict[str, Any]) -> None: ...
+
+
+@dataclass(eq=False)
+class _Human:
+    token: str
+    connections: set[Any] = field(default_factory=set)
+
+
+class Table:
+    """One table: a match, its humans (by match player index) and computer players.
+
+    Args:
+        table_id: the unguessable id.
+        kind: ``"practice"`` (seed 003: one deal, forgotten when the page goes) or ``"match"``.
+        rules: the rules.
+        names: player names by match player index.
+        levels: ``"human"`` or a computer level (:func:`president.players.available_levels`)
+            by match player index; at least one human.
+        seed: the match seed (draws every deal); secret, never sent to a browser.
+        tokens: seat tokens by human player index (new ones if omitted).
+        bot_delay: seconds between computer actions (0 in tests).
+        sealer: seals :meth:`record` for the browsers of a match (``None``: no snapshots).
+
+    Raises:
+        TableError: ``bad-table`` for a wrong number of names or levels, no human, or an unknown
+            level.
+    """
+
+    def __init__(self, table_id: str, kind: str, rules: Rules, names: Sequence[str],
+                 levels: Sequence[str], seed: int, *, tokens: dict[int, str] | None = None,
+                 bot_delay: float = 0.8, sealer: Sealer | None = None) -> None:
+        n = rules.players
+        if len(names) != n or len(levels) != n:
+            raise TableError("bad-table", f"give {n} names and {n} levels for a table of {n}, "
+                             f"not {len(names)} and {len(levels)}")
+        if HUMAN not in levels:
+            raise TableError("bad-table", 'at least one seat must be "human"')
+        self.id = table_id
+        self.kind = kind
+        self.rules = rules
+        self.names = tuple(names)
+        self.levels = tuple(levels)
+        self.seed = seed
+        self.bot_delay = bot_delay
+        self.sealer = sealer
+        self.match = Match(rules, list(names), seed=seed)
+        self.humans: dict[int, _Human] = {}
+        self.bots: dict[int, Any] = {}
+        for p, level in enumerate(levels):
+            if level == HUMAN:
+                token = (tokens or {}).get(p) or secrets.token_urlsafe(24)
+                self.humans[p] = _Human(token)
+            else:
+                try:
+                    self.bots[p] = make_player(level, seed=(seed * 7919 + p) & 0xFFFFFFFF)
+                except (ValueError, ImportError, AttributeError):
+                    raise TableError("bad-table", f"no computer level {level!r}; levels are "
+                                     f"{', '.join(available_levels())}") from None
+        self.log: list[Any] = []
+        self.deals: list[dict[str, Any]] = []
+        self.paused = False
+        self.closed = False
+        self.last_active = time.monotonic()
+        self._lock = asyncio.Lock()
+        self._runner: asyncio.Task[None] | None = None
+        self._snapshot: str | None = None
+        self._snapshot_len = -1
+        self.on_send: Callable[[int, dict[str, Any]], None] | None = None
+        """Test hook: called with (player, message) before each message is sent."""
+        self._collect(self.match.events)
+
+    # ----- identity ---------------------------------------------------------------------
+
+    def player_for(self, token: str) -> int | None:
+        """The human player index whose seat token is ``token`` (constant-time compare)."""
+        found = None
+        for p, h in self.humans.items():
+            if hmac.compare_digest(h.token.encode(), token.encode()):
+                found = p
+        return found
+
+    def seat_of(self, player: int) -> int:
+        """The seat of match player ``player`` in the current deal."""
+        return self.match.seating.index(player)
+
+    @property
+    def connected(self) -> int:
+        """Number of open sockets at this table."""
+        return sum(len(h.connections) for h in self.humans.values())
+
+    # ----- records ----------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """Everything needed to rebuild this table (secret: seal it before it leaves)."""
+        return {"v": RECORD_VERSION, "id": self.id, "kind": self.kind, "rules": self.rules.to_dict(),
+                "names": list(self.names), "levels": list(self.levels), "seed": self.seed,
+                "tokens": {str(p): h.token for p, h in self.humans.items()}, "log": list(self.log)}
+
+    @classmethod
+    def from_record(cls, record: Any, *, bot_delay: float, sealer: Sealer | None) -> "Table":
+        """Rebuild a table by replaying its record through the engine.
+
+        Raises:
+            TableError: ``bad-record`` if the record is not one this server wrote or does not
+                replay.
+        """
+        try:
+            if not isinstance(record, dict) or record.get("v") != RECORD_VERSION:
+                raise ValueError("version")
+            rules = Rules.from_dict(record["rules"])
+            tokens = {int(p): str(t) for p, t in record["tokens"].items()}
+            table = cls(str(record["id"]), str(record["kind"]), rules, record["names"],
+                        record["levels"], int(record["seed"]), tokens=tokens,
+                        bot_delay=bot_delay, sealer=sealer)
+            for entry in record["log"]:
+                if entry == "n":
+                    events = table.match.start_next_deal()
+                else:
+                    seat, text = entry
+                    events = table.match.act(int(seat), str(text))
+                table.log.append(entry)
+                table._collect(events)
+        except (PresidentError, TableError, KeyError, TypeError, ValueError) as e:
+            raise TableError("bad-record", f"the saved match cannot be restored ({e})") from None
+        return table
+
+    def snapshot(self) -> str | None:
+        """The sealed record (opaque text) for a match table; ``None`` for practice."""
+        if self.sealer is None or self.kind != "match":
+            return None
+        if self._snapshot_len != len(self.log):
+            self._snapshot = self.sealer.seal(self.record())
+            self._snapshot_len = len(self.log)
+        return self._snapshot
+
+    # ----- messages ---------------------------------------------------------------------
+
+    def _collect(self, events: Iterable[Event]) -> None:
+        """Keep the public summary of each finished deal (finish order, titles, points)."""
+        for ev in events:
+            if isinstance(ev, DealEnded):
+                seating = self.match.seating
+                totals = [0] * len(seating)
+                for s, t in enumerate(ev.totals):
+                    totals[seating[s]] = t
+                self.deals.append({
+                    "number": len(self.deals) + 1,
+                    "order": [{"player": seating[s], "name": self.names[seating[s]],
+                               "title": ev.titles[s], "points": ev.points[s]}
+                              for s in ev.finish_order],
+                    "totals": totals,
+                })
+
+    def state_for(self, player: int) -> dict[str, Any]:
+        """The ``state`` message for human ``player`` (from its own observation only)."""
+        m = self.match
+        obs = m.observation(self.seat_of(player))
+        waiting = m.to_act is None or m.seating[m.to_act] in self.humans
+        return P.state_message(
+            obs, player=player, levels=self.levels, deals=self.deals,
+            winners=m.winners if m.phase == "match-over" else None,
+            snapshot=self.snapshot() if waiting else None,
+            table={"id": self.id, "kind": self.kind, "paused": self.paused,
+                   "bot_delay": self.bot_delay,
+                   "humans": sorted(self.humans), "waiting_for_human": waiting})
+
+    async def _send(self, player: int, message: dict[str, Any]) -> None:
+        if self.on_send is not None:
+            self.on_send(player, message)
+        for conn in list(self.humans[player].connections):
+            try:
+                await conn.send(message)
+            except Exception:  # a closed socket: forget it, the table goes on
+                self.humans[player].connections.discard(conn)
+
+    async def _broadcast(self, events: Sequence[Event]) -> None:
+        m = self.match
+        for player in self.humans:
+            if not self.humans[player].connections and self.on_send is None:
+                continue
+            seat = self.seat_of(player)
+            names = [self.names[p] for p in m.seating]
+            for ev in events:
+                leader = m.deal.leader if isinstance(ev, Dealt) and m.phase == "play" else None
+                await self._send(player, P.event_message(ev, seat, names, self.rules.players,
+                                                         self.names, leader=leader))
+            await self._send(player, self.state_for(player))
+
+    # ----- joining ----------------------------------------------------------------------
+
+    async def join(self, player: int, conn: Any) -> None:
+        """Attach a socket of human ``player`` and send it the state."""
+        self.humans[player].connections.add(conn)
+        self.last_active = time.monotonic()
+        await conn.send({"type": "welcome", "table": self.id, "player": player,
+                         "name": self.names[player], "kind": self.kind})
+        msg = self.state_for(player)
+        if self.on_send is not None:
+            self.on_send(player, msg)
+        await conn.send(msg)
+        self.kick()
+
+    def leave(self, player: int, conn: Any) -> None:
+        """Detach a socket."""
+        self.humans[player].connections.discard(conn)
+        self.last_active = time.monotonic()
+
+    # ----- actions ----------------------------------------------------------------------
+
+    async def handle(self, player: int, conn: Any, msg: Any) -> None:
+        """Carry out one validated browser message from human ``player``. An illegal action
+        gets an ``error`` reply on ``conn`` and changes nothing."""
+        self.last_active = time.monotonic()
+        m = self.match
+        if isinstance(msg, (P.PlayMsg, P.PassMsg, P.GiveMsg)):
+            async with self._lock:
+                seat = self.seat_of(player)
+                names = [self.names[p] for p in m.seating]
+                try:
+                    action = P.to_action(msg, m.phase)
+                    if isinstance(action, Give) and m.phase != "exchange":
+                        raise IllegalAction("wrong-phase", "there is no exchange now; play cards or pass")
+                    if isinstance(action, Play) and m.phase == "exchange":
+                        raise IllegalAction("wrong-phase", "it is the exchange: give cards, do not play them")
+                    events = m.act(seat, action)
+                except PresidentError as e:
+                    await conn.send(P.error_message(e.reason, P.readable(e.message, names, seat)))
+                    return
+                self.log.append([seat, str(action)])
+                self._collect(events)
+                await self._broadcast(events)
+            self.kick()
+        elif isinstance(msg, P.HintMsg):
+            await conn.send(self.hint(player))
+        elif isinstance(msg, P.NextDealMsg):
+            async with self._lock:
+                if m.phase != "between-deals":
+                    why = ("the match is over; start a new match" if m.phase == "match-over"
+                           else "the deal is still being played; finish it first")
+                    await conn.send(P.error_message("wrong-phase", why))
+                    return
+                events = m.start_next_deal()
+                self.log.append("n")
+                self._collect(events)
+                await self._broadcast(events)
+            self.kick()
+        elif isinstance(msg, P.PauseMsg):
+            self.paused = True
+            async with self._lock:
+                for p in self.humans:
+                    await self._send(p, self.state_for(p))
+        elif isinstance(msg, P.ResumeMsg):
+            self.paused = False
+            async with self._lock:
+                for p in self.humans:
+                    await self._send(p, self.state_for(p))
+            self.kick()
+        else:
+            await conn.send(P.error_message("bad-message", "you have already joined this table"))
+
+    def hint(self, player: int) -> dict[str, Any]:
+        """A ``hint`` message: one legal option for ``player`` (the practice player's choice,
+        from its own observation), or that it should pass, or that it is not its turn."""
+        obs = self.match.observation(self.seat_of(player))
+        if not obs.legal_actions:
+            return {"type": "hint", "cards": None, "pass": False,
+                    "text": "It is not your turn." if self.match.to_act is not None
+                    else "There is nothing to play now."}
+        choice = simple_choice(obs.legal_actions, obs.hand)
+        if choice is PASS:
+            return {"type": "hint", "cards": None, "pass": True,
+                    "text": "Nothing you hold beats the pile: pass."}
+        verb = "Give" if isinstance(choice, Give) else "Play"
+        return {"type": "hint", "cards": [str(c) for c in choice.cards], "pass": False,
+                "text": f"{verb} {', '.join(P.card_text(c) for c in choice.cards)}."}
+
+    # ----- computer players -------------------------------------------------------------
+
+    def _bot_to_act(self) -> int | None:
+        m = self.match
+        if m.to_act is None:
+            return None
+        player = m.seating[m.to_act]
+        return player if player in self.bots else None
+
+    def kick(self) -> None:
+        """Start the computer players' loop if one of them is to act and none is running."""
+        if self.closed or self.paused or self._bot_to_act() is None:
+            return
+        if self._runner is None or self._runner.done():
+            self._runner = asyncio.get_running_loop().create_task(self._run_bots())
+
+    async def _run_bots(self) -> None:
+        while not self.closed and not self.paused and self._bot_to_act() is not None:
+            await asyncio.sleep(self.bot_delay)
+            async with self._lock:
+                player = self._bot_to_act()
+                if self.closed or self.paused or player is None:
+                    return
+                m = self.match
+                seat = m.to_act
+                assert seat is not None
+                action = self.bots[player].act(m.observation(seat))
+                events = m.act(seat, action)
+                self.log.append([seat, str(action)])
+                self._collect(events)
+                await self._broadcast(events)
+
+    async def run_bots_now(self) -> None:
+        """Run the computer players until a human is to act (for benchmarks and tests)."""
+        self.kick()
+        while self._runner is not None and not self._runner.done():
+            await self._runner
+
+    def close(self) -> None:
+        """Stop the computer players for good."""
+        self.closed = True
+        if self._runner is not None:
+            self._runner.cancel()
+
+
+class Tables:
+    """Every table of one server process, by id.
+
+    Args:
+        sealer: seals match records (``None``: no snapshots, no restore).
+        bot_delay: seconds between computer actions.
+        allow_seed: accept a client-chosen match seed (tests only: a seed reveals the deal).
+        max_tables: the most tables kept; idle tables are dropped first.
+        idle_seconds: a table with no socket for this long may be dropped.
+    """
+
+    def __init__(self, *, sealer: Sealer | None, bot_delay: float = 0.8, allow_seed: bool = False,
+                 max_tables: int = 20_000, idle_seconds: float = 6 * 3600) -> None:
+        self.sealer = sealer
+        self.bot_delay = bot_delay
+        self.allow_seed = allow_seed
+        self.max_tables = max_tables
+        self.idle_seconds = idle_seconds
+        self.tables: dict[str, Table] = {}
+
+    def __len__(self) -> int:
+        return len(self.tables)
+
+    def get(self, table_id: str) -> Table | None:
+        """The table with this id, or ``None``."""
+        return self.tables.get(table_id)
+
+    def _make_room(self) -> None:
+        now = time.monotonic()
+        for tid, t in list(self.tables.items()):
+            if t.connected == 0 and (now - t.last_active > self.idle_seconds
+                                     or (t.kind == "practice" and now - t.last_active > 120)):
+                self.drop(tid)
+        if len(self.tables) >= self.max_tables:
+            raise TableError("full", f"this server already holds {self.max_tables} tables; "
+                             "try again later")
+
+    def create(self, *, kind: str, preset: str = "practice", twists: Sequence[str] = (),
+               players: int | None = None, names: Sequence[str] | None = None,
+               levels: Sequence[str] | None = None, seed: int | None = None) -> Table:
+        """Make a table. ``kind="practice"`` ignores the other options (seed 003).
+
+        Raises:
+            TableError: ``bad-rules`` / ``bad-table`` with what was wrong and what is allowed,
+                ``full`` when the server holds ``max_tables``.
+        """
+        if seed is not None and not self.allow_seed:
+            raise TableError("bad-table", "this server does not accept a chosen seed "
+                             "(start it with PRESIDENT_WEB_ALLOW_SEED=1 for tests)")
+        if kind == "practice":
+            rules = Rules.preset("practice")
+            names = list(PRACTICE_NAMES)
+            levels = [HUMAN, "simple", "simple", "simple"]
+        elif kind == "match":
+            if preset not in PRESETS:
+                raise TableError("bad-rules", f"no preset {preset!r}; presets are {', '.join(PRESETS)}")
+            try:
+                rules = Rules.preset(preset, players=players, twists=list(twists))
+            except RulesError as e:
+                raise TableError("bad-rules", e.message) from None
+            n = rules.players
+            names = list(names) if names is not None else list(DEFAULT_NAMES[:n])
+            levels = list(levels) if levels is not None else [HUMAN] + ["simple"] * (n - 1)
+            names = [str(x).strip() or DEFAULT_NAMES[i] for i, x in enumerate(names)]
+            if len(names) != n or len(levels) != n:
+                raise TableError("bad-table", f"give {n} names and {n} levels for {n} players, "
+                                 f"not {len(names)} and {len(levels)}")
+            if levels[0] != HUMAN:
+                raise TableError("bad-table", 'the first seat is yours: its level must be "human"')
+            known = set(available_levels()) | {HUMAN}
+            for lv in levels:
+                if lv not in known:
+                    raise TableError("bad-table", f"no computer level {lv!r}; choose from "
+                                     f"{', '.join(sorted(known))}")
+        else:
+            raise TableError("bad-table", f"no table kind {kind!r}; kinds are practice, match")
+        self._make_room()
+        tid = secrets.token_urlsafe(16)
+        if seed is None:
+            seed = secrets.randbits(32)
+        table = Table(tid, kind, rules, names, levels, seed, bot_delay=self.bot_delay,
+                      sealer=self.sealer)
+        self.tables[tid] = table
+        return table
+
+    def restore(self, sealed: str) -> Table:
+        """The table a sealed record describes: the live one if the server still has it, else
+        rebuilt from the record.
+
+        Raises:
+            TableError: ``bad-record`` for a damaged or foreign record.
+        """
+        if self.sealer is None:
+            raise TableError("bad-record", "this server keeps no saved matches")
+        try:
+            record = self.sealer.open(sealed)
+        except SealError as e:
+            raise TableError("bad-record", str(e)) from None
+        tid = record.get("id") if isinstance(record, dict) else None
+        if isinstance(tid, str) and tid in self.tables:
+            return self.tables[tid]
+        self._make_room()
+        table = Table.from_record(record, bot_delay=self.bot_delay, sealer=self.sealer)
+        self.tables[table.id] = table
+        return table
+
+    def drop(self, table_id: str) -> None:
+        """Forget a table and stop its computer players."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            table.close()
+
+    def close_all(self) -> None:
+        """Stop every table (server shutdown)."""
+        for tid in list(self.tables):
+            self.drop(tid)
