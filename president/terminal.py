@@ -170,8 +170,11 @@ class TerminalGame:
         name = obs.names[seat]
         return f"{name} (you)" if seat == obs.seat and name != "You" else name
 
-    def _who(self, seat: int, obs: Observation) -> str:
-        return "You" if seat == obs.seat else obs.names[seat]
+    def _who(self, seat: int, obs: Observation, start: bool = True) -> str:
+        """``"You"`` (``"you"`` when not at the start of a sentence) or the seat's name."""
+        if seat == obs.seat:
+            return "You" if start else "you"
+        return obs.names[seat]
 
     def _verb(self, seat: int, obs: Observation, verb: str) -> str:
         """``"You play"`` / ``"Robin plays"``."""
@@ -352,9 +355,11 @@ class TerminalGame:
             c.print(self._pile_text(obs))
         elif obs.phase == "exchange":
             step = obs.pending_exchange
-            c.print(f"Exchange: {obs.names[step.giver]} gives {step.count} card"
-                    f"{'s' if step.count > 1 else ''} to {obs.names[step.receiver]}"
-                    f"{' (their highest)' if step.forced else ' (any)'}.")
+            giver = self._who(step.giver, obs)
+            c.print(f"Exchange now: {giver} {'give' if giver == 'You' else 'gives'} "
+                    f"{step.count} card{'s' if step.count > 1 else ''} to "
+                    f"{self._who(step.receiver, obs, start=False)}"
+                    f"{' (the highest)' if step.forced else ' (any)'}.")
         c.print(self._hand_table(obs.hand))
 
     def _pile_text(self, obs: Observation) -> Text:
@@ -429,7 +434,7 @@ class TerminalGame:
             n = event.count
             what = f"{n} card{'s' if n > 1 else ''}"
             if event.cards is None:
-                c.print(f"{giver} gives {receiver} {what}.")
+                c.print(f"{giver} gives {receiver} {what}.")  # neither is you
             elif event.receiver == obs.seat:
                 t = Text(f"{giver} gives you ")
                 t.append_text(cards_text(event.cards))
@@ -453,9 +458,9 @@ class TerminalGame:
             if event.leader is None:
                 c.print(f"[dim]The pile is cleared ({why}).[/]")
             else:
-                leader = self._who(event.leader, obs)
+                leader = self._who(event.leader, obs, start=False)
                 c.print(f"[dim]The pile is cleared ({why}); {leader} "
-                        f"lead{'' if leader == 'You' else 's'} next.[/]")
+                        f"lead{'' if leader == 'you' else 's'} next.[/]")
         elif isinstance(event, WentOut):
             title = title_for_place(event.place, obs.players)
             who = self._who(event.seat, obs)
@@ -482,11 +487,14 @@ class TerminalGame:
         parts = []
         for step in m.exchange_steps:  # public: who gives how many to whom
             what = f"{step.count} card{'s' if step.count > 1 else ''}"
+            giver = self._who(step.giver, obs, start=not parts)
+            receiver = self._who(step.receiver, obs, start=False)
+            gives = "give" if giver.lower() == "you" else "gives"
             if step.forced:
-                parts.append(f"{obs.names[step.giver]} gives their highest {what} to "
-                             f"{obs.names[step.receiver]}")
+                their = "your" if gives == "give" else "their"
+                parts.append(f"{giver} {gives} {their} highest {what} to {receiver}")
             else:
-                parts.append(f"{obs.names[step.giver]} gives back any {what}")
+                parts.append(f"{giver} {gives} back any {what}")
         if parts:
             self.console.print("Exchange: " + "; ".join(parts) + ".")
 

@@ -172,10 +172,11 @@ def test_hint_shows_the_hint_players_choice_from_your_observation():
     assert game.match.deal.history == []  # a hint plays nothing
 
 
-def test_whole_short_match_with_exchanges():
+@pytest.mark.parametrize("seed, role", [(3, "President"), (1, "Scum")])
+def test_whole_short_match_with_exchanges(seed, role):
     console, buf = make_console()
     driver = HintFollower(buf)
-    game = TerminalGame(Rules.parse("house+three-deals"), seed=3, levels=["random"],
+    game = TerminalGame(Rules.parse("house+three-deals"), seed=seed, levels=["random"],
                         input_fn=driver, console=console)
     assert game.run() == 0
     out = buf.getvalue()
@@ -185,19 +186,30 @@ def test_whole_short_match_with_exchanges():
     deals = {int(parts[i]): parts[i + 1] for i in range(1, len(parts), 2)}
     assert sorted(deals) == [1, 2, 3]
     assert "Exchange:" not in deals[1]
-    freely_chosen = 0
+    roles = []
     for d in (2, 3):
         text = deals[d]
         prev = m.results[d - 2].finish_order
         pres, scum = game.names[prev[0]], game.names[prev[-1]]
-        assert f"Exchange: {scum} gives their highest 1 card to {pres}; {pres} gives back any " \
-               f"1 card." in text
+        if prev[0] == 0:
+            plan = f"Exchange: {scum} gives their highest 1 card to you; you give back any 1 card."
+        elif prev[-1] == 0:
+            plan = f"Exchange: You give your highest 1 card to {pres}; {pres} gives back any " \
+                   f"1 card."
+        else:
+            plan = f"Exchange: {scum} gives their highest 1 card to {pres}; {pres} gives back " \
+                   f"any 1 card."
+        assert plan in text
         if prev[0] == 0:  # you were President: your free choice is asked for
-            freely_chosen += 1
+            roles.append("President")
             assert f"Choose 1 card to give back to {scum}: " in text
             assert re.search(rf"^{scum} gives you \S+ \(their highest\)\.$", text, re.M)
             assert re.search(rf"^You give {scum} \S+\.$", text, re.M)
         elif prev[-1] == 0:  # you were Scum: your forced give is shown
+            roles.append("Scum")
+            given = Card.parse(re.search(rf"^You give {pres} (\S+)\.$", text, re.M).group(1))
+            shown = text[text.index("Your hand ("):].splitlines()[2].split()
+            assert given.rank == max(Card.parse(c).rank for c in shown)  # your highest
             assert re.search(r"(You must give your highest 1 card to|Give your highest 1 card)",
                              text)
             assert re.search(rf"^{pres} gives you \S+\.$", text, re.M)
@@ -207,7 +219,7 @@ def test_whole_short_match_with_exchanges():
         # The President of the previous deal leads.
         who = "You lead" if prev[0] == 0 else f"{pres} leads"
         assert f"{who} the first pile (the President leads)." in text
-    assert freely_chosen >= 1  # seed 3 makes you President at least once
+    assert role in roles  # these seeds put you in that role before a later deal
     # Scores across the match, and the final totals as the engine has them.
     assert "Scores across the match" in out
     scores = ", ".join(f"{game.names[p]} {s}" for p, s in enumerate(m.scores))
