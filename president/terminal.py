@@ -70,6 +70,9 @@ _CLEAR_REASONS = {
 
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
+#: Deals shown one by one in the score table; earlier deals are summed in one column.
+SCORE_COLUMNS = 8
+
 
 class Quit(Exception):
     """Raised inside the game loop when you ask to leave (``quit``, end of input)."""
@@ -360,6 +363,7 @@ class TerminalGame:
                     f"{step.count} card{'s' if step.count > 1 else ''} to "
                     f"{self._who(step.receiver, obs, start=False)}"
                     f"{' (the highest)' if step.forced else ' (any)'}.")
+        c.print(f"Your hand ({len(obs.hand)} card{'s' if len(obs.hand) != 1 else ''}):")
         c.print(self._hand_table(obs.hand))
 
     def _pile_text(self, obs: Observation) -> Text:
@@ -377,8 +381,7 @@ class TerminalGame:
         return t
 
     def _hand_table(self, hand: Sequence[Card]) -> Table:
-        t = Table(title=f"Your hand ({len(hand)} cards)", title_justify="left",
-                  show_header=False, box=None, pad_edge=False, padding=(0, 1))
+        t = Table(show_header=False, box=None, pad_edge=False, padding=(0, 1))
         for _ in hand:
             t.add_column(justify="center")
         if hand:
@@ -529,13 +532,17 @@ class TerminalGame:
         t = Table(title="Scores across the match", title_justify="left",
                   show_edge=False, pad_edge=False)
         t.add_column("Player")
-        for i in range(len(self.deal_points)):
+        first = max(0, len(self.deal_points) - SCORE_COLUMNS)  # the latest deals only
+        if first:
+            t.add_column("D1" if first == 1 else f"D1-{first}", justify="right")
+        for i in range(first, len(self.deal_points)):
             t.add_column(f"D{i + 1}", justify="right")
         t.add_column("Total", justify="right")
         for p, name in enumerate(self.names):
             pts = [row[p] for row in self.deal_points]
             label = name + (" (you)" if p == 0 and name != "You" else "")
-            t.add_row(label, *map(str, pts), str(sum(pts)))
+            earlier = [str(sum(pts[:first]))] if first else []
+            t.add_row(label, *earlier, *map(str, pts[first:]), str(sum(pts)))
         return t
 
     def _show_match_end(self, event: MatchEnded) -> None:

@@ -104,7 +104,7 @@ def test_whole_practice_deal_following_hints():
     # Piles that cleared were announced with their reason.
     assert out.count("The pile is cleared (everyone else passed)") >= 1
     # The hand was shown sorted with numbers.
-    first_hand = out[out.index("Your hand (13 cards)"):].splitlines()[1:3]
+    first_hand = out[out.index("Your hand (13 cards):"):].splitlines()[1:3]
     assert first_hand[0].split() == [str(i) for i in range(1, 14)]
     cards = first_hand[1].split()
     idx = [Card.parse(c).index for c in cards]
@@ -263,7 +263,7 @@ def test_computer_players_get_only_their_own_observation():
 
 def test_by_finish_seating_moves_you():
     console, buf = make_console()
-    game = TerminalGame(Rules.parse("family", players=5), seed=2, console=console,
+    game = TerminalGame(Rules.parse("family", players=5), seed=4, console=console,
                         input_fn=HintFollower(buf))
     assert game.run() == 0
     m = game.match
@@ -271,6 +271,15 @@ def test_by_finish_seating_moves_you():
     # Each deal after the first seats players in the previous finishing order.
     assert m.seating == m.results[-2].finish_order
     assert game.names == ["You", "Robin", "Alex", "Sam", "Casey"]
+    # The score table keeps the latest 8 deals in columns and sums the earlier ones.
+    n = m.deal_number
+    assert n > 9
+    last_table = buf.getvalue().rsplit("Scores across the match", 1)[1]
+    header = last_table.splitlines()[1].split()
+    assert header[:3] == ["Player", "┃", f"D1-{n - 8}"] and f"D{n}" in header
+    you = next(line for line in last_table.splitlines() if line.startswith("You "))
+    assert int(you.split()[-1]) == m.scores[0]
+    assert sum(int(x) for x in you.replace("│", " ").split()[1:-1]) == m.scores[0]
 
 
 def test_end_of_input_and_ctrl_c_leave_cleanly():
