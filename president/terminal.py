@@ -210,8 +210,7 @@ class TerminalGame:
                 if seat == self.seat:
                     action = self._your_action()
                 else:
-                    player = m.seating[seat]
-                    action = self.bots[player].act(m.observation(seat))
+                    action = self._computer_action(seat)
                 m.act(seat, action)
                 self._show_new_events()
         except Quit:
@@ -220,6 +219,17 @@ class TerminalGame:
         except KeyboardInterrupt:
             c.print("\nInterrupted: the match is abandoned.")
             return 130
+
+    def _computer_action(self, seat: int) -> Play | Pass | Give:
+        """Ask the computer player at ``seat``, handing it only its own observation. On a
+        real terminal a status line shows who is thinking (strong levels take a moment)."""
+        m = self.match
+        bot = self.bots[m.seating[seat]]
+        obs = m.observation(seat)
+        if not self.console.is_terminal:
+            return bot.act(obs)
+        with self.console.status(f"{obs.names[seat]} is thinking...", spinner="dots"):
+            return bot.act(obs)
 
     def _read(self, prompt: str) -> str:
         self.console.print(prompt, end="", markup=True)
