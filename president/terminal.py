@@ -518,6 +518,11 @@ class TerminalGame:
         for s in range(n):
             points_by_player[obs.seating[s]] = event.points[s]
         self.deal_points.append(tuple(points_by_player))
+        last = event.finish_order[-1]
+        who = self._who(last, obs)
+        held = obs.hand_counts[last]
+        c.print(f"[bold]{who} {'are' if who == 'You' else 'is'} left holding {held} "
+                f"card{'s' if held != 1 else ''}: {_ordinal(n)} place[/] ({event.titles[last]}).")
         scored = self.rules.scoring is not None
         t = Table(title=f"Deal {len(self.deal_points)} result", title_justify="left",
                   show_edge=False, pad_edge=False)

@@ -97,6 +97,11 @@ def test_whole_practice_deal_following_hints():
     for place, p in enumerate(order[:3], 1):
         who = "You go" if p == 0 else f"{game.names[p]} goes"
         assert f"{who} out in {['1st', '2nd', '3rd'][place - 1]} place" in out
+    last = order[-1]
+    held = len(m.deal.hand(m.seating.index(last)))
+    assert held > 0
+    who = "You are" if last == 0 else f"{game.names[last]} is"
+    assert f"{who} left holding {held} card{'s' if held != 1 else ''}: 4th place (Scum)." in out
     result = out[out.index("Deal 1 result"):]
     rows = re.findall(r"^\s*(1st|2nd|3rd|4th) \S (\w+)", result, re.M)
     assert [name for _, name in rows] == [game.names[p] for p in order]
