@@ -30,6 +30,14 @@ def scripts() -> list[Path]:
     return sorted(HERE.glob("bench_*.py"))
 
 
+def commands(*, quick: bool = False, strict: bool = False) -> list[tuple[str, list[str]]]:
+    """``(title, argv)`` of every run, in order: ``president bench``, then the scripts."""
+    engine = [sys.executable, "-m", "president", "bench"]
+    engine += (["--seconds", "1"] if quick else []) + (["--check"] if strict else [])
+    return [("president bench", engine)] + [(p.name, [sys.executable, str(p)])
+                                            for p in scripts()]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="short runs")
@@ -39,11 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     env = dict(os.environ)
     if args.quick:
         env["PRESIDENT_BENCH_QUICK"] = "1"
-    runs = [("president bench", [sys.executable, "-m", "president", "bench"]
-             + (["--seconds", "1"] if args.quick else []) + (["--check"] if args.strict else []))]
-    runs += [(path.name, [sys.executable, str(path)]) for path in scripts()]
     failed = []
-    for title, cmd in runs:
+    for title, cmd in commands(quick=args.quick, strict=args.strict):
         print(f"\n=== {title} ===", flush=True)
         start = time.perf_counter()
         status = subprocess.call(cmd, cwd=ROOT, env=env)

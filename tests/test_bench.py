@@ -4,6 +4,7 @@ figures. No speed is asserted here (speed targets live in ``benchmarks/``)."""
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 
@@ -91,3 +92,36 @@ def test_bench_check_exit_status_follows_the_target(capsys):
     assert status == (0 if report["target"]["met"] else 1)
     # A run that is not the target run never fails the check.
     assert main(["bench", "--deals", "2", "--no-presets", "--players", "5", "--check"]) == 0
+
+
+def load_runner():
+    import importlib.util
+    from pathlib import Path
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "run.py"
+    spec = importlib.util.spec_from_file_location("bench_runner", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_runner_runs_president_bench_then_every_bench_script(tmp_path, monkeypatch, capfd):
+    runner = load_runner()
+    (tmp_path / "bench_b.py").write_text("import os\nprint('B quick', os.environ.get("
+                                         "'PRESIDENT_BENCH_QUICK'))\n")
+    (tmp_path / "bench_a.py").write_text("print('A figures')\n")
+    (tmp_path / "helper.py").write_text("raise SystemExit('not a benchmark')\n")
+    monkeypatch.setattr(runner, "HERE", tmp_path)
+    cmds = runner.commands(quick=True, strict=True)
+    assert [title for title, _ in cmds] == ["president bench", "bench_a.py", "bench_b.py"]
+    assert cmds[0][1][-4:] == ["bench", "--seconds", "1", "--check"]
+    # Run the scripts (the engine run replaced by a fast stand-in).
+    monkeypatch.setattr(runner, "commands", lambda quick, strict: cmds[1:])
+    assert runner.main(["--quick"]) == 0
+    out = capfd.readouterr().out
+    assert out.index("A figures") < out.index("B quick 1")
+    (tmp_path / "bench_c.py").write_text("raise SystemExit(3)\n")
+    monkeypatch.setattr(runner, "commands",
+                        lambda quick, strict: [(p.name, [sys.executable, str(p)])
+                                               for p in runner.scripts()])
+    assert runner.main([]) == 1
+    assert "Failed or missed target: bench_c.py" in capfd.readouterr().err
