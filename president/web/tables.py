@@ -233,7 +233,7 @@ class Table:
             winners=m.winners if m.phase == "match-over" else None,
             snapshot=self.snapshot() if waiting else None,
             table={"id": self.id, "kind": self.kind, "paused": self.paused,
-                   "bot_delay": self.bot_delay,
+                   "bot_delay": self.bot_delay, "actions": len(self.log),
                    "humans": sorted(self.humans), "waiting_for_human": waiting})
 
     async def _send(self, player: int, message: dict[str, Any]) -> None:
@@ -253,7 +253,7 @@ class Table:
             seat = self.seat_of(player)
             names = [self.names[p] for p in m.seating]
             for ev in events:
-                leader = m.deal.leader if isinstance(ev, Dealt) and m.phase == "play" else None
+                leader = m.deal.leader if isinstance(ev, Dealt) else None
                 await self._send(player, P.event_message(ev, seat, names, self.rules.players,
                                                          self.names, leader=leader))
             await self._send(player, self.state_for(player))
@@ -266,6 +266,14 @@ class Table:
         self.last_active = time.monotonic()
         await conn.send({"type": "welcome", "table": self.id, "player": player,
                          "name": self.names[player], "kind": self.kind})
+        m = self.match
+        dealt = next((ev for ev in reversed(m.events) if isinstance(ev, Dealt)), None)
+        if dealt is not None:  # announce who dealt and who leads this deal
+            msg = P.event_message(dealt, self.seat_of(player), [self.names[p] for p in m.seating],
+                                  self.rules.players, self.names, leader=m.deal.leader)
+            if self.on_send is not None:
+                self.on_send(player, msg)
+            await conn.send(msg)
         msg = self.state_for(player)
         if self.on_send is not None:
             self.on_send(player, msg)

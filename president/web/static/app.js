@@ -460,7 +460,7 @@ function playableCards() {
 function render() {
   const s = app.state;
   const deal = s.table.kind === "practice" ? "Practice round" : `${s.rules.name} · deal ${s.deal}`;
-  $("bar-info").textContent = `${deal} · dealer ${nameOf(s.dealer)} · ${nameOf(s.leader)} led first`;
+  $("bar-info").textContent = `${deal} · dealer: ${nameOf(s.dealer)} · first lead: ${nameOf(s.leader)}`;
   $("rules-text").textContent = s.rules.lines.join("\n");
   renderInvites();
   renderOpponents();
@@ -472,6 +472,10 @@ function render() {
   renderScores();
   renderResult();
   $("paused").hidden = !s.table.paused;
+  const t = $("table");
+  t.dataset.turn = myTurn() ? "you" : "";
+  t.dataset.phase = s.phase;
+  t.dataset.actions = String(s.table.actions);
 }
 
 function renderInvites() {
@@ -840,7 +844,7 @@ function onKey(e) {
 // ----- pausing (seed 003: switching tabs pauses play) ---------------------------------
 
 function onVisibility() {
-  if (!document.hidden || !app.state) return;
+  if (!document.hidden || !app.state || app.unloading) return;   // leaving the page is no pause
   if (["between-deals", "match-over"].includes(app.state.phase)) return;
   send({ type: "pause" });
   $("paused").hidden = false;
@@ -880,6 +884,8 @@ async function main() {
   });
   document.addEventListener("keydown", onKey);
   document.addEventListener("visibilitychange", onVisibility);
+  window.addEventListener("pagehide", () => { app.unloading = true; });
+  window.addEventListener("pageshow", () => { app.unloading = false; });
 
   const join = location.hash.match(/^#join=([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/);
   if (join) {
