@@ -102,6 +102,8 @@ def test_rules_with_twists_and_table_size(capsys):
     (["play", "--hint-level", "oracle"], "no computer level 'oracle'"),
     (["play", "--levels", ","], "--levels needs at least one level"),
     (["play", "--name", "  "], "--name must not be empty"),
+    (["play", "--name", "robin"], "the name 'robin' belongs to a computer player at this "
+                                  "table (Robin, Alex, Sam); choose another --name"),
 ])
 def test_bad_input_is_refused_with_a_clear_message(argv, message, capsys):
     assert main(argv) == 2

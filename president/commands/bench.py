@@ -39,7 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--check", action="store_true",
                         help="exit with status 1 if the headline run is the target run (house, "
-                             "4 players) and misses the target")
+                             "4 players) and misses the target per CPU second (wall-clock "
+                             "misses on a busy machine are reported, not failed)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -68,7 +69,9 @@ def run(args: argparse.Namespace) -> int:
     is_target_run = rules.preset == "house" and not rules.twists and rules.players == 4
     report = {
         "target": {"deals_per_second": target, "rules": "house", "players": 4,
-                   "met": main.deals_per_second >= target if is_target_run else None},
+                   "met": main.deals_per_second >= target if is_target_run else None,
+                   "met_per_cpu_second": main.cpu_deals_per_second >= target
+                   if is_target_run else None},
         "headline": main.to_dict(),
         "presets": [r.to_dict() for r in presets],
         "environment": bench.environment(),
@@ -79,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
         _print_table(main, presets, report["target"])
     if args.profile:
         _profile(rules, args.seed)
-    return 1 if args.check and report["target"]["met"] is False else 0
+    return 1 if args.check and report["target"]["met_per_cpu_second"] is False else 0
 
 
 def _print_table(main, presets, target) -> None:
@@ -113,6 +116,10 @@ def _print_table(main, presets, target) -> None:
         console.print(f"Target {target['deals_per_second']:,} deals/s (house, 4 players, one "
                       f"core): {word}, {main.deals_per_second:,.0f} deals/s wall clock "
                       f"({main.cpu_deals_per_second:,.0f} per CPU second).")
+        if main.cpu_seconds < 0.8 * main.seconds:
+            console.print(f"[yellow]The machine was busy: this process had the CPU for only "
+                          f"{100 * main.cpu_seconds / main.seconds:.0f}% of the run; compare "
+                          f"the per CPU-s figure, or rerun on an idle machine.[/]")
 
 
 def _profile(rules: Rules, seed: int) -> None:

@@ -64,7 +64,13 @@ def run(args: argparse.Namespace) -> int:
     if not args.name.strip():
         print("president play: --name must not be empty", file=sys.stderr)
         return 2
-    from ..terminal import TerminalGame
+    from ..terminal import COMPUTER_NAMES, TerminalGame
+
+    taken = [n for n in COMPUTER_NAMES[: rules.players - 1]]
+    if args.name.strip().lower() in (n.lower() for n in taken):
+        print(f"president play: the name {args.name.strip()!r} belongs to a computer player "
+              f"at this table ({', '.join(taken)}); choose another --name", file=sys.stderr)
+        return 2
 
     game = TerminalGame(rules, levels=levels, seed=args.seed, name=args.name.strip(),
                         hint_level=args.hint_level)
