@@ -34,15 +34,15 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from .actions import PASS, Give, Pass, Play
-from .cards import Card, Suit
-from .errors import IllegalAction, PresidentError
-from .events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, Passed, PileCleared,
+from ..actions import PASS, Give, Pass, Play
+from ..cards import Card, Suit
+from ..errors import IllegalAction, PresidentError
+from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, Passed, PileCleared,
                      Played, WentOut, title_for_place, visible_to)
-from .match import Match
-from .observation import Observation
-from .players import make_player
-from .rules import Rules
+from ..match import Match
+from ..observation import Observation
+from ..players import make_player
+from ..rules import Rules
 
 __all__ = ["TerminalGame", "COMPUTER_NAMES", "Quit", "HELP_TEXT"]
 
