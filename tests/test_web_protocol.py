@@ -1,0 +1,316 @@
+"""The browser game's server: message validation, refusals that change nothing, HTTP bad
+requests, saved matches (sealed records) and the seed-003 practice round over a websocket."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from president.web import protocol as P  # noqa: E402
+from president.web.app import create_app  # noqa: E402
+from president.web.sealing import SealError, Sealer  # noqa: E402
+
+SECRET = b"protocol-test-secret-0123456789ab"
+
+
+@pytest.fixture
+def client():
+    app = create_app(bot_delay=0, secret=SECRET, allow_seed=True)
+    with TestClient(app) as c:
+        yield c
+
+
+def new_table(client, **body):
+    r = client.post("/api/tables", json={"kind": "practice", **body})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def until_state(ws, pred=lambda m: True, limit=2000):
+    """Messages until a ``state`` for which ``pred`` holds; returns (state, all messages)."""
+    seen = []
+    for _ in range(limit):
+        m = ws.receive_json()
+        seen.append(m)
+        if m["type"] == "state" and pred(m):
+            return m, seen
+    raise AssertionError("no such state")
+
+
+def my_turn(m):
+    return m["to_act"] == m["you"]["seat"] or m["phase"] in ("between-deals", "match-over")
+
+
+def join(client, ws, info):
+    ws.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
+    welcome = ws.receive_json()
+    assert welcome["type"] == "welcome" and welcome["table"] == info["table"]
+    state, _ = until_state(ws)
+    return state
+
+
+def fingerprint(client, table_id):
+    table = client.app.state.tables.get(table_id)
+    return json.dumps(table.match.snapshot(), sort_keys=True, default=str), len(table.log), table.paused
+
+
+# ----- parsing --------------------------------------------------------------------------
+
+@pytest.mark.parametrize("raw, words", [
+    ("not json", "not JSON"),
+    ("[1, 2]", "JSON object"),
+    ('{"cards": ["9S"]}', "JSON object"),
+    ('{"type": "dance"}', "unknown message type 'dance'"),
+    ('{"type": "play"}', "cards"),
+    ('{"type": "play", "cards": []}', "at least 1"),
+    ('{"type": "play", "cards": ["9S", "9D", "9H", "9C", "10S"]}', "at most 4"),
+    ('{"type": "play", "cards": ["1S"]}', 'such as "9S"'),
+    ('{"type": "play", "cards": [9]}', "cards"),
+    ('{"type": "pass", "extra": 1}', "extra"),
+    ('{"type": "give", "cards": ["2S", "AS", "KS"]}', "at most 2"),
+    ('{"type": "hello", "table": "x", "token": "y"}', "table"),
+    ('{"type": "hello", "table": "../../etc/passwd", "token": "aaaaaaaaaa"}', "table"),
+])
+def test_parse_client_refuses_with_what_was_wrong(raw, words):
+    with pytest.raises(P.MessageError) as e:
+        P.parse_client(raw)
+    assert words in e.value.message
+
+
+def test_parse_client_accepts_each_type():
+    assert isinstance(P.parse_client('{"type": "play", "cards": ["10h", "TS"]}'), P.PlayMsg)
+    assert isinstance(P.parse_client(b'{"type": "pass"}'), P.PassMsg)
+    assert isinstance(P.parse_client('{"type": "give", "cards": ["2S"]}'), P.GiveMsg)
+    for t, cls in [("hint", P.HintMsg), ("next-deal", P.NextDealMsg), ("pause", P.PauseMsg),
+                   ("resume", P.ResumeMsg)]:
+        assert isinstance(P.parse_client(json.dumps({"type": t})), cls)
+    with pytest.raises(P.MessageError, match="limit"):
+        P.parse_client(" " * (P.MAX_MESSAGE_CHARS + 1))
+    with pytest.raises(P.MessageError, match="UTF-8"):
+        P.parse_client(b"\xff\xfe")
+
+
+def test_readable_names_the_players():
+    names = ["You", "Robin", "Alex", "Sam"]
+    assert P.readable("it is seat 2's turn, not seat 0's", names, 0) == "it is Alex's turn, not yours"
+    assert P.readable("seat 9 does not exist", names, 0) == "seat 9 does not exist"
+
+
+# ----- HTTP -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("body, status, words", [
+    ({"kind": "match", "preset": "poker"}, 400, "no preset 'poker'"),
+    ({"kind": "match", "preset": "house", "players": 3}, 400, "4 to 7"),
+    ({"kind": "match", "preset": "house", "players": 9}, 422, "players"),
+    ({"kind": "match", "preset": "house", "twists": ["jokers"]}, 400, "jokers"),
+    ({"kind": "match", "players": 4, "levels": ["human", "simple", "genius", "simple"]}, 400, "genius"),
+    ({"kind": "match", "players": 4, "levels": ["simple", "simple", "simple", "simple"]}, 400, "human"),
+    ({"kind": "match", "players": 4, "names": ["a", "b"]}, 400, "give 4 names"),
+    ({"kind": "casino"}, 422, "kind"),
+    ({"kind": "match", "seed": -1}, 422, "seed"),
+    ({"kind": "practice", "surprise": True}, 422, "surprise"),
+])
+def test_bad_table_requests_are_refused_and_change_nothing(client, body, status, words):
+    before = len(client.app.state.tables)
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == status
+    assert words in r.json()["message"]
+    assert len(client.app.state.tables) == before
+    assert client.get("/api/options").status_code == 200  # the server is still up
+
+
+def test_non_json_body_and_unknown_routes(client):
+    r = client.post("/api/tables", content=b"\x00garbage", headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.json()["error"] == "bad-request"
+    assert client.get("/api/tables").status_code == 405
+    assert client.get("/static/../app.py").status_code == 404
+    assert client.get("/nope").status_code == 404
+
+
+def test_chosen_seed_only_on_a_test_server():
+    with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=False)) as c:
+        r = c.post("/api/tables", json={"kind": "match", "seed": 5})
+        assert r.status_code == 400 and "seed" in r.json()["message"]
+
+
+def test_page_and_options_need_nothing_from_another_host(client):
+    page = client.get("/")
+    assert page.status_code == 200 and "default-src 'self'" in page.headers["content-security-policy"]
+    html = page.text
+    assert "http://" not in html and "https://" not in html
+    js = client.get("/static/app.js").text
+    assert "https://" not in js and "http://" not in js
+    opts = client.get("/api/options").json()
+    house = next(p for p in opts["presets"] if p["name"] == "house")
+    assert (house["min_players"], house["max_players"]) == (4, 7)
+    assert {t["name"] for t in house["twists"]} == {"sit-out", "fresh-hands", "three-deals"}
+    assert "simple" in opts["levels"]
+
+
+# ----- websocket ----------------------------------------------------------------------------
+
+def test_practice_round_is_seed_003(client):
+    info = new_table(client)
+    with client.websocket_connect("/ws") as ws:
+        state = join(client, ws, info)
+        assert [s["name"] for s in state["seats"]] == ["You", "Robin", "Alex", "Sam"]
+        assert [s["level"] for s in state["seats"]] == ["human", "simple", "simple", "simple"]
+        assert state["to_act"] == 0 and state["to_beat"] is None and len(state["hand"]) == 13
+        assert state["snapshot"] is None                      # a practice round is not saved
+        # Play by hints to the end: after you go out the others play on to the last place.
+        while state["phase"] == "play":
+            ws.send_json({"type": "hint"})
+            hint = ws.receive_json()
+            assert hint["type"] == "hint"
+            ws.send_json({"type": "pass"} if hint["pass"] else {"type": "play", "cards": hint["cards"]})
+            state, _ = until_state(ws, my_turn)
+        assert state["phase"] == "match-over"
+        assert sorted(state["deals"][0]["order"][i]["name"] for i in range(4)) == ["Alex", "Robin", "Sam", "You"]
+        order = state["finish_order"]
+        assert len(order) == 4 and state["seats"][order[-1]]["cards"] > 0   # the last keeps theirs
+        assert all(state["seats"][s]["cards"] == 0 for s in order[:3])
+    assert client.app.state.tables.get(info["table"]) is None   # leaving clears the round
+
+
+@pytest.mark.parametrize("raw", [
+    "}{", '{"type": "play", "cards": ["ZZ"]}', '{"type": "hello", "table": "x"}',
+    '{"type": "give", "cards": ["2S"]}', '{"type": "next-deal"}', '{"type": "play", "cards": ["3C", "3C"]}',
+    '{"type": "pass"}', '{"type": "play", "cards": ["3C", "4C"]}', "x" * 500_000,
+])
+def test_malformed_or_illegal_message_changes_nothing(client, raw):
+    info = new_table(client)
+    with client.websocket_connect("/ws") as ws:
+        state = join(client, ws, info)
+        before = fingerprint(client, info["table"])
+        ws.send_text(raw)
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["message"]
+        assert fingerprint(client, info["table"]) == before
+        # The same socket still plays: a legal lead is taken.
+        lead = state["legal"][0]
+        ws.send_json({"type": "play", "cards": lead})
+        after, seen = until_state(ws)
+        assert seen[0]["kind"] == "played" and seen[0]["cards"] == lead and seen[0]["seat"] == 0
+
+
+def test_binary_garbage_and_messages_before_hello(client):
+    info = new_table(client)
+    with client.websocket_connect("/ws") as ws:
+        ws.send_bytes(b"\xff\x00\x01")
+        assert ws.receive_json()["reason"] == "bad-message"
+        ws.send_json({"type": "pass"})
+        reply = ws.receive_json()
+        assert reply["reason"] == "bad-message" and "hello" in reply["message"]
+        ws.send_json({"type": "hello", "table": info["table"], "token": "A" * 32})
+        assert ws.receive_json()["reason"] == "unknown-table"
+        state = join(client, ws, info)                       # the right token still works
+        assert state["you"]["seat"] == 0
+        ws.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
+        assert ws.receive_json()["type"] == "error"          # joining twice is refused
+
+
+def test_refusals_carry_the_engine_reason_in_plain_words(client):
+    info = new_table(client)
+    with client.websocket_connect("/ws") as ws:
+        state = join(client, ws, info)
+        ws.send_json({"type": "pass"})
+        r = ws.receive_json()
+        assert r["reason"] == "cannot-pass-lead" and "you lead" in r["message"]
+        missing = next(f"{rank}{suit}" for rank in "3456789JQKA" for suit in "CDHS"
+                       if f"{rank}{suit}" not in state["hand"])
+        ws.send_json({"type": "play", "cards": [missing]})
+        r = ws.receive_json()
+        assert r["reason"] == "not-in-hand" and missing in r["message"]
+        ws.send_json({"type": "give", "cards": [state["hand"][0]]})
+        assert ws.receive_json()["reason"] == "wrong-phase"
+
+
+def house_match(client, **extra):
+    body = {"kind": "match", "preset": "house", "players": 4, "seed": 11, **extra}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def test_restore_from_sealed_record_after_restart(client):
+    info = house_match(client)
+    tables = client.app.state.tables
+    with client.websocket_connect("/ws") as ws:
+        state = join(client, ws, info)
+        for _ in range(3):                                  # a few turns in
+            if state["phase"] != "play":
+                break
+            ws.send_json({"type": "play", "cards": state["legal"][0]} if "pass" not in state["legal"]
+                         else {"type": "pass"})
+            state, _ = until_state(ws, my_turn)
+        snapshot = state["snapshot"]
+        assert snapshot and state["table"]["waiting_for_human"]
+    # The server forgets the table (as after a restart); the sealed record brings it back.
+    client.portal.call(tables.drop, info["table"])
+    assert tables.get(info["table"]) is None
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
+        assert ws.receive_json()["reason"] == "unknown-table"
+        ws.send_json({"type": "hello", "table": info["table"], "token": info["token"], "snapshot": snapshot})
+        assert ws.receive_json()["type"] == "welcome"
+        again, _ = until_state(ws)
+    for key in ("hand", "pile", "to_act", "deal", "scores", "phase", "legal", "seats"):
+        assert again[key] == state[key], key
+
+
+def test_sealed_records_are_opaque_and_tamper_proof(client):
+    info = house_match(client)
+    with client.websocket_connect("/ws") as ws:
+        state = join(client, ws, info)
+    snapshot = state["snapshot"]
+    box = Sealer(SECRET)
+    record = box.open(snapshot)
+    assert record["seed"] == 11 and record["tokens"]["0"] == info["token"]
+    for secret_text in (info["token"], '"seed"', '"log"', "house"):
+        assert secret_text not in snapshot
+    with pytest.raises(SealError):
+        Sealer(b"another server's secret........").open(snapshot)
+    flipped = snapshot[:40] + ("A" if snapshot[40] != "A" else "B") + snapshot[41:]
+    client.portal.call(client.app.state.tables.drop, info["table"])
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "table": info["table"], "token": info["token"], "snapshot": flipped})
+        r = ws.receive_json()
+        assert r["reason"] == "bad-record" and "damaged" in r["message"]
+    assert client.app.state.tables.get(info["table"]) is None
+
+
+def test_match_deals_exchange_and_scores(client):
+    """House rules (seed 000): 2 and 1 points, the exchange before deal 2, next-deal only
+    between deals."""
+    info = house_match(client)
+    with client.websocket_connect("/ws") as ws:
+        state = join(client, ws, info)
+        ws.send_json({"type": "next-deal"})
+        assert ws.receive_json()["reason"] == "wrong-phase"
+        while state["phase"] == "play":
+            ws.send_json({"type": "hint"})
+            hint = ws.receive_json()
+            ws.send_json({"type": "pass"} if hint["pass"] else {"type": "play", "cards": hint["cards"]})
+            state, _ = until_state(ws, my_turn)
+        assert state["phase"] == "between-deals"
+        deal = state["deals"][0]
+        assert [o["points"] for o in deal["order"]] == [2, 1, 0, 0]
+        assert [o["title"] for o in deal["order"]] == ["President", "Vice-President", "Vice-Scum", "Scum"]
+        assert sorted(state["scores"]) == [0, 0, 1, 2]
+        ws.send_json({"type": "next-deal"})
+        state, seen = until_state(ws, my_turn)
+        kinds = [m.get("kind") for m in seen if m["type"] == "event"]
+        assert kinds[0] == "dealt" and "exchanged" in kinds
+        dealt = next(m for m in seen if m.get("kind") == "dealt")
+        # Seed 000: the dealer moves one seat clockwise (seat 3 dealt first, so seat 0 now);
+        # the previous President leads.
+        assert dealt["dealer"] == state["dealer"] == 0
+        president = deal["order"][0]["name"]
+        assert dealt["text"] == f"Deal 2: You deal; {president} leads the first pile." or \
+            (president == "You" and dealt["text"] == "Deal 2: You deal; you lead the first pile.")
+        assert state["deal"] == 2
