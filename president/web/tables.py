@@ -265,7 +265,8 @@ class Table:
         self.humans[player].connections.add(conn)
         self.last_active = time.monotonic()
         await conn.send({"type": "welcome", "table": self.id, "player": player,
-                         "name": self.names[player], "kind": self.kind})
+                         "name": self.names[player], "kind": self.kind,
+                         "rules": self.rules.describe().splitlines()})
         m = self.match
         dealt = next((ev for ev in reversed(m.events) if isinstance(ev, Dealt)), None)
         if dealt is not None:  # announce who dealt and who leads this deal

@@ -346,6 +346,7 @@ function receive(msg) {
     case "welcome":
       app.retries = 0;
       app.session.player = msg.player;
+      $("rules-text").textContent = msg.rules.join("\n");
       break;
     case "state":
       onState(msg);
@@ -461,7 +462,6 @@ function render() {
   const s = app.state;
   const deal = s.table.kind === "practice" ? "Practice round" : `${s.rules.name} · deal ${s.deal}`;
   $("bar-info").textContent = `${deal} · dealer: ${nameOf(s.dealer)} · first lead: ${nameOf(s.leader)}`;
-  $("rules-text").textContent = s.rules.lines.join("\n");
   renderInvites();
   renderOpponents();
   renderPile();

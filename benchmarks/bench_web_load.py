@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""Load figures of the browser game's server (``president serve``). Not a test.
+
+Two figures:
+
+1. **Server time per action, in process.** Tables of the ``house`` rules (4 players: you and
+   three ``simple`` computer players) are driven directly (no network): a human action
+   (random legal play, pass or give, or "next deal") is handed to ``Table.handle`` and the
+   clock runs until the computer players have replied and it is the human's turn again, with
+   every message built and JSON-encoded as for a socket and the match record sealed. Reported:
+   median, 95th percentile and maximum, in milliseconds.
+
+2. **Tables one server process holds under 100 ms at the 95th percentile.** A real server
+   (uvicorn, one process, computer delay 0) is started as a subprocess; this script opens K
+   websocket players, one per table, each acting about once per ``--think`` seconds (random
+   0.5x–1.5x), and measures the time from sending an action to receiving the state where it is
+   that player's turn again (all computer replies included). K doubles until the 95th
+   percentile passes 100 ms. The load generator shares the machine with the server, so the
+   figures are a floor for a server alone on its cores.
+
+``python benchmarks/bench_web_load.py [--json] [--think S] [--seconds S] [--max-tables N]``;
+``PRESIDENT_BENCH_QUICK=1`` (or ``--quick``) makes short runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+TARGET_MS = 100.0
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-th percentile (0..100) by nearest rank; nan for no values."""
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    return s[min(len(s) - 1, max(0, int(round(q / 100 * len(s) + 0.5)) - 1))]
+
+
+# ----- 1. in process ------------------------------------------------------------------------
+
+class _Sink:
+    """A socket stand-in that JSON-encodes each message as the real one does."""
+
+    def __init__(self) -> None:
+        self.last = None
+        self.bytes = 0
+
+    async def send(self, message) -> None:
+        text = json.dumps(message, separators=(",", ":"))
+        self.bytes += len(text)
+        self.last = message
+
+
+async def _in_process(actions: int, seed: int) -> dict:
+    from president.web import protocol as P
+    from president.web.sealing import Sealer
+    from president.web.tables import Tables
+
+    tables = Tables(sealer=Sealer(b"bench" * 8), bot_delay=0.0)
+    rng = random.Random(seed)
+    times: list[float] = []
+    sent = 0
+    while len(times) < actions:
+        table = tables.create(kind="match", preset="house", players=4)
+        sink = _Sink()
+        await table.join(0, sink)
+        await table.run_bots_now()
+        while len(times) < actions and table.match.phase != "match-over":
+            state = table.state_for(0)
+            if state["phase"] == "between-deals":
+                msg = P.NextDealMsg(type="next-deal")
+            else:
+                choice = rng.choice(state["legal"])
+                if choice == "pass":
+                    msg = P.PassMsg(type="pass")
+                elif state["phase"] == "exchange":
+                    msg = P.GiveMsg(type="give", cards=choice)
+                else:
+                    msg = P.PlayMsg(type="play", cards=choice)
+            before = sink.bytes
+            t0 = time.perf_counter()
+            await table.handle(0, sink, msg)
+            await table.run_bots_now()
+            times.append((time.perf_counter() - t0) * 1000)
+            sent += sink.bytes - before
+        tables.drop(table.id)
+    return {"actions": len(times), "median_ms": statistics.median(times), "p95_ms": pct(times, 95),
+            "max_ms": max(times), "bytes_per_action": sent / len(times)}
+
+
+# ----- 2. a real server under load --------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _proc_cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _proc_rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def _player(base: str, think: float, rng: random.Random, stop: asyncio.Event,
+                  latencies: list[float], measuring: list[bool], errors: list[str]) -> None:
+    import httpx
+    from websockets.asyncio.client import connect
+
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        while not stop.is_set():
+            r = await http.post("/api/tables", json={"kind": "match", "preset": "house", "players": 4})
+            if r.status_code != 200:
+                errors.append(r.text)
+                return
+            info = r.json()
+            async with connect(base.replace("http", "ws") + "/ws", max_size=1 << 22) as ws:
+                await ws.send(json.dumps({"type": "hello", "table": info["table"], "token": info["token"]}))
+                t0 = None
+                while not stop.is_set():
+                    m = json.loads(await ws.recv())
+                    if m["type"] == "error":
+                        errors.append(m["message"])
+                        continue
+                    if m["type"] != "state":
+                        continue
+                    mine = m["to_act"] == m["you"]["seat"] and m["phase"] in ("play", "exchange")
+                    if not mine and m["phase"] != "between-deals":
+                        if m["phase"] == "match-over":
+                            break
+                        continue
+                    if t0 is not None and measuring[0]:
+                        latencies.append((time.perf_counter() - t0) * 1000)
+                    try:
+                        await asyncio.wait_for(stop.wait(), think * rng.uniform(0.5, 1.5))
+                        break
+                    except asyncio.TimeoutError:
+                        pass
+                    if m["phase"] == "between-deals":
+                        out = {"type": "next-deal"}
+                    else:
+                        choice = rng.choice(m["legal"])
+                        out = ({"type": "pass"} if choice == "pass" else
+                               {"type": "give" if m["phase"] == "exchange" else "play", "cards": choice})
+                    t0 = time.perf_counter()
+                    await ws.send(json.dumps(out))
+
+
+async def _load_level(base: str, pid: int, tables: int, think: float, seconds: float, seed: int) -> dict:
+    stop = asyncio.Event()
+    latencies: list[float] = []
+    errors: list[str] = []
+    measuring = [False]
+    rng = random.Random(seed)
+    tasks = []
+    for i in range(tables):
+        tasks.append(asyncio.create_task(_player(base, think, random.Random(rng.random()), stop,
+                                                 latencies, measuring, errors)))
+        await asyncio.sleep(think / max(tables, 1))   # spread the starts over one think time
+    await asyncio.sleep(think)                         # warm up
+    cpu0, t0, me0 = _proc_cpu_seconds(pid), time.perf_counter(), time.process_time()
+    measuring[0] = True
+    await asyncio.sleep(seconds)
+    measuring[0] = False
+    cpu1, t1, me1 = _proc_cpu_seconds(pid), time.perf_counter(), time.process_time()
+    rss = _proc_rss_mb(pid)
+    stop.set()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {"tables": tables, "actions": len(latencies), "actions_per_s": len(latencies) / (t1 - t0),
+            "median_ms": pct(latencies, 50), "p95_ms": pct(latencies, 95),
+            "server_cpu_percent": 100 * (cpu1 - cpu0) / (t1 - t0), "server_rss_mb": rss,
+            "load_generator_cpu_percent": 100 * (me1 - me0) / (t1 - t0),
+            "errors": len(errors)}
+
+
+def _under_load(think: float, seconds: float, max_tables: int, start: int) -> dict:
+    port = _free_port()
+    env = dict(os.environ, PRESIDENT_BOT_DELAY="0", PRESIDENT_WEB_SECRET="bench-web-load")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "president.web.app:create_app", "--factory", "--host",
+         "127.0.0.1", "--port", str(port), "--log-level", "warning", "--ws-max-size", "1048576"],
+        cwd=ROOT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise RuntimeError("the server did not start")
+                time.sleep(0.1)
+        levels = []
+        held = 0
+        k = start
+        while k <= max_tables:
+            level = asyncio.run(_load_level(base, server.pid, k, think, seconds, seed=k))
+            levels.append(level)
+            print(f"  {k:5d} tables: {level['actions_per_s']:7.1f} actions/s, p50 {level['median_ms']:6.1f} ms, "
+                  f"p95 {level['p95_ms']:6.1f} ms, server CPU {level['server_cpu_percent']:5.1f}%, "
+                  f"RSS {level['server_rss_mb']:.0f} MB (load generator CPU {level['load_generator_cpu_percent']:.0f}%)",
+                  file=sys.stderr, flush=True)
+            if level["p95_ms"] >= TARGET_MS or level["errors"]:
+                break
+            held = k
+            k *= 2
+        return {"think_seconds": think, "levels": levels, "tables_under_target": held,
+                "stopped_at_max": held == levels[-1]["tables"] and held * 2 > max_tables}
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--quick", action="store_true", help="short runs (also PRESIDENT_BENCH_QUICK=1)")
+    parser.add_argument("--actions", type=int, default=None, help="in-process actions timed")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="seconds between a player's actions under load (default 1)")
+    parser.add_argument("--seconds", type=float, default=None, help="measured seconds per load level")
+    parser.add_argument("--start", type=int, default=25, help="tables at the first load level")
+    parser.add_argument("--max-tables", type=int, default=None, help="stop doubling here")
+    args = parser.parse_args(argv)
+    quick = args.quick or os.environ.get("PRESIDENT_BENCH_QUICK") == "1"
+    actions = args.actions or (300 if quick else 2000)
+    seconds = args.seconds or (3.0 if quick else 8.0)
+    max_tables = args.max_tables or (200 if quick else 3200)
+
+    inproc = asyncio.run(_in_process(actions, seed=1))
+    if not args.json:
+        print("Server time per human action (and every computer reply until the human's next turn),")
+        print(f"house, 4 players, in process: {inproc['actions']} actions, median {inproc['median_ms']:.2f} ms, "
+              f"p95 {inproc['p95_ms']:.2f} ms, max {inproc['max_ms']:.2f} ms, "
+              f"{inproc['bytes_per_action']:.0f} bytes sent per action")
+        print(f"Under load (real server, websockets, one action per ~{args.think:g} s per table):", flush=True)
+    load = _under_load(args.think, seconds, max_tables, args.start)
+    if args.json:
+        print(json.dumps({"in_process": inproc, "under_load": load, "target_ms": TARGET_MS}, indent=2))
+    else:
+        more = " (the largest level tried)" if load["stopped_at_max"] else ""
+        print(f"Tables held with p95 under {TARGET_MS:.0f} ms: {load['tables_under_target']}{more}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
