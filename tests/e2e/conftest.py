@@ -75,8 +75,8 @@ def served():
 
 @pytest.fixture(scope="session")
 def served_slow():
-    """Computer players paced at 0.25 s, to see a pause hold them."""
-    s = Served(bot_delay=0.25)
+    """Computer players paced at 0.5 s, to see a pause hold them."""
+    s = Served(bot_delay=0.5)
     yield s
     s.stop()
 

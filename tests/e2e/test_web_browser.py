@@ -95,8 +95,9 @@ def test_practice_round_to_result_panel(page, screenshots):
     assert "President" in order[0] and "Scum" in order[3]
     # "New round" after the round needs no confirmation and deals again.
     page.click("#result-actions button")
+    page.wait_for_selector("#result", state="hidden")
     wait_ready(page)
-    assert len(hand(page)) == 13 and page.is_hidden("#result")
+    assert len(hand(page)) == 13 and page.get_attribute("#table", "data-actions") == "0"
 
 
 def test_hint_selects_the_lowest_set_when_leading(page):
@@ -165,7 +166,7 @@ def test_switching_tabs_pauses_and_resume_continues(browser, served_slow, screen
         held = len(table.log)
         time.sleep(1.0)                      # four bot delays: nobody may move while paused
         assert len(table.log) == held
-        assert table.match.to_act != 0 or held == before + 1
+        assert table.match.to_act != 0              # paused while a computer player was to play
         page.screenshot(path=str(screenshots / "paused.png"))
         page.evaluate("""() => {
             Object.defineProperty(document, 'hidden', {value: false, configurable: true});

@@ -240,6 +240,7 @@ async function showStart(message = "") {
 }
 
 async function startPractice() {
+  show("connecting");
   const r = await fetch("/api/tables", {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ kind: "practice" }),
   });
@@ -809,6 +810,8 @@ async function newPractice(ask = true) {
     if (!yes) return;
   }
   closeSocket();
+  app.state = null;
+  show("connecting");
   startPractice();
 }
 
