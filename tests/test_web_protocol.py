@@ -314,3 +314,52 @@ def test_match_deals_exchange_and_scores(client):
         assert dealt["text"] == f"Deal 2: You deal; {president} leads the first pile." or \
             (president == "You" and dealt["text"] == "Deal 2: You deal; you lead the first pile.")
         assert state["deal"] == 2
+
+
+def seed_where_seat0_is(place_index: int) -> int:
+    """A house-match seed after whose first deal, played by hints at every seat, seat 0 has
+    the finishing place ``place_index`` (0 first, -1 last)."""
+    from president import Match, Rules
+    from president.players.simple import simple_choice
+    for seed in range(500):
+        m = Match(Rules.preset("house", players=4), ["You", "Alex", "Blair", "Casey"], seed=seed)
+        while m.phase == "play":
+            obs = m.observation(m.to_act)
+            m.act(m.to_act, simple_choice(obs.legal_actions, obs.hand))
+        if m.results[0].finish_order[place_index] == 0:
+            return seed
+    raise AssertionError("no such seed")
+
+
+def test_bottom_gives_the_highest_card_and_a_lower_one_is_refused(client):
+    """Seed 000: the previous last player hands their single highest card to the President."""
+    info = house_match(client, seed=seed_where_seat0_is(-1))
+    with client.websocket_connect("/ws") as ws:
+        state = join(client, ws, info)
+        while state["phase"] == "play":
+            ws.send_json({"type": "hint"})
+            hint = ws.receive_json()
+            ws.send_json({"type": "pass"} if hint["pass"] else {"type": "play", "cards": hint["cards"]})
+            state, _ = until_state(ws, my_turn)
+        assert state["deals"][0]["order"][-1]["name"] == "You"
+        ws.send_json({"type": "next-deal"})
+        state, _ = until_state(ws, my_turn)
+        pending = state["exchange"]["pending"]
+        assert state["phase"] == "exchange" and pending["giver"] == state["you"]["seat"]
+        assert pending["forced"] and pending["count"] == 1
+        from president.cards import Card
+        hand = [Card.parse(c) for c in state["hand"]]
+        top = max(c.rank for c in hand)
+        assert sorted(g[0] for g in state["legal"]) == sorted(str(c) for c in hand if c.rank == top)
+        low = str(min(hand))
+        ws.send_json({"type": "give", "cards": [low]})
+        r = ws.receive_json()
+        assert r["reason"] == "bad-exchange" and "highest" in r["message"]
+        ws.send_json({"type": "hint"})
+        assert ws.receive_json()["cards"] in state["legal"]
+        ws.send_json({"type": "give", "cards": state["legal"][0]})
+        state, seen = until_state(ws, lambda m: m["phase"] == "play")
+        texts = [m["text"] for m in seen if m["type"] == "event"]
+        assert texts[0].startswith("You give ") and "(highest card)" in texts[0]
+        assert any(" gives you " in t for t in texts)        # the President gives one back
+        assert len(state["hand"]) == 13

@@ -284,3 +284,28 @@ def test_house_match_exchange_and_reload(page, screenshots):
     page.screenshot(path=str(screenshots / "match-deal-2-result.png"))
     rows = page.eval_on_selector_all("#scores tbody tr", "els => els.length")
     assert rows == 3                             # two deals and the totals
+
+
+def test_highlight_marks_exactly_the_playable_cards(page):
+    start_practice(page)
+    take_turn(page)
+    if page.is_visible("#result"):
+        pytest.skip("the round ended at once")
+    page.check("#highlight")
+    cards = [Card.parse(c) for c in hand(page)]
+    pile = page.eval_on_selector_all("#pile-cards .face", "els => els.map(e => e.getAttribute('aria-label'))")
+    marked = page.eval_on_selector_all("#hand .card.playable", "els => els.map(e => e.dataset.card)")
+    if pile:
+        words = {"jack": "J", "queen": "Q", "king": "K", "ace": "A"}
+        rank = pile[0].split(" of ")[0]
+        top = Card.parse(words.get(rank, rank) + "S").rank
+        held = {r: sum(1 for c in cards if c.rank == r) for r in {c.rank for c in cards}}
+        want = [str(c) for c in cards if c.rank > top and held[c.rank] >= len(pile)]
+    else:
+        want = [str(c) for c in cards]
+    assert marked == want
+    page.reload()                                   # the option is remembered on this device
+    page.wait_for_selector("#start-practice", state="visible")
+    page.click("#start-practice")
+    wait_ready(page)
+    assert page.is_checked("#highlight") and page.locator("#hand .card.playable").count() == 13
