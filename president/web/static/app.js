@@ -258,6 +258,11 @@ async function startMatch(ev) {
     names.push($(`seat-name-${i}`).value.trim() || app.options.names[i]);
     if (i > 0) levels.push($(`seat-level-${i}`).value);
   }
+  if (levels.slice(1).includes("human") && names[0].toLowerCase() === "you") {
+    $("form-error").textContent = "Type your own name in the first seat: your friends would see you as “You”.";
+    $("seat-name-0").focus();
+    return;
+  }
   const twists = [...$("twist-list").querySelectorAll("input:checked")].map((x) => x.value);
   const body = { kind: "match", preset: $("preset").value, twists, players: n, names, levels };
   const seed = new URLSearchParams(location.search).get("seed");
@@ -399,7 +404,15 @@ function announce(text) {
 }
 
 function onEvent(ev) {
+  // A practice round is one standalone deal (seed 003): no match winner to announce.
+  if (ev.kind === "match-ended" && app.session?.kind === "practice") return;
   announce(ev.text);
+}
+
+function previousTitle(seat) {
+  // Titles of the previous deal matter while the next one is dealt and played.
+  const s = app.state;
+  return s.deal > 1 && ["exchange", "play"].includes(s.phase) ? seat.previous_title : null;
 }
 
 function onHint(msg) {
@@ -452,6 +465,7 @@ function saveMatch(state) {
 function me() { return app.state.you.seat; }
 function myTurn() { return app.state.to_act === me(); }
 function nameOf(seat) { return seat === me() ? "You" : app.state.seats[seat].name; }
+function nameIn(seat) { return seat === me() ? "you" : app.state.seats[seat].name; }
 
 function playableCards() {
   const set = new Set();
@@ -462,7 +476,7 @@ function playableCards() {
 function render() {
   const s = app.state;
   const deal = s.table.kind === "practice" ? "Practice round" : `${s.rules.name} · deal ${s.deal}`;
-  $("bar-info").textContent = `${deal} · dealer: ${nameOf(s.dealer)} · first lead: ${nameOf(s.leader)}`;
+  $("bar-info").textContent = `${deal} · dealer: ${nameIn(s.dealer)} · first lead: ${nameIn(s.leader)}`;
   renderInvites();
   renderOpponents();
   renderPile();
@@ -510,7 +524,7 @@ function renderOpponents() {
     if (s.to_act === seat.seat) li.classList.add("to-act");
     if (seat.place) li.classList.add("out");
     const status = [];
-    if (seat.place) status.push(`out ${ordinal(seat.place)} (${seat.title})`);
+    if (seat.place) status.push(`${placeWords(seat)} (${seat.title})`);
     else if (s.to_act === seat.seat) status.push("to play");
     else if (seat.passed) status.push("passed");
     const level = seat.level === "human" ? "friend" : seat.level;
@@ -519,7 +533,8 @@ function renderOpponents() {
       <div class="opp-cards"><span class="count"></span></div>
       <div class="opp-status"></div>`;
     li.querySelector(".name").textContent = seat.name;
-    li.querySelector(".level").textContent = level + (seat.previous_title ? ` · was ${seat.previous_title}` : "");
+    const was = previousTitle(seat);
+    li.querySelector(".level").textContent = level + (was ? ` · was ${was}` : "");
     li.querySelector(".count").textContent = `${seat.cards} card${seat.cards === 1 ? "" : "s"}`;
     li.querySelector(".opp-status").textContent = status.join(" · ");
     if (s.table.kind === "match") {
@@ -531,6 +546,11 @@ function renderOpponents() {
     li.setAttribute("aria-label", `${seat.name}: ${seat.cards} cards${status.length ? ", " + status.join(", ") : ""}`);
     ul.append(li);
   }
+}
+
+function placeWords(seat) {
+  // The last player keeps their cards: they did not go out.
+  return seat.cards > 0 ? `last, ${ordinal(seat.place)}` : `out ${ordinal(seat.place)}`;
 }
 
 function ordinal(n) {
@@ -547,7 +567,7 @@ function renderPile() {
     toBeat.textContent = "Exchange before the deal";
   } else if (s.to_beat) {
     const size = s.to_beat.count;
-    toBeat.textContent = `To beat: ${s.to_beat.text} by ${nameOf(s.to_beat.seat)} — play ${size} card${size > 1 ? "s" : ""} of a higher rank, or pass`;
+    toBeat.textContent = `To beat: ${s.to_beat.text} by ${nameIn(s.to_beat.seat)} — play ${size} card${size > 1 ? "s" : ""} of a higher rank, or pass`;
     for (const c of s.to_beat.cards) cards.append(cardFace(c));
   } else if (s.phase === "play") {
     toBeat.textContent = `Empty pile: ${nameOf(s.to_act)} ${s.to_act === me() ? "lead" : "leads"} any single, pair, triple or four of a kind`;
@@ -596,9 +616,9 @@ function renderYou() {
   const seat = s.seats[me()];
   $("your-name").textContent = seat.name;
   const bits = [`${seat.cards} card${seat.cards === 1 ? "" : "s"}`];
-  if (seat.place) bits.push(`out ${ordinal(seat.place)} (${seat.title})`);
+  if (seat.place) bits.push(`${placeWords(seat)} (${seat.title})`);
   if (s.table.kind === "match") bits.push(`${s.scores[seat.player]} pts`);
-  if (seat.previous_title) bits.push(`was ${seat.previous_title}`);
+  if (previousTitle(seat)) bits.push(`was ${previousTitle(seat)}`);
   if (myTurn()) bits.push(s.phase === "exchange" ? "your turn to give" : "your turn");
   else if (seat.place && s.phase === "play") bits.push("the others play on until every place is known");
   $("your-info").textContent = `· ${bits.join(" · ")}`;
@@ -744,7 +764,7 @@ function renderResult() {
   for (const o of last.order) {
     const li = document.createElement("li");
     li.textContent = `${o.name} — ${o.title}${s.table.kind === "match" ? ` (+${o.points})` : ""}`;
-    if (o.player === s.you.player) li.classList.add("you");
+    if (o.player === s.you.player) li.classList.add("me");
     ol.append(li);
   }
   body.append(ol);
