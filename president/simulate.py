@@ -277,7 +277,8 @@ def _search_stats(st: dict[str, float]) -> dict[str, float]:
     searched = st.get("searched", 0)
     if searched:
         out["mean_seconds_per_search"] = st.get("seconds", 0.0) / searched
+        out["mean_cpu_seconds_per_search"] = st.get("cpu_seconds", 0.0) / searched
         out["mean_playouts_per_search"] = st.get("playouts", 0) / searched
-    if st.get("seconds"):
-        out["playouts_per_second"] = st.get("playouts", 0) / st["seconds"]
+    if st.get("cpu_seconds"):
+        out["playouts_per_cpu_second"] = st.get("playouts", 0) / st["cpu_seconds"]
     return out

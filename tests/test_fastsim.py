@@ -121,3 +121,27 @@ def test_bad_input_is_refused_with_the_reason():
         FastDeal(rules, [[5] + [0] * 12] * 4, leader=0)
     with pytest.raises(ValueError, match="policy"):
         fastsim.playout(FastDeal.shuffled(rules, 1), random.Random(0), "clever")
+
+
+@pytest.mark.parametrize("spec,players", [("house", 4), ("house+sit-out", 5),
+                                          ("family+once-around", 4), ("family+equal-plays", 6),
+                                          ("first-night", 3), ("first-night", 5)])
+def test_intermediate_choice_matches_the_intermediate_player(spec, players):
+    """The play-out copy of the intermediate player chooses the same rank and count as
+    the player itself, from the seat's own observation, at every decision."""
+    from president import Match
+    from president.players.intermediate import IntermediatePlayer
+
+    rules = Rules.parse(spec, players=players)
+    bot = IntermediatePlayer()
+    for seed in range(4):
+        m = Match(rules, seed=seed, record_events=False)
+        fd = FastDeal(rules, [counts_of_mask(h) for h in m.deal.hands], m.deal.to_act)
+        while m.to_act is not None:
+            tot = [sum(h[r] for h in fd.hands) for r in range(13)]
+            code = fastsim.intermediate_choice(fd, tot)
+            a = bot.act(m.observation(m.to_act))
+            assert code == (fastsim.PASS if a is PASS else encode(a.rank, a.count))
+            m.act(m.to_act, a)
+            fd.apply(code)
+        assert fd.finish == list(m.deal.finish_order)

@@ -118,7 +118,7 @@ def print_table(result: dict) -> None:
     table.add_column("level")
     table.add_column("seats", justify="right")
     table.add_column("mean place", justify="right")
-    table.add_column("points / deal", justify="right")
+    table.add_column("points/deal", justify="right")
     table.add_column("first %", justify="right")
     table.add_column("last %", justify="right")
     if result["matches"]:
@@ -142,7 +142,9 @@ def print_table(result: dict) -> None:
         s = e.get("search")
         if s and s.get("searched"):
             console.print(f"{lv} search: {int(s['searched'])} searched decisions, "
-                          f"{s['mean_seconds_per_search'] * 1000:.0f} ms each on average, "
-                          f"slowest {s.get('max_seconds', 0) * 1000:.0f} ms, "
+                          f"{s['mean_seconds_per_search'] * 1000:.0f} ms each on average "
+                          f"(CPU {s['mean_cpu_seconds_per_search'] * 1000:.0f} ms), slowest "
+                          f"{s.get('max_seconds', 0) * 1000:.0f} ms (CPU "
+                          f"{s.get('max_cpu_seconds', 0) * 1000:.0f} ms), "
                           f"{s['mean_playouts_per_search']:.0f} play-outs each, "
-                          f"{s['playouts_per_second']:.0f} play-outs per second")
+                          f"{s.get('playouts_per_cpu_second', 0):.0f} play-outs per CPU second")

@@ -21,7 +21,8 @@ are compared by rank and count) the expert:
 The budget is ``playouts`` play-outs and ``time_limit`` seconds per decision, whichever
 runs out first; a decision with one legal action (or one distinct play) is not searched.
 Exchanges use the intermediate player's choice. ``stats`` counts decisions, searched
-decisions, play-outs and seconds for ``president simulate``.
+decisions, play-outs, wall-clock seconds and CPU seconds (``max_…``: the slowest decision)
+for ``president simulate``.
 """
 
 from __future__ import annotations
@@ -56,9 +57,9 @@ class ExpertPlayer:
 
     level = "expert"
 
-    def __init__(self, *, seed: int | None = None, playouts: int = 1500,
+    def __init__(self, *, seed: int | None = None, playouts: int = 1000,
                  time_limit: float = 0.8, prior: float = 0.03,
-                 policy: str = "climbing") -> None:
+                 policy: str = "intermediate") -> None:
         if not isinstance(playouts, int) or playouts < 1:
             raise ValueError(f"playouts = {playouts!r} must be a whole number of at least 1")
         if not time_limit > 0:
@@ -70,10 +71,11 @@ class ExpertPlayer:
         self.time_limit = time_limit
         self.prior = prior
         self.policy = {"greedy": fastsim.greedy_playout, "climbing": fastsim.climbing_playout,
+                       "intermediate": fastsim.intermediate_playout,
                        "random": fastsim.random_playout}[policy]
         self.heuristic = IntermediatePlayer(seed=seed)
         self.stats = {"decisions": 0, "searched": 0, "playouts": 0, "seconds": 0.0,
-                      "max_seconds": 0.0}
+                      "max_seconds": 0.0, "cpu_seconds": 0.0, "max_cpu_seconds": 0.0}
 
     def act(self, observation: Observation) -> Play | Pass | Give:
         """Choose a legal action for the observing seat (see the module docstring)."""
@@ -93,13 +95,17 @@ class ExpertPlayer:
             return legal[0]
         guess_code = fastsim.PASS if guess is PASS else encode(guess.rank, guess.count)
         started = time.perf_counter()
+        cpu = time.process_time()
         try:
             code, used = self._search(obs, list(by_code), guess_code, started)
         except ValueError:  # a state the fast engine cannot rebuild: trust the heuristics
             self.stats["fallbacks"] = self.stats.get("fallbacks", 0) + 1
             return guess
         spent = time.perf_counter() - started
+        cpu = time.process_time() - cpu
         st = self.stats
+        st["cpu_seconds"] += cpu
+        st["max_cpu_seconds"] = max(st["max_cpu_seconds"], cpu)
         st["searched"] += 1
         st["playouts"] += used
         st["seconds"] += spent
@@ -113,6 +119,7 @@ class ExpertPlayer:
                 started: float) -> tuple[int, int]:
         rng = self.rng
         policy = self.policy
+        noisy = policy is not fastsim.intermediate_playout
         me = obs.seat
         root = root_state(obs)
         cons = seat_constraints(obs)
@@ -126,26 +133,31 @@ class ExpertPlayer:
         for rnd in range(rounds):
             left_rounds = rounds - rnd
             worlds = max(1, (budget - used) // (left_rounds * len(alive)))
+            clock = time.perf_counter
             for _ in range(worlds):
-                if time.perf_counter() > deadline and used:
-                    break
                 hands = sample_world(cons, rng)
                 seed = rng.random()
                 for c in alive:
-                    st = root.copy()
-                    st.hands = [h[:] for h in hands]
+                    st = root.copy(hands)
                     st.apply(c)
-                    order = policy(st, random.Random(seed))
+                    order = policy(st, random.Random(seed) if noisy else None)
                     totals[c] += order.index(me) + 1
                     counts[c] += 1
                     used += 1
+                    if clock() > deadline:
+                        break
+                if clock() > deadline:
+                    break
             if time.perf_counter() > deadline or len(alive) <= 2 or rnd == rounds - 1:
                 break
-            alive.sort(key=lambda c: totals[c] / counts[c])
+            alive.sort(key=lambda c: totals[c] / max(1, counts[c]))
             keep = alive[:max(2, (len(alive) + 1) // 2)]
             if guess in alive and guess not in keep:
                 keep.append(guess)
             alive = keep
+        alive = [c for c in alive if counts[c]]
+        if not alive:
+            return guess, used
         best = min(alive, key=lambda c: totals[c] / counts[c])
         if guess in alive and totals[guess] / counts[guess] <= totals[best] / counts[best] + self.prior:
             best = guess

@@ -122,11 +122,12 @@ class FastDeal:
         return cls(rules, [counts_of_mask(h) for h in deal_hands(n, dealer, seed)],
                    (dealer + 1) % n)
 
-    def copy(self) -> "FastDeal":
-        """An independent copy."""
+    def copy(self, hands: Sequence[Sequence[int]] | None = None) -> "FastDeal":
+        """An independent copy; with ``hands`` (counts per rank per seat, copied), the same
+        state with those hands instead (a sampled world of the hidden cards)."""
         c = object.__new__(FastDeal)
         c.players = self.players
-        c.hands = [h[:] for h in self.hands]
+        c.hands = [list(h) for h in (self.hands if hands is None else hands)]
         c.ncards = self.ncards[:]
         c.to_act = self.to_act
         c.need = self.need
@@ -377,6 +378,107 @@ def climbing_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.05) 
                     if left <= 1 or danger:
                         act = 48 + need - 1
         apply(act)
+
+
+def intermediate_choice(deal: FastDeal, tot: list[int]) -> int:
+    """The ``intermediate`` player's choice (:mod:`president.players.intermediate`) for the
+    seat to act, on counts. ``tot`` is the cards per rank still in all hands together, so
+    the cards hidden from the seat are ``tot[r] - hand[r]``, exactly what that seat could
+    count from its own observation. ``tests/test_fastsim.py`` checks both choose alike."""
+    seat = deal.to_act
+    hand = deal.hands[seat]
+    need = deal.need
+    strict = deal.strict
+    if need:
+        top = deal.top
+        start = top + 1 if strict else top
+        fit = -1
+        broken = -1
+        for r in range(start, 13):
+            k = hand[r]
+            if k == need:
+                fit = r
+                break
+            if k > need and broken < 0:
+                broken = r
+        if fit < 0:
+            if broken < 0:
+                return PASS
+            fit = broken
+        elif deal.ncards[seat] == need:
+            return fit * 4 + need - 1  # goes out
+    ncards = deal.ncards
+    lor = deal.lor
+    most = 0
+    least = 99
+    for s in range(deal.players):
+        if s != seat:
+            k = ncards[s]
+            if k > most:
+                most = k
+            if k and k < least:
+                least = k
+    # top[k]: the highest rank of which some other seat may hold k cards (-1 if none);
+    # a play of k cards of rank r can be beaten iff most >= k and top[k] beats r.
+    tops = [-1, -1, -1, -1, -1]
+    for q in range(12, -1, -1):
+        h = tot[q] - hand[q]
+        while h > 0 and tops[h] < 0:
+            tops[h] = q
+            h -= 1
+    edge = 1 if strict else 0
+    if need == 0:
+        held = [r for r in range(13) if hand[r]]
+        if len(held) == 1:
+            r = held[0]
+            return r * 4 + hand[r] - 1
+        winners = []
+        losers = []
+        for r in held:
+            k = hand[r]
+            if (lor and k == 4) or most < k or tops[k] < r + edge:
+                winners.append(r)
+            else:
+                losers.append(r)
+        if winners and len(losers) <= 1:
+            r = winners[0]
+        elif least == 1:
+            sets = [r for r in losers if hand[r] >= 2]
+            r = sets[0] if sets else losers[-1]
+        else:
+            r = losers[0]
+        return r * 4 + hand[r] - 1
+    # following: ``fit`` is the lowest rank held in exactly the pile's count, or else the
+    # lowest larger set (broken); the intermediate player considers only the first one
+    r = fit
+    top = deal.top
+    completes = lor and ((r == top and deal.same + need == 4) or (r != top and need == 4))
+    if r != 12 and not completes and most >= need and tops[need] >= r + edge:
+        return r * 4 + need - 1
+    if least <= 2:
+        return r * 4 + need - 1
+    losers = 0
+    for q in range(13):
+        k = hand[q] - need if q == r else hand[q]
+        if k and not (lor and k == 4) and most >= k and tops[k] >= q + edge:
+            losers += 1
+    if losers <= 1:
+        return r * 4 + need - 1
+    return PASS
+
+
+def intermediate_playout(deal: FastDeal, rng: random.Random | None = None) -> list[int]:
+    """Play ``deal`` (in place) to its end with every seat playing as the ``intermediate``
+    player would (:func:`intermediate_choice`); deterministic, ``rng`` is unused. Returns
+    the finishing order (seats)."""
+    tot = [sum(h[r] for h in deal.hands) for r in range(13)]
+    apply = deal.apply
+    while deal.to_act >= 0:
+        a = intermediate_choice(deal, tot)
+        if a >= 0:
+            tot[a >> 2] -= (a & 3) + 1
+        apply(a)
+    return deal.finish
 
 
 def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy") -> list[int]:
