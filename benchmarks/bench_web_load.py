@@ -15,7 +15,7 @@ Two figures:
    websocket players, one per table, each acting about once per ``--think`` seconds (random
    0.5x–1.5x), and measures the time from sending an action to receiving the state where it is
    that player's turn again (all computer replies included). K doubles until the 95th
-   percentile passes 100 ms. The load generator shares the machine with the server, so the
+   percentile passes 100 ms, then two bisection steps narrow the figure. The load generator shares the machine with the server, so the
    figures are a floor for a server alone on its cores.
 
 ``python benchmarks/bench_web_load.py [--json] [--think S] [--seconds S] [--max-tables N]``;
@@ -213,20 +213,35 @@ def _under_load(think: float, seconds: float, max_tables: int, start: int) -> di
                 time.sleep(0.1)
         levels = []
         held = 0
-        k = start
-        while k <= max_tables:
+
+        def run_level(k: int) -> bool:
             level = asyncio.run(_load_level(base, server.pid, k, think, seconds, seed=k))
             levels.append(level)
             print(f"  {k:5d} tables: {level['actions_per_s']:7.1f} actions/s, p50 {level['median_ms']:6.1f} ms, "
                   f"p95 {level['p95_ms']:6.1f} ms, server CPU {level['server_cpu_percent']:5.1f}%, "
                   f"RSS {level['server_rss_mb']:.0f} MB (load generator CPU {level['load_generator_cpu_percent']:.0f}%)",
                   file=sys.stderr, flush=True)
-            if level["p95_ms"] >= TARGET_MS or level["errors"]:
+            return level["p95_ms"] < TARGET_MS and not level["errors"]
+
+        k = start
+        failed = None
+        while k <= max_tables:
+            if not run_level(k):
+                failed = k
                 break
             held = k
             k *= 2
+        # Two bisection steps between the last level held and the first one missed.
+        for _ in range(2 if failed else 0):
+            mid = (held + failed) // 2
+            if mid in (held, failed):
+                break
+            if run_level(mid):
+                held = mid
+            else:
+                failed = mid
         return {"think_seconds": think, "levels": levels, "tables_under_target": held,
-                "stopped_at_max": held == levels[-1]["tables"] and held * 2 > max_tables}
+                "stopped_at_max": failed is None}
     finally:
         server.terminate()
         try:

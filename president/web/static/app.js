@@ -710,6 +710,7 @@ function renderScores() {
   const panel = $("scores-panel");
   if (s.table.kind !== "match") { panel.hidden = true; return; }
   panel.hidden = false;
+  $("scores-title").textContent = s.rules.scoring.length ? "Scores" : "Deals (no points: roles only)";
   const t = $("scores");
   t.innerHTML = "";
   const head = document.createElement("tr");
@@ -763,7 +764,8 @@ function renderResult() {
   const last = s.deals[s.deals.length - 1];
   for (const o of last.order) {
     const li = document.createElement("li");
-    li.textContent = `${o.name} — ${o.title}${s.table.kind === "match" ? ` (+${o.points})` : ""}`;
+    const scored = s.table.kind === "match" && s.rules.scoring.length > 0;
+    li.textContent = `${o.name} — ${o.title}${scored ? ` (+${o.points})` : ""}`;
     if (o.player === s.you.player) li.classList.add("me");
     ol.append(li);
   }
