@@ -145,3 +145,29 @@ def test_intermediate_choice_matches_the_intermediate_player(spec, players):
             m.act(m.to_act, a)
             fd.apply(code)
         assert fd.finish == list(m.deal.finish_order)
+
+
+@pytest.mark.parametrize("spec,players", [("house", 4), ("house+sit-out", 5),
+                                          ("family+once-around", 6), ("first-night", 3),
+                                          ("first-night", 7), ("family+equal-plays", 4)])
+def test_inlined_random_playout_is_the_same_game_as_apply(spec, players):
+    """random_playout writes the rules out in one loop for speed; with the same generator it
+    must play the same game as legal_actions() + apply() step by step."""
+    rules = Rules.parse(spec, players=players)
+    for seed in range(25):
+        fast = FastDeal.shuffled(rules, seed)
+        slow = fast.copy()
+        order = fastsim.random_playout(fast, random.Random(seed))
+        rng = random.Random(seed)
+        while not slow.over:
+            legal = slow.legal_actions()
+            slow.apply(legal[int(rng.random() * len(legal))])
+        assert order == slow.finish
+        assert fast.hands == slow.hands and fast.ncards == slow.ncards and fast.over
+
+
+def test_random_deal_hands_out_the_whole_deck():
+    rules = Rules.preset("first-night", players=5)
+    fd = FastDeal.random(rules, random.Random(4), leader=2)
+    assert [sum(h[r] for h in fd.hands) for r in range(13)] == [4] * 13
+    assert fd.ncards == [10, 10, 11, 11, 10] and fd.to_act == 2

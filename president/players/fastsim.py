@@ -35,6 +35,7 @@ __all__ = ["PASS", "FastDeal", "encode", "decode", "counts_of_mask", "random_pla
            "greedy_playout", "playout"]
 
 PASS = -1
+_DECK_RANKS = tuple(i >> 2 for i in range(52))
 _MODES = {"re-enter": 0, "sit-out": 1, "once-around": 2}
 
 
@@ -121,6 +122,23 @@ class FastDeal:
         dealer = n - 1 if dealer is None else dealer
         return cls(rules, [counts_of_mask(h) for h in deal_hands(n, dealer, seed)],
                    (dealer + 1) % n)
+
+    @classmethod
+    def random(cls, rules: Rules, rng: random.Random, leader: int = 0) -> "FastDeal":
+        """A deal of a shuffled deck straight into counts per rank (faster than
+        :meth:`shuffled`, for play-out loops; not the engine's deal for any seed). The
+        first seats dealt to from ``leader`` clockwise get the extra cards."""
+        n = rules.players
+        deck = list(_DECK_RANKS)
+        rng.shuffle(deck)
+        hands = [[0] * 13 for _ in range(n)]
+        seat = leader
+        for r in deck:
+            hands[seat][r] += 1
+            seat += 1
+            if seat == n:
+                seat = 0
+        return cls(rules, hands, leader)
 
     def copy(self, hands: Sequence[Sequence[int]] | None = None) -> "FastDeal":
         """An independent copy; with ``hands`` (counts per rank per seat, copied), the same
@@ -269,13 +287,172 @@ class FastDeal:
         self.to_act = w
 
 
+# _ABOVE_STRICT[top]: mask of the ranks above ``top``; _ABOVE_EQUAL[top]: ``top`` and above
+_ABOVE_STRICT = {t: (0x1FFF >> (t + 1)) << (t + 1) for t in range(-1, 13)}
+_ABOVE_EQUAL = {t: (0x1FFF >> max(t, 0)) << max(t, 0) for t in range(-1, 13)}
+
+
 def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
     """Play ``deal`` (in place) to its end with every seat choosing uniformly among its
-    legal action ints; returns the finishing order (seats)."""
-    choice = rng.choice
-    while deal.to_act >= 0:
-        deal.apply(choice(deal.legal_actions()))
-    return deal.finish
+    legal action ints; returns the finishing order (seats).
+
+    The rules of :meth:`FastDeal.apply` are written out inside one loop over local
+    variables (the benchmark loop of ``benchmarks/bench_players.py``); the choice is
+    ``legal_actions()[int(rng.random() * len(legal_actions()))]``, and a test checks that
+    the same generator gives the same game as :meth:`FastDeal.apply` step by step.
+    """
+    if deal.to_act < 0:
+        return deal.finish
+    random_ = rng.random
+    n = deal.players
+    hands = deal.hands
+    ncards = deal.ncards
+    finish = deal.finish
+    strict = deal.strict
+    mode = deal.mode
+    lor = deal.lor
+    seat = deal.to_act
+    need = deal.need
+    top = deal.top
+    same = deal.same
+    last = deal.last
+    passes = deal.passes
+    passed = deal.passed
+    round_left = deal.round_left[:]
+    left = n - len(finish)  # seats still holding cards
+    # at_least[seat][k]: bit mask of the ranks of which the seat holds k cards or more
+    at_least = [[0] * 5 for _ in range(n)]
+    for s, h in enumerate(hands):
+        a = at_least[s]
+        for r in range(13):
+            for k in range(1, h[r] + 1):
+                a[k] |= 1 << r
+    above = _ABOVE_STRICT if strict else _ABOVE_EQUAL
+    while True:
+        hand = hands[seat]
+        clear = False
+        if need == 0:  # a lead: the options are (rank, 1..held) by rank, ncards of them
+            i = int(random_() * ncards[seat])
+            rank = 0
+            while i >= hand[rank]:
+                i -= hand[rank]
+                rank += 1
+            count = i + 1
+        else:
+            avail = at_least[seat][need] & above[top]
+            nopts = avail.bit_count()
+            i = int(random_() * (nopts + 1))
+            if i == nopts:  # pass
+                passes += 1
+                passed |= 1 << seat
+                if mode == 0:
+                    if passes >= (left - 1 if ncards[last] else left):
+                        clear = True
+                    else:
+                        seat = (seat + 1) % n
+                        while not ncards[seat]:
+                            seat = (seat + 1) % n
+                elif mode == 1:
+                    s = seat
+                    nxt = -1
+                    for _ in range(n - 1):
+                        s = (s + 1) % n
+                        if ncards[s] and not (passed >> s) & 1:
+                            nxt = s
+                            break
+                    if nxt < 0 or nxt == last:
+                        clear = True
+                    else:
+                        seat = nxt
+                else:
+                    round_left.pop(0)
+                    if round_left:
+                        seat = round_left[0]
+                    else:
+                        clear = True
+                if clear:
+                    need = 0
+                    top = -1
+                    same = 0
+                    passes = 0
+                    passed = 0
+                    round_left = []
+                    seat = last
+                    while not ncards[seat]:
+                        seat = (seat + 1) % n
+                continue
+            while i:
+                avail &= avail - 1
+                i -= 1
+            rank = (avail & -avail).bit_length() - 1
+            count = need
+        # a play of ``count`` cards of ``rank``
+        a = at_least[seat]
+        bit = ~(1 << rank)
+        k = hand[rank]
+        for j in range(k - count + 1, k + 1):
+            a[j] &= bit
+        hand[rank] -= count
+        ncards[seat] -= count
+        if need == 0:
+            need = count
+            if mode == 2:
+                round_left = [s for s in ((seat + j) % n for j in range(1, n)) if ncards[s]]
+        elif mode == 2:
+            round_left.pop(0)
+        if rank == top:
+            same += count
+        else:
+            same = count
+        top = rank
+        last = seat
+        passes = 0
+        if mode == 0:
+            passed = 0
+        if not ncards[seat]:
+            finish.append(seat)
+            left -= 1
+            if left == 1:
+                for s in range(n):
+                    if ncards[s]:
+                        finish.append(s)
+                        break
+                deal.to_act = -1
+                deal.need, deal.top, deal.same, deal.last = need, top, same, last
+                deal.passes, deal.passed, deal.round_left = passes, passed, round_left
+                return finish
+        if lor and same == 4:
+            clear = True
+        elif mode == 0:
+            seat = (seat + 1) % n
+            while not ncards[seat]:
+                seat = (seat + 1) % n
+        elif mode == 1:
+            s = seat
+            nxt = -1
+            for _ in range(n - 1):
+                s = (s + 1) % n
+                if ncards[s] and not (passed >> s) & 1:
+                    nxt = s
+                    break
+            if nxt < 0:
+                clear = True
+            else:
+                seat = nxt
+        elif round_left:
+            seat = round_left[0]
+        else:
+            clear = True
+        if clear:
+            need = 0
+            top = -1
+            same = 0
+            passes = 0
+            passed = 0
+            round_left = []
+            seat = last
+            while not ncards[seat]:
+                seat = (seat + 1) % n
 
 
 def greedy_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.1) -> list[int]:
