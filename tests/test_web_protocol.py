@@ -363,3 +363,37 @@ def test_bottom_gives_the_highest_card_and_a_lower_one_is_refused(client):
         assert texts[0].startswith("You give ") and "(highest card)" in texts[0]
         assert any(" gives you " in t for t in texts)        # the President gives one back
         assert len(state["hand"]) == 13
+
+
+def test_a_slow_computer_level_does_not_hold_up_other_tables(client):
+    """``expert`` decides in a worker thread: while one of its decisions is held back, another
+    table still answers."""
+    import threading
+    tables = client.app.state.tables
+    slow = house_match(client, levels=["human", "expert", "expert", "expert"], seed=4)
+    fast = new_table(client)
+    table = tables.get(slow["table"])
+    release, started, finished = threading.Event(), threading.Event(), threading.Event()
+    held = {"answered_while_thinking": None}
+    real = table.bots[1].act
+
+    def thinking(obs):
+        started.set()
+        release.wait(timeout=10)
+        finished.set()
+        return real(obs)
+    table.bots[1].act = thinking
+    with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
+        state = join(client, a, slow)
+        join(client, b, fast)
+        assert state["to_act"] == 0                       # seat 0 leads the first deal
+        a.send_json({"type": "play", "cards": state["legal"][0]})
+        assert started.wait(timeout=10)                   # seat 1 (expert) is thinking
+        b.send_json({"type": "hint"})
+        reply = b.receive_json()
+        held["answered_while_thinking"] = not finished.is_set()
+        release.set()
+        assert reply["type"] == "hint"
+        state, _ = until_state(a, my_turn)
+    assert held["answered_while_thinking"] is True
+    assert table.match.deal.history[1][0] == 1            # the expert then played its turn

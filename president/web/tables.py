@@ -39,6 +39,9 @@ PRACTICE_NAMES = ("You", "Robin", "Alex", "Sam")
 """Seed 003: you against Robin, Alex and Sam, in that clockwise order."""
 DEFAULT_NAMES = ("You", "Alex", "Blair", "Casey", "Drew", "Emery", "Frankie")
 HUMAN = "human"
+FAST_LEVELS = frozenset({"random", "beginner", "simple", "intermediate"})
+"""Levels that decide in well under a millisecond; any other level (``expert`` searches for
+a tenth of a second or more) decides in a worker thread so other tables are not held up."""
 RECORD_VERSION = 1
 
 
@@ -381,7 +384,14 @@ class Table:
                 m = self.match
                 seat = m.to_act
                 assert seat is not None
-                action = self.bots[player].act(m.observation(seat))
+                bot = self.bots[player]
+                obs = m.observation(seat)
+                if self.levels[player] in FAST_LEVELS:
+                    action = bot.act(obs)
+                else:
+                    action = await asyncio.to_thread(bot.act, obs)
+                    if self.closed:
+                        return
                 events = m.act(seat, action)
                 self.log.append([seat, str(action)])
                 self._collect(events)
