@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..players import available_levels
-from ..rules import PRESETS, TWISTS
+from ..rules import PRESETS, TWISTS, Rules
 from . import protocol as P
 from .sealing import Sealer, load_secret
 from .tables import DEFAULT_NAMES, HUMAN, PRACTICE_NAMES, TableError, Tables, bot_delay_from_env
@@ -87,6 +87,15 @@ def _same_origin(ws: WebSocket) -> bool:
     if not origin:  # not a browser (tests, tools): the tokens still guard every table
         return True
     return urlsplit(origin).netloc == ws.headers.get("host", "")
+
+
+def _rule_lines(preset: str) -> list[str]:
+    """The preset's options in plain words (``Rules.describe`` without its title, table size
+    and twist list, which the start screen shows itself)."""
+    lines = Rules.preset(preset).describe().splitlines()[1:]
+    if any(line.startswith("Twists available") for line in lines):
+        lines = lines[:next(i for i, line in enumerate(lines) if line.startswith("Twists available"))]
+    return [line for line in lines if not line.startswith("Players:")]
 
 
 def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
@@ -151,7 +160,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         default names, for the start screen."""
         return {
             "presets": [{"name": name, "min_players": lo, "max_players": hi,
-                         "twists": [{"name": t, "text": text} for t, (text, _) in TWISTS[name].items()]}
+                         "twists": [{"name": t, "text": text} for t, (text, _) in TWISTS[name].items()],
+                         "rules": _rule_lines(name)}
                         for name, (lo, hi, _) in PRESETS.items() if name != "practice"],
             "levels": available_levels(),
             "default_level": "simple",

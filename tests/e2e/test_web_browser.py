@@ -203,6 +203,7 @@ def test_phone_width_has_no_sideways_scrolling(browser, base_url, screenshots):
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         page.goto("/")
         page.wait_for_selector("#start", state="visible")
+        page.screenshot(path=str(screenshots / "phone-360-start.png"), full_page=True)
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
         page.close()
@@ -233,6 +234,7 @@ def test_house_match_exchange_and_reload(page, screenshots):
     page.goto(f"/?seed={seed}")
     page.wait_for_selector("#start", state="visible")
     assert page.input_value("#preset") == "house"
+    page.screenshot(path=str(screenshots / "start.png"), full_page=True)
     page.select_option("#players", "4")
     for i, name in enumerate(NAMES[1:], start=1):
         page.fill(f"#seat-name-{i}", name)

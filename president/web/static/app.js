@@ -128,6 +128,13 @@ function currentPreset() {
 
 function fillPresetDetails() {
   const p = currentPreset();
+  const rules = $("preset-rules");
+  rules.innerHTML = "";
+  for (const line of p.rules) {
+    const li = document.createElement("li");
+    li.textContent = line;
+    rules.append(li);
+  }
   const list = $("twist-list");
   list.innerHTML = "";
   if (!p.twists.length) list.textContent = "This preset has no twists.";
@@ -197,6 +204,7 @@ function fillSeats() {
 function renderSaved() {
   const list = $("saved-list");
   list.innerHTML = "";
+  list.classList.remove("empty");
   const current = store.get(STORE_MATCH);
   if (current && !current.finished) {
     const li = document.createElement("li");
@@ -217,6 +225,7 @@ function renderSaved() {
   if (!list.children.length) {
     const li = document.createElement("li");
     li.className = "empty";
+    list.classList.add("empty");
     li.textContent = "Nothing saved.";
     list.append(li);
   }
