@@ -924,6 +924,8 @@ async function main() {
   const join = location.hash.match(/^#join=([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/);
   if (join) {
     history.replaceState(null, "", location.pathname + location.search);
+    const mine = store.get(STORE_MATCH);
+    if (mine && mine.table !== join[1] && !mine.finished) archive(mine);
     store.set(STORE_MATCH, { table: join[1], token: join[2], rules: "match", players: [], scores: [], deals: [] });
     connect({ table: join[1], token: join[2], kind: "match" });
     return;
