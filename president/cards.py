@@ -16,6 +16,7 @@ Card.parse('10H')
 
 from __future__ import annotations
 
+import re
 from enum import IntEnum
 from typing import Iterable
 
@@ -88,6 +89,7 @@ RANK_WORDS = ("three", "four", "five", "six", "seven", "eight", "nine", "ten", "
               "queen", "king", "ace", "two")
 _RANK_BY_SYMBOL = {s: i for i, s in enumerate(RANK_SYMBOLS)}
 _RANK_BY_SYMBOL["T"] = 7
+_RUN_TOGETHER = re.compile(r"(?:(?:10|[2-9TJQKA])[CDHS♣♦♥♠♧♢♡♤]){2,}")
 _SUIT_BY_TEXT = {"C": 0, "D": 1, "H": 2, "S": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3,
                  "♧": 0, "♢": 1, "♡": 2, "♤": 3}
 
@@ -130,7 +132,12 @@ class Card:
             NotationError: if the text is not one card.
         """
         t = text.strip()
-        if len(t) < 2:
+        if _RUN_TOGETHER.fullmatch(t.upper()):
+            raise NotationError(f"{text!r} runs cards together; separate cards with spaces, "
+                                "like 9S 9H")
+        if len(t) < 2 or (t[-1].upper() not in _SUIT_BY_TEXT
+                          and t[:-1].upper() not in _RANK_BY_SYMBOL
+                          and t[:1].upper() not in _RANK_BY_SYMBOL):
             raise NotationError(f"{text!r} is not a card; write rank then suit, like 10H, QS or 2C")
         suit = _SUIT_BY_TEXT.get(t[-1].upper())
         if suit is None:

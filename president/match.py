@@ -23,7 +23,7 @@ from typing import Iterable, Sequence
 from .actions import PASS, Give, Pass, Play, parse_action
 from .cards import Card, cards_from_mask, format_mask
 from .deal import Deal, deal_hands
-from .errors import IllegalAction
+from .errors import IllegalAction, RulesError
 from .events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, title_for_place)
 from .observation import Observation
 from .rules import Rules
@@ -89,8 +89,8 @@ class Match:
         if players is None:
             players = [f"Player {i + 1}" for i in range(n)]
         if len(players) != n:
-            raise IllegalAction("bad-deal", f"{len(players)} player names given for a table of "
-                                f"{n}; give exactly {n}")
+            raise RulesError("players", f"{len(players)} player names given for a table of "
+                             f"{n}; give exactly {n}")
         self.rules = rules
         self.players = tuple(players)
         self.rng = random.Random(seed)
@@ -236,10 +236,23 @@ class Match:
                     for combo in itertools.combinations(cards, step.count)]
         return []
 
+    def _action_from_cards(self, cards: object) -> Play | Give:
+        try:
+            items = tuple(cards)  # type: ignore[arg-type]
+        except TypeError:
+            items = None
+        if items is None or not all(isinstance(c, Card) for c in items):
+            raise IllegalAction("bad-notation", f"{cards!r} is not an action; give a Play, PASS, "
+                                "a Give, cards, or text such as '9S 9D' or 'pass'")
+        return Give(items) if self.phase == "exchange" else Play.of(items)
+
     def refusal(self, seat: int, action: object) -> IllegalAction | None:
         """The legality check for every entry point: ``None`` if legal, else the error.
         ``action`` may also be its notation (``"9S 9D"``, ``"pass"``), read as :meth:`act`
         reads it."""
+        n = self.rules.players
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
+            return IllegalAction("bad-seat", f"seat {seat!r} does not exist; seats are 0 to {n - 1}")
         if isinstance(action, str):
             try:
                 action = self.parse_action(action)
@@ -295,13 +308,12 @@ class Match:
             IllegalAction: with a ``reason`` (``not-your-turn``, ``not-in-hand``,
                 ``mixed-ranks``, ``wrong-count``, ``not-higher``, ``cannot-pass-lead``,
                 ``deal-over``, ``bad-exchange``, ``bad-notation``, ``match-over``,
-                ``wrong-phase``). Nothing changes when it is raised.
+                ``wrong-phase``, ``bad-seat``). Nothing changes when it is raised.
         """
         if isinstance(action, str):
             action = self.parse_action(action)
         elif not isinstance(action, (Play, Pass, Give)):
-            cards = tuple(action)
-            action = Give(cards) if self.phase == "exchange" else Play.of(cards)
+            action = self._action_from_cards(action)
         err = self.refusal(seat, action)
         if err is not None:
             raise err

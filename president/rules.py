@@ -54,6 +54,13 @@ PRESETS: dict[str, tuple[int, int, dict[str, Any]]] = {
                                scoring=None, match_end="never")),
 }
 
+PRESET_SOURCES = {
+    "house": "a house-match guide",
+    "family": "a family guide",
+    "practice": "a browser practice round",
+    "first-night": "a first-night guide",
+}
+
 PRESET_SEEDS = {
     "house": "000_2ebb75a2290c9d05.txt",
     "family": "001_6a3b64d15368b01c.txt",
@@ -245,6 +252,8 @@ class Rules:
         applied = []
         for twist in twists:
             tname, _, arg = twist.partition(":")
+            if any(t.partition(":")[0] == tname for t in applied):
+                raise RulesError("twist", f"twist {tname!r} is named twice; name each twist once")
             table = TWISTS[name]
             if tname not in table:
                 known = ", ".join(table) or "none"
@@ -373,8 +382,7 @@ def _ordinal(n: int) -> str:
 
 def describe_lines(r: Rules) -> list[str]:
     """Plain-words lines for each option of ``r`` (used by ``president rules``)."""
-    lines = [f"Rules: {r.name}" + (f" (from seed {PRESET_SEEDS[r.preset]})" if r.preset else ""),
-             f"Players: {r.players}"]
+    lines = [f"Rules: {r.name}", f"Players: {r.players}"]
     if r.preset:
         lo, hi, _ = PRESETS[r.preset]
         lines[-1] += f" (this preset allows {lo}" + (f" to {hi})" if hi != lo else ")")
@@ -428,4 +436,7 @@ def describe_lines(r: Rules) -> list[str]:
     if r.preset and TWISTS[r.preset]:
         lines.append("Twists available:")
         lines.extend(f"  {name}: {text}" for name, (text, _) in TWISTS[r.preset].items())
+    if r.preset:
+        lines.append(f"Source: {PRESET_SOURCES[r.preset]} (seed {PRESET_SEEDS[r.preset][:3]}, "
+                     "see docs/rules.md)")
     return lines

@@ -140,7 +140,7 @@ def test_plain_constructor_has_no_preset():
 def test_describe_names_every_option_in_words():
     text = Rules.parse("family+once-around", players=6).describe()
     for word in ("Players: 6", "Beat", "Passing", "Last of a rank", "Exchange", "Seating",
-                 "First deal", "Scoring", "Match", "001_6a3b64d15368b01c.txt"):
+                 "First deal", "Scoring", "Match", "Source: a family guide (seed 001"):
         assert word in text
     assert "one turn" in text
 
