@@ -61,7 +61,8 @@ PRESET_FACTS = {
 def test_rules_for_each_preset(preset, capsys):
     assert main(["rules", preset]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"Rules: {preset} (from seed {PRESET_SEEDS[preset]})")
+    assert out.startswith(f"Rules: {preset}\n")
+    assert f"(seed {PRESET_SEEDS[preset][:3]}, see docs/rules.md)" in out
     lo = PRESETS[preset][0]
     assert f"Players: {lo} (" in out
     for fact in PRESET_FACTS[preset]:
