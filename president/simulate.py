@@ -166,11 +166,17 @@ def interval(values: Sequence[float]) -> dict:
 
 
 def simulate(config: SimulationConfig, *, jobs: int = 1,
-             progress: Callable[[int], None] | None = None) -> dict:
+             progress: Callable[[int], None] | None = None,
+             boards: Sequence[int] | None = None, done: Sequence[dict] = (),
+             on_result: Callable[[int, dict], None] | None = None) -> dict:
     """Play ``config.boards`` boards in every rotation and return the statistics as a
     JSON-ready dict (see the module docstring). ``jobs`` > 1 spreads boards over that many
     processes; results do not depend on ``jobs``. ``progress(k)`` is called as ``k`` more
     boards finish.
+
+    To resume a long run: ``boards`` lists the board numbers still to play, ``done`` the
+    :func:`play_board` results already at hand (included in the statistics), and
+    ``on_result(board, result)`` is called as each board finishes (e.g. to store it).
 
     Raises:
         ValueError: if ``jobs`` < 1.
@@ -178,27 +184,29 @@ def simulate(config: SimulationConfig, *, jobs: int = 1,
     if jobs < 1:
         raise ValueError(f"jobs = {jobs} must be at least 1")
     started = time.perf_counter()
-    boards = list(range(config.boards))
-    results: list[dict] = [None] * len(boards)  # type: ignore[list-item]
-    chunk = max(1, min(25, len(boards) // (jobs * 8) or 1))
-    chunks = [boards[i:i + chunk] for i in range(0, len(boards), chunk)]
+    todo = list(range(config.boards)) if boards is None else list(boards)
+    results: dict[int, dict] = {}
+    chunk = max(1, min(25, len(todo) // (jobs * 8) or 1))
+    chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
+
+    def take(ch: list[int], res: list[dict]) -> None:
+        for b, r in zip(ch, res):
+            results[b] = r
+            if on_result:
+                on_result(b, r)
+        if progress:
+            progress(len(ch))
+
     if jobs == 1:
         for ch in chunks:
-            for b, res in zip(ch, _run_boards(config, ch)):
-                results[b] = res
-            if progress:
-                progress(len(ch))
+            take(ch, _run_boards(config, ch))
     else:
+        from concurrent.futures import as_completed
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = {pool.submit(_run_boards, config, ch): ch for ch in chunks}
-            from concurrent.futures import as_completed
             for fut in as_completed(futures):
-                ch = futures[fut]
-                for b, res in zip(ch, fut.result()):
-                    results[b] = res
-                if progress:
-                    progress(len(ch))
-    summary = summarise(config, results)
+                take(futures[fut], fut.result())
+    summary = summarise(config, list(done) + [results[b] for b in sorted(results)])
     summary["seconds"] = time.perf_counter() - started
     return summary
 

@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""Computer players: speed figures, and (``--ladder``) the strength table of docs/strength.md.
+
+Without options (as ``benchmarks/run.py`` calls it) it prints speed figures, each per CPU
+second of this process (the machine may be shared; wall-clock figures are shown too):
+
+- fast play-outs (``president.players.fastsim``): random 4-player ``house`` deals per
+  second, play only and deal + play. Target: 10,000 per second on one core.
+- play-outs with the intermediate player's policy per second (what the expert searches with).
+- the expert at its default budget against three intermediate players: time per searched
+  decision (mean and slowest) and play-outs per second. Target: at most 1 s per decision.
+
+``--ladder`` plays every level against the level below (one seat of the stronger level, the
+other seats the weaker, every board in every seat rotation) under ``house`` with 4 players
+and ``first-night`` with 5, and prints the Markdown table of docs/strength.md::
+
+    python benchmarks/bench_players.py --ladder --boards 1000 --expert-boards 1000 --jobs 2 \\
+        --store ladder.jsonl
+
+``--store`` keeps every board's result, so an interrupted ladder resumes where it stopped.
+Besides each step of ``LEVELS`` it also measures simple over random and intermediate over
+beginner, the steps of the order the levels measure in (see docs/strength.md).
+
+``PRESIDENT_BENCH_QUICK=1`` (``run.py --quick``) shortens every run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from president import Match, Rules  # noqa: E402
+from president.deal import deal_hands  # noqa: E402
+from president.players import LEVELS  # noqa: E402
+from president.players.expert import ExpertPlayer  # noqa: E402
+from president.players.fastsim import FastDeal, intermediate_playout, random_playout  # noqa: E402
+from president.players.intermediate import IntermediatePlayer  # noqa: E402
+from president.simulate import SimulationConfig, simulate  # noqa: E402
+
+QUICK = os.environ.get("PRESIDENT_BENCH_QUICK") == "1"
+TABLES = (("house", 4), ("first-night", 5))
+
+
+def _rate(fn, seconds: float) -> tuple[float, float]:
+    """Calls per CPU second and per wall second of ``fn()`` (which returns a count)."""
+    cpu0, wall0 = time.process_time(), time.perf_counter()
+    done = 0
+    while time.process_time() - cpu0 < seconds:
+        done += fn()
+    return done / (time.process_time() - cpu0), done / (time.perf_counter() - wall0)
+
+
+def fastsim_figures(seconds: float) -> dict:
+    rules = Rules.preset("house")
+    rng = random.Random(1)
+    dealt = [FastDeal.random(rules, rng) for _ in range(500)]
+
+    def play_only() -> int:
+        for d in dealt:
+            random_playout(d.copy(), rng)
+        return len(dealt)
+
+    def deal_and_play() -> int:
+        for _ in range(500):
+            random_playout(FastDeal.random(rules, rng), rng)
+        return 500
+
+    def intermediate() -> int:
+        for d in dealt[:100]:
+            intermediate_playout(d.copy())
+        return 100
+
+    out = {}
+    for name, fn in (("random deals/s, play only", play_only),
+                     ("random deals/s, deal + play", deal_and_play),
+                     ("intermediate-policy deals/s", intermediate)):
+        cpu, wall = _rate(fn, seconds)
+        out[name] = {"per_cpu_second": cpu, "per_wall_second": wall}
+    return out
+
+
+def expert_figures(deals: int) -> dict:
+    """The expert (default budget) in seat 0 against three intermediate players."""
+    rules = Rules.preset("house", players=4, match_end="single-deal")
+    expert = ExpertPlayer(seed=1)
+    for d in range(deals):
+        m = Match(rules, hands=deal_hands(4, 3, 5000 + d), record_events=False)
+        players = [expert] + [IntermediatePlayer() for _ in range(3)]
+        while m.to_act is not None:
+            s = m.to_act
+            m.act(s, players[s].act(m.observation(s)))
+    st = expert.stats
+    return {
+        "deals": deals, "decisions": st["decisions"], "searched": st["searched"],
+        "mean_cpu_seconds": st["cpu_seconds"] / st["searched"],
+        "max_cpu_seconds": st["max_cpu_seconds"],
+        "mean_wall_seconds": st["seconds"] / st["searched"],
+        "max_wall_seconds": st["max_seconds"],
+        "playouts_per_search": st["playouts"] / st["searched"],
+        "playouts_per_cpu_second": st["playouts"] / st["cpu_seconds"],
+        "budget": {"playouts": expert.playouts, "time_limit": expert.time_limit},
+    }
+
+
+def speed(args) -> int:
+    seconds = 1.0 if QUICK else 4.0
+    figs = fastsim_figures(seconds)
+    print("fast play-outs, house, 4 players (one process):")
+    for name, f in figs.items():
+        print(f"  {name}: {f['per_cpu_second']:,.0f} per CPU second "
+              f"({f['per_wall_second']:,.0f} per wall second)")
+    target = figs["random deals/s, play only"]["per_cpu_second"]
+    print(f"  target 10,000 random deals/s: {'met' if target >= 10_000 else 'MISSED'} "
+          f"({target:,.0f})")
+    ex = expert_figures(2 if QUICK else args.expert_deals)
+    print(f"expert, default budget ({ex['budget']['playouts']} play-outs, "
+          f"{ex['budget']['time_limit']} s), against three intermediate, {ex['deals']} deals:")
+    print(f"  {ex['searched']} searched decisions of {ex['decisions']}; CPU per decision "
+          f"mean {ex['mean_cpu_seconds'] * 1000:.0f} ms, slowest "
+          f"{ex['max_cpu_seconds'] * 1000:.0f} ms; wall mean "
+          f"{ex['mean_wall_seconds'] * 1000:.0f} ms, slowest {ex['max_wall_seconds'] * 1000:.0f} ms")
+    print(f"  {ex['playouts_per_search']:.0f} play-outs per decision, "
+          f"{ex['playouts_per_cpu_second']:,.0f} play-outs per CPU second")
+    print(f"  target at most 1 s per decision: "
+          f"{'met' if ex['max_cpu_seconds'] <= 1.0 else 'MISSED'}")
+    if args.json:
+        print(json.dumps({"fastsim": figs, "expert": ex}, indent=2))
+    return 0
+
+
+def pairs() -> list[tuple[str, str]]:
+    """(stronger, weaker) per step of the ladder in ``LEVELS`` order, then the steps the
+    measured order needs besides (simple over random, intermediate over beginner)."""
+    levels = list(LEVELS)
+    steps = [(s, w) for w, s in zip(levels, levels[1:])]
+    return steps + [(s, w) for s, w in (("simple", "random"), ("intermediate", "beginner"))
+                    if (s, w) not in steps]
+
+
+def ladder(args) -> int:
+    rows = []
+    store = Path(args.store) if args.store else None
+    stored: dict[str, dict[int, dict]] = {}
+    if store and store.exists():
+        for line in store.read_text().splitlines():
+            if line.strip():
+                rec = json.loads(line)
+                stored.setdefault(rec["key"], {})[rec["board"]] = rec["result"]
+    for preset, players in TABLES:
+        rules = Rules.preset(preset, players=players)
+        for stronger, weaker in pairs():
+            boards = args.expert_boards if stronger == "expert" else args.boards
+            if QUICK:
+                boards = 2 if stronger == "expert" else 20
+            if boards <= 0:
+                continue
+            opts = {}
+            if stronger == "expert" and (args.expert_playouts or args.expert_time):
+                opts["expert"] = {k: v for k, v in (("playouts", args.expert_playouts),
+                                                    ("time_limit", args.expert_time)) if v}
+            config = SimulationConfig(rules=rules, seats=(stronger,) + (weaker,) * (players - 1),
+                                      boards=boards, seed=args.seed, player_options=opts)
+            key = json.dumps([preset, players, stronger, weaker, args.seed, opts])
+            have = {b: r for b, r in stored.get(key, {}).items() if b < boards}
+            todo = [b for b in range(boards) if b not in have]
+            print(f"{preset} {players}p: {stronger} vs {weaker}, {boards} boards "
+                  f"({len(have)} stored) ...", file=sys.stderr, flush=True)
+
+            def keep(board: int, result: dict, key=key) -> None:
+                if store:
+                    with store.open("a") as f:
+                        f.write(json.dumps({"key": key, "board": board, "result": result}) + "\n")
+
+            res = simulate(config, jobs=args.jobs, boards=todo,
+                           done=[have[b] for b in sorted(have)], on_result=keep)
+            rows.append(_row(res, stronger, weaker))
+            print(rows[-1], file=sys.stderr, flush=True)
+    print("| rules | stronger (1 seat) | weaker (other seats) | deals | places ahead [95% CI] "
+          "| gain over an even seat [95% CI] | stronger first % | stronger last % | target |")
+    print("|---|---|---|---:|---|---|---:|---:|---|")
+    for r in rows:
+        print(r)
+    return 0
+
+
+def _row(res: dict, stronger: str, weaker: str) -> str:
+    comp = next(c for c in res["comparisons"] if c["stronger"] == stronger)
+    ahead = comp["places_ahead"] if comp["weaker"] == weaker else None
+    if ahead is None:
+        ahead = comp["places_ahead"]
+    lv = res["levels"][stronger]
+    gain = lv["gain"]
+    target = 0.3 if stronger == "expert" else 0.1
+    value = gain if stronger == "expert" else ahead
+    met = value["low"] > 0 and value["mean"] >= target
+    label = f"gain ≥ {target}" if stronger == "expert" else f"ahead ≥ {target}, CI > 0"
+    extra = ""
+    s = lv.get("search")
+    if s and s.get("searched"):
+        extra = (f" (expert: {s['mean_cpu_seconds_per_search'] * 1000:.0f} ms CPU per decision, "
+                 f"slowest {s['max_cpu_seconds'] * 1000:.0f} ms)")
+    return (f"| {res['rules']} {res['players']}p | {stronger} | {weaker} | {res['deals']:,} | "
+            f"{ahead['mean']:+.3f} [{ahead['low']:+.3f}, {ahead['high']:+.3f}] | "
+            f"{gain['mean']:+.3f} [{gain['low']:+.3f}, {gain['high']:+.3f}] | "
+            f"{lv['first']['mean'] * 100:.1f} | {lv['last']['mean'] * 100:.1f} | "
+            f"{label}: {'met' if met else 'MISSED'}{extra} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--ladder", action="store_true", help="the strength table")
+    parser.add_argument("--boards", type=int, default=1000,
+                        help="boards per pair without the expert (each played in every "
+                             "rotation: 4 or 5 deals per board; default 1000)")
+    parser.add_argument("--expert-boards", type=int, default=1000,
+                        help="boards for expert against intermediate (default 1000)")
+    parser.add_argument("--expert-playouts", type=int, default=None)
+    parser.add_argument("--expert-time", type=float, default=None)
+    parser.add_argument("--expert-deals", type=int, default=20,
+                        help="deals for the expert timing (default 20)")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    parser.add_argument("--store", default=None, metavar="FILE",
+                        help="keep each board's result in this JSON-lines file and reuse the "
+                             "stored boards on the next run (resumes a long ladder)")
+    args = parser.parse_args(argv)
+    return ladder(args) if args.ladder else speed(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
