@@ -925,8 +925,10 @@ async function main() {
   if (join) {
     history.replaceState(null, "", location.pathname + location.search);
     const mine = store.get(STORE_MATCH);
-    if (mine && mine.table !== join[1] && !mine.finished) archive(mine);
-    store.set(STORE_MATCH, { table: join[1], token: join[2], rules: "match", players: [], scores: [], deals: [] });
+    if (!(mine && mine.table === join[1] && mine.token === join[2])) {
+      if (mine && !mine.finished) archive(mine);
+      store.set(STORE_MATCH, { table: join[1], token: join[2], rules: "match", players: [], scores: [], deals: [] });
+    }
     connect({ table: join[1], token: join[2], kind: "match" });
     return;
   }
