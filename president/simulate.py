@@ -129,7 +129,9 @@ def play_board(config: SimulationConfig, board: int) -> dict:
             if match.phase == "match-over" or not config.matches or deals >= config.max_deals:
                 break
             match.start_next_deal()
-        if config.matches:
+        if config.matches and (match.phase == "match-over" or rules.scoring is not None):
+            # a match cut short by max_deals is won by the highest total (ties share it);
+            # without scoring such a match has no winner and is left out
             top = max(match.scores)
             for p in range(n):
                 won = (p in match.winners) if match.phase == "match-over" else match.scores[p] == top

@@ -95,3 +95,15 @@ def test_config_refuses_bad_values():
         simulate(SimulationConfig(rules=rules, seats=("simple",) * 4, boards=1), jobs=0)
     assert summarise(SimulationConfig(rules=rules, seats=("simple",) * 4, boards=1),
                      [])["boards"] == 0
+
+
+def test_matches_without_scoring_or_end_have_no_winner(capsys):
+    """first-night has no points and never ends: matches stop at --max-deals and nobody is
+    reported as the match winner (all-zero totals are no win)."""
+    code = main(["simulate", "--rules", "first-night", "--players", "3", "--seats",
+                 "intermediate,simple,random", "--deals", "2", "--matches", "--max-deals", "3",
+                 "--json", "--quiet"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["deals"] == 2 * 3 * 3
+    assert all("match_won" not in e for e in out["levels"].values())

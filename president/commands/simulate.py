@@ -108,7 +108,7 @@ def print_table(result: dict) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console()
+    console = Console() if sys.stdout.isatty() else Console(width=120)
     kind = "matches" if result["matches"] else "boards"
     console.print(f"[bold]{result['rules']}[/], {result['players']} players, seats "
                   f"{','.join(result['seats'])}: {result['boards']} {kind} × "
@@ -121,12 +121,13 @@ def print_table(result: dict) -> None:
     table.add_column("points/deal", justify="right")
     table.add_column("first %", justify="right")
     table.add_column("last %", justify="right")
-    if result["matches"]:
+    won = result["matches"] and all("match_won" in e for e in result["levels"].values())
+    if won:
         table.add_column("matches won %", justify="right")
     for lv, e in result["levels"].items():
         row = [lv, str(e["seats"]), _ci(e["mean_place"]), _ci(e["points_per_deal"]),
                _ci(e["first"], 1, 100), _ci(e["last"], 1, 100)]
-        if result["matches"]:
+        if won:
             row.append(_ci(e["match_won"], 1, 100))
         table.add_row(*row)
     console.print(table)
