@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 COMMANDS = {
@@ -43,7 +44,31 @@ def _load(name: str):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``president`` console script; returns the exit status."""
+    """Entry point of the ``president`` console script; returns the exit status.
+
+    When the reader of standard output goes away early (``president rules | head -1``),
+    the command stops quietly with status 1 and no traceback, as the Python documentation
+    advises for SIGPIPE (library/signal, "Note on SIGPIPE").
+    """
+    try:
+        status = _main(argv)
+        sys.stdout.flush()  # a broken pipe shows here rather than at interpreter exit
+        return status
+    except BrokenPipeError:
+        _silence_stdout()
+        return 1
+
+
+def _silence_stdout() -> None:
+    # Point stdout at devnull so the flush at interpreter exit does not raise again.
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (e.g. captured)
+        pass
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from president import CARDS, Card, Rules
+from president import CARDS, Card, Play, Rank, Rules, parse_cards
+from president import records
 from president.observation import Observation
 from president.players import make_player
 from president.terminal import TerminalGame
@@ -108,27 +109,32 @@ def test_whole_practice_deal_following_hints():
     assert "The deal is over." in out
     # Piles that cleared were announced with their reason.
     assert out.count("The pile is cleared (everyone else passed)") >= 1
-    # The hand was shown sorted with numbers.
-    first_hand = out[out.index("Your hand (13 cards):"):].splitlines()[1:3]
-    assert first_hand[0].split() == [str(i) for i in range(1, 14)]
-    cards = first_hand[1].split()
+    # The hand was shown sorted, without position numbers (ranks are numbers too).
+    first_hand = out[out.index("Your hand (13 cards):"):].splitlines()[1]
+    cards = first_hand.split()
     idx = [Card.parse(c).index for c in cards]
     assert idx == sorted(idx) and len(cards) == 13
+    assert tuple(Card.parse(c) for c in cards) == tuple(sorted(m.events[0].hands[0]))
 
 
 def test_wrong_entries_show_reason_and_ask_again():
     console, buf = make_console()
     game = TerminalGame(Rules.preset("practice"), seed=3, console=console,
-                        input_fn=scripted(["9z", "99", "pass", "3C 4C", "help", "quit"]))
+                        input_fn=scripted(["9z", "99", "#3", "1", "pass", "3C 4C", "9 9S",
+                                           "help", "quit"]))
     hand_before = game.observation().hand
     assert game.run() == 0
     out = buf.getvalue()
-    prompt = "You lead; play a single, pair, triple or quad: "
-    assert out.count(prompt) == 6  # the same prompt each time: nothing was played
+    prompt = "You lead: type a rank (all your cards of it) or cards: "
+    assert out.count(prompt) == 9  # the same prompt each time: nothing was played
     assert "Not accepted: '9z' has no suit" in out
-    assert "Not accepted: there is no card number 99; your cards are numbered 1 to 13" in out
+    # Numbers are ranks, never places in the hand: a number that is no rank is refused.
+    for word in ("99", "#3", "1"):
+        assert f"Not accepted: '{word}' is not a rank or a card; cards are not typed by " \
+               "their place in your hand" in out
     assert "you lead and must play" in out  # cannot-pass-lead, the engine's message
     assert "mixes ranks" in out
+    assert "Not accepted: type ranks alone (9, or 9 9 for two) or the cards themselves" in out
     assert "At your turn, type one of:" in out
     assert "You leave the match" in out
     obs = game.observation()
@@ -141,22 +147,95 @@ def test_card_not_in_hand_is_refused_with_engine_reason():
                         input_fn=scripted(["quit"]))
     hand = game.observation().hand
     missing = next(c for c in CARDS if c not in hand)
-    game.input_fn = scripted([str(missing).lower(), "q"])
+    game.input_fn = scripted([str(missing).lower(), "quit"])
     assert game.run() == 0
     out = buf.getvalue()
     assert f"Not accepted: you do not hold {missing}" in out
     assert len(game.observation().hand) == 13
 
 
-def test_numbers_and_symbols_are_accepted():
+def _hand_by_rank(hand):
+    by_rank = {}
+    for c in hand:
+        by_rank.setdefault(c.rank, []).append(c)
+    return by_rank
+
+
+def test_a_rank_alone_on_a_lead_plays_all_your_cards_of_it():
+    # Seed 3: your hand is 3D 8C 8H 10D 10H 10S JC JS QS KH AD AH 2C (read from the deal).
+    for word in ("10", "T", "t", "8", "a", "q", "2"):
+        console, buf = make_console()
+        game = TerminalGame(Rules.preset("practice"), seed=3, console=console,
+                            input_fn=scripted([word, "quit"]))
+        by_rank = _hand_by_rank(game.observation().hand)
+        rank = Rank.parse(word)
+        game.run()
+        assert game.match.deal.history[0] == (0, Play.of(by_rank[rank])), word
+        assert "Not accepted" not in buf.getvalue()
+    assert len(by_rank[Rank.TEN]) == 3 and len(by_rank[Rank.QUEEN]) == 1  # the cases above
+
+
+def test_a_rank_typed_twice_on_a_lead_plays_two_of_it_lowest_suits():
     console, buf = make_console()
     game = TerminalGame(Rules.preset("practice"), seed=3, console=console,
-                        input_fn=scripted(["1", "quit"]))
-    lowest = game.observation().hand[0]
+                        input_fn=scripted(["10 10", "quit"]))
+    tens = _hand_by_rank(game.observation().hand)[Rank.TEN]
     game.run()
-    assert re.search(rf"^You lead single \w+ {lowest}\.$", buf.getvalue(), re.M)
-    assert game.match.deal.history[0][1].cards == (lowest,)
-    # A suit symbol works the same as a letter.
+    assert game.match.deal.history[0] == (0, Play.of(tens[:2]))
+    assert [c.suit for c in tens[:2]] == sorted(c.suit for c in tens)[:2]
+
+
+def test_a_rank_you_do_not_hold_is_refused_by_name():
+    console, buf = make_console()
+    game = TerminalGame(Rules.preset("practice"), seed=3, console=console,
+                        input_fn=scripted(["9", "k k", "quit"]))
+    hand = game.observation().hand
+    assert not any(c.rank == Rank.NINE for c in hand)
+    assert sum(c.rank == Rank.KING for c in hand) == 1
+    game.run()
+    out = buf.getvalue()
+    assert "Not accepted: you hold no nines (9)" in out
+    assert "Not accepted: you hold only one king (K) and you typed it 2 times" in out
+    assert game.match.deal.history == []
+
+
+def _follow_position(pile_play: str, my_hand: str):
+    """A practice deal where Sam (seat 3) leads ``pile_play`` and you answer."""
+    from president.match import Match
+    rest = [c for c in CARDS if c not in parse_cards(my_hand) and c not in parse_cards(pile_play)]
+    hands = [my_hand, " ".join(map(str, rest[:10])), " ".join(map(str, rest[10:20])),
+             pile_play + " " + " ".join(map(str, rest[20:24]))]
+    console, buf = make_console()
+    game = TerminalGame(Rules.preset("practice"), seed=3, console=console,
+                        input_fn=scripted([]))
+    game.match = Match(game.rules, game.names, seed=3, hands=hands, leader=3)
+    game.match.act(3, pile_play)
+    game._events_shown = len(game.match.events)
+    return game, buf
+
+
+def test_a_rank_alone_when_following_plays_as_many_as_the_pile_needs():
+    game, buf = _follow_position("5S 5D", "KS KH KC 9D 3C")
+    game.input_fn = scripted(["k", "quit"])
+    game.run()
+    out = buf.getvalue()
+    assert "Beat 5D 5S: type a rank (a pair of it) or cards, or pass: " in out
+    # Two kings out of three, the lowest suits (clubs, hearts); the spade stays.
+    assert game.match.deal.history[1] == (0, Play.parse("KC KH"))
+    assert game.match.deal.hand(0) == parse_cards("3C 9D KS")
+
+
+def test_a_rank_alone_when_following_with_too_few_is_refused():
+    game, buf = _follow_position("5S 5D", "KS 9D 9C 3C")
+    game.input_fn = scripted(["K", "3", "quit"])
+    game.run()
+    out = buf.getvalue()
+    assert "Not accepted: you hold only one king (K) and the pile needs a pair" in out
+    assert "Not accepted: you hold only one three (3) and the pile needs a pair" in out
+    assert len(game.match.deal.history) == 1
+
+
+def test_symbols_and_lower_case_cards_are_accepted():
     console, buf = make_console()
     game = TerminalGame(Rules.preset("practice"), seed=3, console=console, input_fn=scripted([]))
     card = game.observation().hand[-1]
@@ -207,13 +286,13 @@ def test_whole_short_match_with_exchanges(seed, role):
         assert plan in text
         if prev[0] == 0:  # you were President: your free choice is asked for
             roles.append("President")
-            assert f"Choose 1 card to give back to {scum}: " in text
+            assert f"Choose 1 card to give back to {scum}; type the card (e.g. " in text
             assert re.search(rf"^{scum} gives you \S+ \(their highest\)\.$", text, re.M)
             assert re.search(rf"^You give {scum} \S+\.$", text, re.M)
         elif prev[-1] == 0:  # you were Scum: your forced give is shown
             roles.append("Scum")
             given = Card.parse(re.search(rf"^You give {pres} (\S+)\.$", text, re.M).group(1))
-            shown = text[text.index("Your hand ("):].splitlines()[2].split()
+            shown = text[text.index("Your hand ("):].splitlines()[1].split()
             assert given.rank == max(Card.parse(c).rank for c in shown)  # your highest
             assert re.search(r"(You must give your highest 1 card to|Give your highest 1 card)",
                              text)
@@ -322,15 +401,23 @@ def test_unknown_level_is_refused():
         TerminalGame(Rules.preset("practice"), levels=["wizard"])
 
 
-def test_play_through_a_real_subprocess():
-    # Alternate "1" (your lowest card) and "pass": leading accepts "1", following
-    # either plays it or refuses it and then passes, so the deal always ends.
-    stdin = "\n".join(["1", "pass"] * 60) + "\n"
+def test_play_through_a_real_subprocess(tmp_path):
+    # Each rank low to high, then pass: a lead plays the lowest rank held (all of it); when
+    # following, the lowest rank that beats, else pass. So the deal always ends.
+    ranks = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "pass"]
+    stdin = "\n".join(ranks * 40) + "\n"
+    record = tmp_path / "game.json"
     proc = subprocess.run([sys.executable, "-m", "president", "play", "--rules", "practice",
-                           "--seed", "3"], input=stdin, capture_output=True, text=True,
-                          cwd=ROOT, timeout=60)
+                           "--seed", "3", "--record", str(record)], input=stdin,
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr
+    assert "seed 3" in proc.stdout
     assert "You lead the first pile" in proc.stdout
     assert "Deal 1 result" in proc.stdout
     assert "The deal is over." in proc.stdout
     assert proc.stderr == ""
+    # The record replays to the deal that was played, ended.
+    assert f"Match record written to {record}" in proc.stdout
+    result = records.replay(records.load(record.open()))
+    assert result.ok and result.match.phase == "match-over"
+    assert result.match.deal.history[0] == (0, Play.parse("3D"))  # seed 3: 3D is your lowest

@@ -10,12 +10,19 @@ its own seat's observation.
 
 What you can type at your turn:
 
-- cards, by their text (``9s 9d``, ``10H``, ``th``, ``9♠``) or by their number in your hand
-  as shown (``3 4``), or a mix of both;
+- a rank alone (``9``, ``10`` or ``T``, ``k``, ``2``): the cards of that rank from your
+  hand. On a lead that is all of them (your whole set); when following, as many as the pile
+  needs, the lowest suits first (suits never matter in play). Repeat it to choose how many
+  (``9 9`` is a pair of nines). If you hold none of that rank, or too few, you are told so;
+- cards, by their text (``9s 9d``, ``10H``, ``th``, ``9♠``), to choose the exact cards;
 - ``pass`` (or ``p``);
 - ``hint``: asks a computer player of the hint level to choose for you, from your own
   observation only, and shows its choice (nothing is played);
-- ``help`` (or ``?``) and ``quit`` (or ``q``).
+- ``help`` (or ``?``) and ``quit``.
+
+Cards are never typed by their place in your hand: ranks are numbers too, so a number
+always means a rank. ``q`` is the queen rank, not quit. During an exchange each rank typed
+gives one card of that rank (``K A`` gives a king and an ace).
 
 A refused entry shows the engine's reason (:attr:`IllegalAction.message`) and asks again;
 the match does not change. End of input (Ctrl-D) and Ctrl-C end the game cleanly.
@@ -26,7 +33,9 @@ drive a whole match with scripted answers and read what was printed.
 
 from __future__ import annotations
 
+import os
 import re
+import secrets
 from typing import Callable, Sequence
 
 from rich.console import Console
@@ -34,9 +43,9 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ..actions import PASS, Give, Pass, Play
-from ..cards import Card, Suit
-from ..errors import IllegalAction, PresidentError
+from ..actions import KIND_NAMES, PASS, Give, Pass, Play
+from ..cards import Card, Rank, Suit
+from ..errors import IllegalAction, NotationError, PresidentError
 from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, Passed, PileCleared,
                      Played, WentOut, title_for_place, visible_to)
 from ..match import Match
@@ -52,15 +61,17 @@ COMPUTER_NAMES = ("Robin", "Alex", "Sam", "Casey", "Drew", "Blair")
 
 HELP_TEXT = """\
 At your turn, type one of:
-  cards   by text: [bold]9s 9d[/], [bold]10H[/], [bold]th[/], [bold]9♠[/] (rank, then suit C D H S),
-          or by their numbers in your hand as shown: [bold]3 4[/]
-  pass    decline this turn (not when you lead an empty pile); also [bold]p[/]
-  hint    ask a computer player for a suggestion (nothing is played)
+  a rank  [bold]9[/], [bold]10[/] (or [bold]T[/]), [bold]k[/], [bold]2[/]: your cards of that rank. On a
+          lead, all of them; when following, as many as the pile
+          needs (lowest suits first). [bold]9 9[/] is two nines.
+  cards   [bold]9s 9d[/], [bold]10H[/], [bold]th[/], [bold]9♠[/] (rank, then suit C D H S)
+  pass    decline this turn (not on a lead); also [bold]p[/]
+  hint    ask a computer player for a suggestion
   help    show this text; also [bold]?[/]
-  quit    leave the match; also [bold]q[/] (Ctrl-D and Ctrl-C also leave)
-A play is 1 to 4 cards of one rank. To beat the pile, play as many
-cards as the lead, of a higher rank (or an equal one where the rules
-allow it). 3 is the lowest rank, 2 the highest."""
+  quit    leave the match; also Ctrl-D ([bold]q[/] means queens)
+A play is 1 to 4 cards of one rank. To beat the pile, play as
+many cards as the lead, of a higher rank (or an equal one where
+the rules allow it). 3 is the lowest rank, 2 the highest."""
 
 _CLEAR_REASONS = {
     "all-passed": "everyone else passed",
@@ -68,7 +79,18 @@ _CLEAR_REASONS = {
     "once-around": "everyone had their one turn on it",
 }
 
+#: What "passed" means in the table's "Now" column under each ``passing`` option
+#: (RULES.md ``passing``): under ``re-enter`` a pass only declines one turn.
+PASSED_LABELS = {
+    "re-enter": "passed since the last play",
+    "sit-out": "passed: out of this pile",
+    "once-around": "passed: has had their turn",
+}
+
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+#: A seed drawn when none is given is below this (six digits at most: easy to type back).
+SEED_LIMIT = 1_000_000
 
 #: Deals shown one by one in the score table; earlier deals are summed in one column.
 SCORE_COLUMNS = 8
@@ -98,6 +120,19 @@ def cards_text(cards: Sequence[Card]) -> Text:
     return out
 
 
+def _plural(rank: Rank) -> str:
+    word = rank.word
+    return "sixes" if word == "six" else word + "s"
+
+
+def _short_of(rank: Rank, held: int, wanted: int, why: str = "") -> str:
+    """The refusal when you hold fewer cards of ``rank`` than your entry asks for."""
+    if not held:
+        return f"you hold no {_plural(rank)} ({rank.symbol})"
+    have = f"one {rank.word}" if held == 1 else f"{held} {_plural(rank)}"
+    return f"you hold only {have} ({rank.symbol}) and {why or f'asked for {wanted}'}"
+
+
 def describe_action(action: Play | Pass | Give) -> str:
     """Plain words for an action: ``"pair of nines (9D 9S)"``, ``"pass"``, ``"give 2S"``."""
     if action is PASS:
@@ -116,7 +151,8 @@ class TerminalGame:
             repeated to fill the table (default ``("simple",)``). Names come from
             :data:`president.players.LEVELS`.
         seed: seeds the shuffles (the match generator) and the computer players; ``None``
-            for a fresh game each time.
+            draws a fresh seed (from :func:`secrets.randbelow`, below :data:`SEED_LIMIT`),
+            which is shown at the start so the same game can be played again.
         name: your name in the table (default ``"You"``).
         hint_level: the computer level asked by ``hint`` (default ``"simple"``).
         input_fn: reads one line of your input, ``() -> str``; raises :class:`EOFError` at
@@ -124,6 +160,10 @@ class TerminalGame:
         console: where to draw (default: a new :class:`rich.console.Console`).
         echo: print each line you typed after its prompt (default: when the input is not
             a terminal, e.g. piped or scripted, so the transcript reads like a session).
+        record: a file path; when the game ends (the match ends, you quit, end of input,
+            Ctrl-C, or an error) the match record is written there with
+            :func:`president.records.dump` (``docs/records.md``), for replays and bug
+            reports. ``None`` (default) writes nothing.
 
     Raises:
         ValueError: an unknown computer level (message lists the levels).
@@ -132,8 +172,12 @@ class TerminalGame:
     def __init__(self, rules: Rules, *, levels: Sequence[str] = ("simple",),
                  seed: int | None = None, name: str = "You", hint_level: str = "simple",
                  input_fn: Callable[[], str] | None = None,
-                 console: Console | None = None, echo: bool | None = None) -> None:
+                 console: Console | None = None, echo: bool | None = None,
+                 record: str | os.PathLike[str] | None = None) -> None:
         n = rules.players
+        if seed is None:
+            seed = secrets.randbelow(SEED_LIMIT)
+        self.record_path = record
         levels = list(levels) or ["simple"]
         self.rules = rules
         self.levels = [levels[i % len(levels)] for i in range(n - 1)]
@@ -141,10 +185,9 @@ class TerminalGame:
         self.seed = seed
         # One computer player per match player 1..n-1 (they keep their player through
         # reseating under ``by-finish``); each is seeded from the game seed.
-        self.bots = {p: make_player(self.levels[p - 1],
-                                    seed=None if seed is None else seed * 31 + p)
+        self.bots = {p: make_player(self.levels[p - 1], seed=seed * 31 + p)
                      for p in range(1, n)}
-        self.hint_player = make_player(hint_level, seed=None if seed is None else seed * 31)
+        self.hint_player = make_player(hint_level, seed=seed * 31)
         self.hint_level = hint_level
         self.console = console or Console(highlight=False)
         self.input_fn = input_fn or input
@@ -190,7 +233,33 @@ class TerminalGame:
 
     def run(self) -> int:
         """Play the whole match. Returns the exit status: 0 when the match ended or you
-        quit, 130 on Ctrl-C."""
+        quit, 130 on Ctrl-C. With ``record`` set, the match record is written however the
+        game ends."""
+        try:
+            return self._run()
+        finally:
+            if self.record_path is not None:
+                self.write_record()
+
+    def write_record(self) -> None:
+        """Write the match so far to ``record`` with :func:`president.records.dump` and say
+        where. A file that cannot be written is reported, not raised (the game is over)."""
+        from .. import records
+
+        path = os.fspath(self.record_path)
+        try:
+            with open(path, "w", encoding="utf-8") as fp:
+                records.dump(self.match, fp)
+        except (OSError, PresidentError) as e:
+            why = e.message if isinstance(e, PresidentError) else (e.strerror or str(e))
+            self.console.print(f"[red]Could not write the match record to {escape(path)}:[/] "
+                               f"{escape(why)}")
+            return
+        # soft_wrap: a long path is never broken by an inserted newline (copy and paste).
+        self.console.print(f"Match record written to {escape(path)} (seed {self.seed}); "
+                           f"check it with: president replay {escape(path)}", soft_wrap=True)
+
+    def _run(self) -> int:
         c = self.console
         try:
             self._intro()
@@ -270,23 +339,26 @@ class TerminalGame:
                                    f"[bold]{give}[/] goes.")
                 return give
             if step.forced:
-                prompt = (f"Give your highest {what} to {to}; choose which "
+                prompt = (f"Give your highest {what} to {to}; type which "
                           f"(e.g. {legal[0]}): ")
             else:
-                prompt = f"Choose {what} to give back to {to}: "
+                example = " ".join(str(c) for c in obs.hand[:step.count])
+                prompt = (f"Choose {what} to give back to {to}; type the "
+                          f"card{'s' if step.count > 1 else ''} (e.g. {example}): ")
         elif obs.pile:
-            prompt = f"Beat {obs.to_beat} or pass: "
+            kind = KIND_NAMES[obs.to_beat.count]
+            prompt = f"Beat {obs.to_beat}: type a rank (a {kind} of it) or cards, or pass: "
         else:
-            prompt = "You lead; play a single, pair, triple or quad: "
+            prompt = "You lead: type a rank (all your cards of it) or cards: "
         while True:
             line = self._read(prompt)
             word = line.lower()
             if not word:
                 continue
-            if word in ("quit", "q", "exit"):
+            if word in ("quit", "exit"):
                 raise Quit
             if word in ("help", "?", "h"):
-                self.console.print(HELP_TEXT)
+                self.console.print(self.exchange_help(obs) if exchange else HELP_TEXT)
                 continue
             if word == "hint":
                 choice = self.hint_player.act(obs)
@@ -305,32 +377,97 @@ class TerminalGame:
                 continue
             return action
 
+    def exchange_help(self, obs: Observation) -> str:
+        """The help shown for ``help`` during an exchange: what you give, to whom, and how
+        to type it (RULES.md ``exchange``: ``one-card`` and ``two-and-one``).
+
+        Args:
+            obs: your observation; its ``pending_exchange`` is your step.
+        """
+        step = obs.pending_exchange
+        to = obs.names[step.receiver]
+        n = step.count
+        what = f"{n} card{'s' if n > 1 else ''}"
+        if step.forced:
+            rule = (f"The rules make you give your highest {what}; when several of your "
+                    "cards share that rank, you choose which.")
+        else:
+            rule = (f"You choose any {what} to give back (most players give their lowest).")
+        hand = obs.hand
+        card_example = " ".join(str(c) for c in (hand[-n:] if step.forced else hand[:n]))
+        rank_example = " ".join(c.rank.symbol for c in (hand[-n:] if step.forced else hand[:n]))
+        return (f"Exchange: you give {what} to {escape(to)} before the deal is played.\n"
+                f"  {rule}\n"
+                f"  Type the card{'s' if n > 1 else ''}: [bold]{card_example}[/] (rank, then "
+                "suit C D H S),\n"
+                f"  or rank{'s' if n > 1 else ''}: [bold]{rank_example}[/] (each rank gives "
+                "one card of it, lowest suit first).\n"
+                "  hint    ask a computer player for a suggestion\n"
+                "  quit    leave the match")
+
     def _parse(self, line: str, obs: Observation) -> Play | Pass | Give:
-        """Your entry as an action; numbers stand for the cards of your hand as shown.
+        """Your entry as an action. A rank alone stands for your cards of that rank.
+
+        During play, one rank alone means all your cards of it on a lead, and as many as
+        the pile needs when following (lowest suits first; suits never matter, RULES.md
+        "Core"); a rank typed ``k`` times means ``k`` cards of it. During an exchange each
+        rank typed is one card of that rank. Anything else is read as card notation.
 
         Raises:
-            IllegalAction: ``bad-notation`` for a number outside your hand or unreadable
-                cards, ``mixed-ranks`` for cards of different ranks.
+            IllegalAction: ``bad-notation`` for a number that is not a rank, a ``#``
+                position, a mix of ranks and cards or unreadable cards; ``not-in-hand``
+                when you hold none (or too few) of a rank typed; ``mixed-ranks`` for cards
+                or ranks of different ranks in a play.
         """
-        words = re.split(r"[\s,]+", line.strip())
-        hand = obs.hand
-        out = []
+        words = [w for w in re.split(r"[\s,]+", line.strip()) if w]
+        ranks: list[Rank | None] = []
         for w in words:
-            if w.isdigit():
-                i = int(w)
-                if not 1 <= i <= len(hand):
-                    raise IllegalAction("bad-notation", f"there is no card number {i}; your "
-                                        f"cards are numbered 1 to {len(hand)}")
-                out.append(str(hand[i - 1]))
-            else:
-                out.append(w)
-        return self.match.parse_action(" ".join(out))
+            try:
+                ranks.append(Rank.parse(w))
+            except NotationError:
+                if w.startswith("#") or w.isdigit():
+                    raise IllegalAction(
+                        "bad-notation", f"{w!r} is not a rank or a card; cards are not "
+                        "typed by their place in your hand. Type a rank (9, 10, K, 2) for "
+                        "your cards of that rank, or the cards themselves (9S 9D)") from None
+                ranks.append(None)
+        if not words or all(r is None for r in ranks):
+            return self.match.parse_action(" ".join(words))
+        if any(r is None for r in ranks):
+            raise IllegalAction("bad-notation", "type ranks alone (9, or 9 9 for two) or the "
+                                "cards themselves (9S 9D), not both in one entry")
+        hand = obs.hand
+        if obs.phase == "exchange":
+            chosen: list[Card] = []
+            for r in ranks:
+                free = [c for c in hand if c.rank == r and c not in chosen]
+                if not free:
+                    held = sum(c.rank == r for c in hand)
+                    raise IllegalAction("not-in-hand", _short_of(
+                        r, held, ranks.count(r), f"you typed it {ranks.count(r)} times"))
+                chosen.append(free[0])
+            return Give(chosen)
+        rank = ranks[0]
+        if any(r != rank for r in ranks):
+            raise IllegalAction("mixed-ranks", f"{' '.join(words)} mixes ranks; a play is "
+                                "cards of one rank")
+        held = [c for c in hand if c.rank == rank]
+        if len(words) > 1:
+            count, why = len(words), f"you typed it {len(words)} times"
+        elif obs.pile:
+            count = obs.to_beat.count
+            why = f"the pile needs a {KIND_NAMES[count]}"
+        else:
+            count, why = len(held), ""
+        if not held or len(held) < count:
+            raise IllegalAction("not-in-hand", _short_of(rank, len(held), count, why))
+        return Play.of(held[:count])
 
     # ----- drawing ------------------------------------------------------------------
 
     def show_table(self, obs: Observation) -> None:
         """Draw the table as your seat sees it: seats, card counts, passes, finishing
-        places, titles and scores, the pile and your hand with numbers to type."""
+        places, titles and scores, the pile and your hand (wrapped to the console width)."""
         c = self.console
         n = obs.players
         scored = obs.rules.scoring is not None
@@ -356,7 +493,7 @@ class TerminalGame:
             elif s == obs.to_act:
                 marks.append("[bold]to act[/]")
             elif s in obs.passed:
-                marks.append("passed")
+                marks.append(PASSED_LABELS[obs.rules.passing])
             row = [str(s), name, str(obs.hand_counts[s]), ", ".join(marks),
                    obs.previous_titles[s] or "-"]
             if scored:
@@ -374,7 +511,7 @@ class TerminalGame:
                     f"{self._who(step.receiver, obs, start=False)}"
                     f"{' (the highest)' if step.forced else ' (any)'}.")
         c.print(f"Your hand ({len(obs.hand)} card{'s' if len(obs.hand) != 1 else ''}):")
-        c.print(self._hand_table(obs.hand))
+        c.print(self._hand_text(obs.hand))
 
     def _pile_text(self, obs: Observation) -> Text:
         if not obs.pile:
@@ -390,14 +527,15 @@ class TerminalGame:
                  f"{len(obs.pile)} play{'s' if len(obs.pile) > 1 else ''} on the pile.")
         return t
 
-    def _hand_table(self, hand: Sequence[Card]) -> Table:
-        t = Table(show_header=False, box=None, pad_edge=False, padding=(0, 1))
-        for _ in hand:
-            t.add_column(justify="center")
-        if hand:
-            t.add_row(*[Text(str(i + 1), style="dim") for i in range(len(hand))])
-            t.add_row(*[card_text(card) for card in hand])
-        return t
+    def _hand_text(self, hand: Sequence[Card]) -> Text:
+        """Your hand, low to high, cards of one rank side by side and ranks two spaces
+        apart; it wraps at the console width (rich wraps at the spaces), never truncated."""
+        out = Text()
+        for i, card in enumerate(hand):
+            if i:
+                out.append("  " if card.rank != hand[i - 1].rank else " ")
+            out.append_text(card_text(card))
+        return out
 
     def _intro(self) -> None:
         r = self.rules
@@ -405,7 +543,7 @@ class TerminalGame:
         opponents = ", ".join(f"{self.names[p]} ({self.levels[p - 1]})"
                               for p in range(1, r.players))
         c.print(f"[bold]President[/] · rules [bold]{r.name}[/] · {r.players} players · "
-                f"seed {self.seed if self.seed is not None else 'random'}")
+                f"seed {self.seed}")
         c.print(f"You play against {opponents}, clockwise from your left.")
         end = r.match_end
         if end == "single-deal":
@@ -562,18 +700,24 @@ class TerminalGame:
 
     def _show_match_end(self, event: MatchEnded) -> None:
         c = self.console
-        winners = ["you" if p == 0 and self.names[0] == "You" else self.names[p]
-                   for p in event.winners]
+        winners = [self.names[p] for p in event.winners]  # "You" for you by default
+        together = " and ".join(winners) if len(winners) < 3 else \
+            ", ".join(winners[:-1]) + " and " + winners[-1]
         c.print()
         if self.rules.match_end == "single-deal":
-            c.print(f"[bold]The deal is over.[/] {winners[0]} finished first.")
+            c.print(f"[bold]The deal is over.[/] {escape(winners[0])} finished first.")
         else:
             c.rule("Match over")
-            verb = "wins" if len(winners) == 1 else "share the win"
+            if len(winners) > 1:
+                verb = "share the win"
+            elif winners[0] == "You":
+                verb = "win"
+            else:
+                verb = "wins"
             if self.rules.scoring is not None:
                 scores = ", ".join(f"{self.names[p]} {s}" for p, s in enumerate(event.scores))
-                c.print(f"[bold]{' and '.join(winners)} {verb}[/] (scores: {scores}).")
+                c.print(f"[bold]{escape(together)} {verb}[/] (scores: {escape(scores)}).")
             else:
-                c.print(f"[bold]{' and '.join(winners)} {verb}.[/]")
+                c.print(f"[bold]{escape(together)} {verb}.[/]")
         if 0 in event.winners:
             c.print("Well played!")
