@@ -4,10 +4,8 @@ read nor change.
 A match table's record (its rules, names, seat tokens, the match seed and every action) is
 what the server needs to rebuild the table after a restart. It must never reach the browser
 in clear: it holds every hand implicitly (the seed gives the deck order). So the server seals
-it: JSON, compressed, encrypted with a keystream of HMAC-SHA256 blocks in counter mode over a
-random 16-byte nonce (a PRF in counter mode, standard library only), then signed with
-HMAC-SHA256 over version, nonce and ciphertext (encrypt-then-MAC). Two keys are derived from
-one server secret, one for each purpose.
+it with Fernet from the ``cryptography`` package (AES-128-CBC with HMAC-SHA256,
+encrypt-then-MAC), after compressing the JSON. The Fernet key is derived from one server secret.
 
 >>> box = Sealer(b"k" * 32)
 >>> box.open(box.seal({"a": 1}))
@@ -30,11 +28,10 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from cryptography.fernet import Fernet, InvalidToken
+
 __all__ = ["Sealer", "SealError", "load_secret"]
 
-_VERSION = b"p1"
-_NONCE = 16
-_TAG = 32
 MAX_SEALED_CHARS = 400_000
 """Largest sealed text accepted (characters); a whole long match is far below it."""
 
@@ -48,27 +45,21 @@ class Sealer:
 
     Args:
         secret: the server secret (bytes; any length, 32 random bytes recommended).
+
+    Raises:
+        ValueError: if the secret is empty.
     """
 
     def __init__(self, secret: bytes) -> None:
         if not secret:
             raise ValueError("the sealing secret is empty; give at least 16 random bytes")
-        self._enc = hmac.new(secret, b"president-web encrypt", hashlib.sha256).digest()
-        self._mac = hmac.new(secret, b"president-web sign", hashlib.sha256).digest()
-
-    def _stream(self, nonce: bytes, length: int) -> bytes:
-        blocks = []
-        for i in range((length + 31) // 32):
-            blocks.append(hmac.new(self._enc, nonce + i.to_bytes(8, "big"), hashlib.sha256).digest())
-        return b"".join(blocks)[:length]
+        key = hmac.new(secret, b"president-web seal", hashlib.sha256).digest()
+        self._fernet = Fernet(base64.urlsafe_b64encode(key))
 
     def seal(self, record: Any) -> str:
         """The record as an opaque URL-safe text (str)."""
         plain = zlib.compress(json.dumps(record, separators=(",", ":")).encode(), 6)
-        nonce = secrets.token_bytes(_NONCE)
-        body = bytes(a ^ b for a, b in zip(plain, self._stream(nonce, len(plain))))
-        tag = hmac.new(self._mac, _VERSION + nonce + body, hashlib.sha256).digest()
-        return base64.urlsafe_b64encode(_VERSION + nonce + body + tag).decode().rstrip("=")
+        return self._fernet.encrypt(plain).decode()
 
     def open(self, text: str) -> Any:
         """The record sealed in ``text``.
@@ -81,20 +72,9 @@ class Sealer:
         if not isinstance(text, str) or len(text) > MAX_SEALED_CHARS:
             raise bad
         try:
-            raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-        except (ValueError, TypeError):
-            raise bad from None
-        if len(raw) < len(_VERSION) + _NONCE + _TAG or not raw.startswith(_VERSION):
-            raise bad
-        nonce = raw[len(_VERSION):len(_VERSION) + _NONCE]
-        body, tag = raw[len(_VERSION) + _NONCE:-_TAG], raw[-_TAG:]
-        want = hmac.new(self._mac, _VERSION + nonce + body, hashlib.sha256).digest()
-        if not hmac.compare_digest(tag, want):
-            raise bad
-        plain = bytes(a ^ b for a, b in zip(body, self._stream(nonce, len(body))))
-        try:
+            plain = self._fernet.decrypt(text.encode("ascii"))
             return json.loads(zlib.decompress(plain))
-        except (zlib.error, ValueError):  # pragma: no cover - only with a valid tag
+        except (InvalidToken, UnicodeError, zlib.error, ValueError):
             raise bad from None
 
 
