@@ -3,6 +3,7 @@ clear refusals (exit status 2) for bad presets, twists, table sizes and play opt
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -125,3 +126,83 @@ def test_argparse_errors_exit_2():
     proc = run_cli("play", "--players", "four")
     assert proc.returncode == 2
     assert "invalid int value: 'four'" in proc.stderr
+
+
+@pytest.mark.parametrize("players, shown, skipped", [
+    (5, ["house", "family", "first-night"], ["practice"]),
+    (3, ["first-night"], ["house", "family", "practice"]),
+    (4, list(PRESETS), []),
+])
+def test_rules_for_a_table_size_prints_every_preset_that_allows_it(players, shown, skipped,
+                                                                      capsys):
+    assert main(["rules", "--players", str(players)]) == 0
+    out = capsys.readouterr().out
+    assert [line.split()[1] for line in out.splitlines() if line.startswith("Rules: ")] == shown
+    assert out.count(f"Players: {players} (") == len(shown)
+    if skipped:
+        first = out.splitlines()[0]
+        assert first.startswith(f"Presets for {players} players: {', '.join(shown)}. Skipped: ")
+        for name in skipped:
+            lo, hi, _ = PRESETS[name]
+            allows = f"{lo} to {hi}" if hi != lo else f"{lo}"
+            assert f"{name} (the {name} preset is for {allows} players, not {players})" in first
+    else:
+        assert out.startswith("Rules: house\n")
+
+
+def test_rules_for_a_table_size_no_preset_allows_is_refused(capsys):
+    assert main(["rules", "--players", "8"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == ("president rules: no preset allows 8 players: players = 8 is not "
+                            "allowed; a table has 3 to 7 players\n")
+
+
+def test_broken_pipe_exits_quietly():
+    # The reading end is closed before the command writes: every write meets a broken pipe.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "president", "rules"], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=60)
+    finally:
+        os.close(write_end)
+    assert proc.stderr == ""
+    assert proc.returncode == 1
+
+
+def test_rules_piped_into_head_prints_the_first_line_only():
+    proc = subprocess.run(f"'{sys.executable}' -m president rules | head -1", shell=True,
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.stdout == "Rules: house\n"
+    assert proc.stderr == ""
+
+
+@pytest.mark.parametrize("levels, entry", [("simple,,random", 2), ("simple,", 2),
+                                           (",simple", 1), ("simple, ,random", 2)])
+def test_levels_with_an_empty_entry_are_refused(levels, entry, capsys):
+    assert main(["play", "--levels", levels]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (f"president play: --levels {levels!r} has an empty entry (entry "
+                            f"{entry}); separate levels with single commas, e.g. "
+                            "--levels simple,random\n")
+
+
+def test_record_to_a_place_that_cannot_be_written_is_refused(tmp_path, capsys):
+    missing = tmp_path / "no-such-folder" / "game.json"
+    assert main(["play", "--record", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"president play: --record {str(missing)!r}: the folder "
+                   f"{missing.parent} does not exist\n")
+    assert main(["play", "--record", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "is a folder; give a file name inside it, e.g. game.json" in err
+    assert not missing.parent.exists()
+
+
+def test_play_help_shows_record_option(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    assert "--record FILE" in out

@@ -421,3 +421,167 @@ def test_play_through_a_real_subprocess(tmp_path):
     result = records.replay(records.load(record.open()))
     assert result.ok and result.match.phase == "match-over"
     assert result.match.deal.history[0] == (0, Play.parse("3D"))  # seed 3: 3D is your lowest
+
+
+def test_an_unseeded_game_draws_a_real_seed_that_replays_the_same_deal():
+    console, buf = make_console()
+    game = TerminalGame(Rules.preset("practice"), console=console, input_fn=scripted([]))
+    assert isinstance(game.seed, int) and 0 <= game.seed < 1_000_000
+    game.run()
+    out = buf.getvalue()
+    assert f"· seed {game.seed}\n" in out and "random" not in out
+    again = TerminalGame(Rules.preset("practice"), seed=game.seed, input_fn=scripted([]),
+                         console=make_console()[0])
+    assert again.observation().hand == game.observation().hand
+    assert again.match.events[0] == game.match.events[0]
+
+
+@pytest.mark.parametrize("how", ["quit", "end-of-input", "ctrl-c", "match-over"])
+def test_record_is_written_however_the_game_ends(how, tmp_path):
+    path = tmp_path / "bug.json"
+    console, buf = make_console()
+    if how == "quit":
+        inputs = scripted(["3", "quit"])  # your three, then leave
+    elif how == "end-of-input":
+        inputs = scripted(["3"])
+    elif how == "ctrl-c":
+        def inputs():
+            raise KeyboardInterrupt
+    else:
+        inputs = HintFollower(buf)
+    game = TerminalGame(Rules.preset("practice"), seed=3, console=console, input_fn=inputs,
+                        record=path)
+    status = game.run()
+    assert status == (130 if how == "ctrl-c" else 0)
+    assert f"Match record written to {path} (seed 3)" in buf.getvalue()
+    result = records.replay(records.load(path.open()))
+    assert result.ok
+    assert result.match.snapshot() == game.match.snapshot()
+    played = 0 if how == "ctrl-c" else 1
+    assert len(result.match.deal.history) >= played
+    if how in ("quit", "end-of-input"):
+        assert result.match.deal.history[0] == (0, Play.parse("3D"))
+    if how == "match-over":
+        assert result.match.phase == "match-over"
+
+
+def test_record_that_cannot_be_written_is_reported(tmp_path):
+    console, buf = make_console()
+    path = tmp_path / "missing-folder" / "game.json"
+    game = TerminalGame(Rules.preset("practice"), seed=3, console=console,
+                        input_fn=scripted([]), record=path)
+    assert game.run() == 0
+    assert f"Could not write the match record to {path}: No such file or directory" \
+        in buf.getvalue()
+
+
+@pytest.mark.parametrize("winners, scores, line", [
+    ((0,), (11, 4, 2, 1), "You win (scores: You 11, Robin 4, Alex 2, Sam 1)."),
+    ((2,), (4, 3, 12, 1), "Alex wins (scores: You 4, Robin 3, Alex 12, Sam 1)."),
+    ((0, 2), (11, 4, 11, 1), "You and Alex share the win (scores: You 11, Robin 4, Alex 11, "
+                             "Sam 1)."),
+    ((1, 2, 3), (3, 11, 11, 11), "Robin, Alex and Sam share the win (scores: You 3, Robin 11, "
+                                 "Alex 11, Sam 11)."),
+])
+def test_match_end_grammar(winners, scores, line):
+    from president.events import MatchEnded
+    console, buf = make_console()
+    game = TerminalGame(Rules.preset("house"), seed=1, console=console, input_fn=scripted([]))
+    game.announce(MatchEnded(winners, scores), game.observation())
+    out = buf.getvalue()
+    assert line in out.splitlines()
+    assert ("Well played!" in out) == (0 in winners)
+
+
+def test_single_deal_end_names_the_winner_with_a_capital():
+    from president.events import MatchEnded
+    console, buf = make_console()
+    game = TerminalGame(Rules.preset("practice"), seed=1, console=console, input_fn=scripted([]))
+    game.announce(MatchEnded((0,), (0, 0, 0, 0)), game.observation())
+    assert "The deal is over. You finished first." in buf.getvalue()
+
+
+def test_narrow_terminal_wraps_the_hand_instead_of_truncating():
+    # first-night, 3 players: seat 0 is dealt first and holds 18 cards.
+    buf = io.StringIO()
+    console = Console(file=buf, width=70, color_system=None, highlight=False)
+    game = TerminalGame(Rules.parse("first-night", players=3), seed=2, console=console,
+                        levels=["intermediate"], input_fn=scripted(["help", "quit"]))
+    hand = game.observation().hand
+    assert len(hand) == 18
+    game.run()
+    out = buf.getvalue()
+    assert "…" not in out
+    assert max(len(line) for line in out.splitlines()) <= 70
+    after = out[out.index("Your hand (18 cards):"):].splitlines()[1:]
+    shown = []
+    for line in after:
+        if line.startswith("You lead"):
+            break
+        shown += [Card.parse(w) for w in line.split()]
+    assert tuple(shown) == hand
+    assert len(after) > 2  # it did wrap
+
+
+def _exchange_prompt_driver(buf, prompt_start, first_answers):
+    """Answers ``first_answers`` at the first prompt starting with ``prompt_start``, and
+    follows hints everywhere else."""
+    follower = HintFollower(buf)
+    pending = list(first_answers)
+
+    def read():
+        last = buf.getvalue().rstrip("\n").rsplit("\n", 1)[-1]
+        if pending and last.startswith(prompt_start):
+            return pending.pop(0)
+        return follower()
+    return read
+
+
+def test_help_during_the_exchange_explains_the_exchange():
+    # Seed 3 of house+three-deals makes you President after deal 1 (see the test above).
+    console, buf = make_console()
+    game = TerminalGame(Rules.parse("house+three-deals"), seed=3, levels=["random"],
+                        console=console,
+                        input_fn=_exchange_prompt_driver(buf, "Choose 1 card to give back",
+                                                         ["help", "k k", "quit"]))
+    game.run()
+    out = buf.getvalue()
+    scum = game.names[game.match.results[0].finish_order[-1]]
+    help_at = out.index("Exchange: you give 1 card to ")
+    text = out[help_at:]
+    assert text.startswith(f"Exchange: you give 1 card to {scum} before the deal is played.")
+    assert "You choose any 1 card of your hand to give back." in text
+    assert "Type the card: " in text and "or rank: " in text
+    assert "At your turn, type one of:" not in out  # the play help was not shown
+    assert "Not accepted: you hold " in text  # "k k" asks two kings for one card
+    # A rank alone gives one card of that rank during the exchange.
+    console, buf = make_console()
+    game = TerminalGame(Rules.parse("house+three-deals"), seed=3, levels=["random"],
+                        console=console, input_fn=_exchange_prompt_driver(
+                            buf, "Choose 1 card to give back", ["3", "quit"]))
+    game.run()
+    out = buf.getvalue()
+    at = out.rindex("Your hand (14 cards):\n", 0, out.index("Choose 1 card to give back"))
+    hand_line = out[at:].splitlines()[1]
+    threes = [Card.parse(w) for w in hand_line.split() if w.startswith("3")]
+    assert threes  # this hand holds a three; the lowest suit of them goes
+    assert re.search(rf"^You give {scum} {threes[0]}\.$", out, re.M)
+
+
+@pytest.mark.parametrize("passing, label", [
+    ("re-enter", "passed since the last play"),
+    ("sit-out", "passed: out of this pile"),
+    ("once-around", "passed: has had their turn"),
+])
+def test_passed_is_labelled_by_the_passing_rule(passing, label):
+    from president.match import Match
+    rules = Rules.preset("practice").with_options(passing=passing)
+    console, buf = make_console()
+    game = TerminalGame(rules, seed=3, console=console, input_fn=scripted([]))
+    game.match = Match(rules, game.names, seed=3, leader=3)
+    hand3 = game.match.deal.hand(3)
+    game.match.act(3, Play.of(hand3[:1]))  # Sam leads his lowest card
+    game.match.act(0, "pass")  # you pass; Robin is to act
+    game.show_table(game.observation())
+    you = next(line for line in buf.getvalue().splitlines() if line.split()[:3] == ["0", "│", "You"])
+    assert label in you

@@ -253,7 +253,7 @@ class TerminalGame:
         except (OSError, PresidentError) as e:
             why = e.message if isinstance(e, PresidentError) else (e.strerror or str(e))
             self.console.print(f"[red]Could not write the match record to {escape(path)}:[/] "
-                               f"{escape(why)}")
+                               f"{escape(why)}", soft_wrap=True)
             return
         # soft_wrap: a long path is never broken by an inserted newline (copy and paste).
         self.console.print(f"Match record written to {escape(path)} (seed {self.seed}); "
@@ -392,7 +392,7 @@ class TerminalGame:
             rule = (f"The rules make you give your highest {what}; when several of your "
                     "cards share that rank, you choose which.")
         else:
-            rule = (f"You choose any {what} to give back (most players give their lowest).")
+            rule = f"You choose any {what} of your hand to give back."
         hand = obs.hand
         card_example = " ".join(str(c) for c in (hand[-n:] if step.forced else hand[:n]))
         rank_example = " ".join(c.rank.symbol for c in (hand[-n:] if step.forced else hand[:n]))
