@@ -310,6 +310,22 @@ class Match:
                 ``deal-over``, ``bad-exchange``, ``bad-notation``, ``match-over``,
                 ``wrong-phase``, ``bad-seat``). Nothing changes when it is raised.
         """
+        if self.phase == "play" and seat == self.to_act and type(seat) is int \
+                and (action is PASS or type(action) is Play):
+            # The common case, same check as below without the conversions.
+            deal = self.deal
+            err = deal.refusal(seat, action)
+            if err is not None:
+                raise err
+            events = deal.apply_unchecked(seat, action)
+            if deal.over:
+                events = self._finish_deal(events)
+                self._sync_to_act()
+            else:
+                self.to_act = deal.to_act
+            if self._record:
+                self.events.extend(events)
+            return events
         if isinstance(action, str):
             action = self.parse_action(action)
         elif not isinstance(action, (Play, Pass, Give)):
