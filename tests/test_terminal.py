@@ -125,7 +125,7 @@ def test_wrong_entries_show_reason_and_ask_again():
     hand_before = game.observation().hand
     assert game.run() == 0
     out = buf.getvalue()
-    prompt = "You lead: type a rank (all your cards of it) or cards: "
+    prompt = "You lead: a rank (all your cards of it) or cards: "
     assert out.count(prompt) == 9  # the same prompt each time: nothing was played
     assert "Not accepted: '9z' has no suit" in out
     # Numbers are ranks, never places in the hand: a number that is no rank is refused.
@@ -219,7 +219,7 @@ def test_a_rank_alone_when_following_plays_as_many_as_the_pile_needs():
     game.input_fn = scripted(["k", "quit"])
     game.run()
     out = buf.getvalue()
-    assert "Beat 5D 5S: type a rank (a pair of it) or cards, or pass: " in out
+    assert "Beat 5D 5S: a rank (a pair of it) or cards, or pass: " in out
     # Two kings out of three, the lowest suits (clubs, hearts); the spade stays.
     assert game.match.deal.history[1] == (0, Play.parse("KC KH"))
     assert game.match.deal.hand(0) == parse_cards("3C 9D KS")
@@ -585,3 +585,21 @@ def test_passed_is_labelled_by_the_passing_rule(passing, label):
     game.show_table(game.observation())
     you = next(line for line in buf.getvalue().splitlines() if line.split()[:3] == ["0", "│", "You"])
     assert label in you
+
+
+def test_narrow_terminal_seven_players_nothing_cut_short():
+    # Seven players at 70 columns: titles such as Vice-President and the long "passed"
+    # labels must show whole (wrapped if need be), never cut with an ellipsis.
+    buf = io.StringIO()
+    console = Console(file=buf, width=70, color_system=None, highlight=False)
+    game = TerminalGame(Rules.parse("house+three-deals", players=7), seed=5,
+                        levels=["intermediate", "beginner"], name="Alexandra", console=console,
+                        input_fn=HintFollower(buf))
+    assert game.run() == 0
+    out = buf.getvalue()
+    assert "…" not in out
+    rows = [line for line in out.splitlines() if line.count("│") == 5]
+    assert any("│ Vice-President │" in line for line in rows)
+    assert any("passed since" in line for line in rows)
+    echoed = re.compile(r"^(You lead|Beat|Choose|Give).*: ")
+    assert all(len(line) <= 70 for line in out.splitlines() if not echoed.match(line))

@@ -347,9 +347,9 @@ class TerminalGame:
                           f"card{'s' if step.count > 1 else ''} (e.g. {example}): ")
         elif obs.pile:
             kind = KIND_NAMES[obs.to_beat.count]
-            prompt = f"Beat {obs.to_beat}: type a rank (a {kind} of it) or cards, or pass: "
+            prompt = f"Beat {obs.to_beat}: a rank (a {kind} of it) or cards, or pass: "
         else:
-            prompt = "You lead: type a rank (all your cards of it) or cards: "
+            prompt = "You lead: a rank (all your cards of it) or cards: "
         while True:
             line = self._read(prompt)
             word = line.lower()
@@ -474,10 +474,10 @@ class TerminalGame:
         table = Table(title=f"Deal {obs.deal_number} · {obs.rules.name}", title_justify="left",
                       show_edge=False, pad_edge=False)
         table.add_column("Seat", justify="right")
-        table.add_column("Player")
+        table.add_column("Player", min_width=14)  # "(intermediate)" whole on a narrow screen
         table.add_column("Cards", justify="right")
         table.add_column("Now")
-        table.add_column("Title")
+        table.add_column("Title", min_width=14, no_wrap=True)  # "Vice-President" whole
         if scored:
             table.add_column("Score", justify="right")
         for s in range(n):
