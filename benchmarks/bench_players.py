@@ -14,7 +14,7 @@ second of this process (the machine may be shared; wall-clock figures are shown 
 other seats the weaker, every board in every seat rotation) under ``house`` with 4 players
 and ``first-night`` with 5, and prints the Markdown table of docs/strength.md::
 
-    python benchmarks/bench_players.py --ladder --boards 1000 --expert-boards 1000 --jobs 2 \\
+    python benchmarks/bench_players.py --ladder --deals 4000 --expert-deals 4000 --jobs 2 \\
         --store ladder.jsonl
 
 ``--store`` keeps every board's result, so an interrupted ladder resumes where it stopped.
@@ -119,7 +119,7 @@ def speed(args) -> int:
     target = figs["random deals/s, play only"]["per_cpu_second"]
     print(f"  target 10,000 random deals/s: {'met' if target >= 10_000 else 'MISSED'} "
           f"({target:,.0f})")
-    ex = expert_figures(2 if QUICK else args.expert_deals)
+    ex = expert_figures(2 if QUICK else args.timing_deals)
     print(f"expert, default budget ({ex['budget']['playouts']} play-outs, "
           f"{ex['budget']['time_limit']} s), against three intermediate, {ex['deals']} deals:")
     print(f"  {ex['searched']} searched decisions of {ex['decisions']}; CPU per decision "
@@ -156,7 +156,8 @@ def ladder(args) -> int:
     for preset, players in TABLES:
         rules = Rules.preset(preset, players=players)
         for stronger, weaker in pairs():
-            boards = args.expert_boards if stronger == "expert" else args.boards
+            deals = args.expert_deals if stronger == "expert" else args.deals
+            boards = -(-deals // players)  # every board is played in `players` rotations
             if QUICK:
                 boards = 2 if stronger == "expert" else 20
             if boards <= 0:
@@ -169,7 +170,9 @@ def ladder(args) -> int:
                                       boards=boards, seed=args.seed, player_options=opts)
             key = json.dumps([preset, players, stronger, weaker, args.seed, opts])
             have = {b: r for b, r in stored.get(key, {}).items() if b < boards}
-            todo = [b for b in range(boards) if b not in have]
+            todo = [] if args.stored_only else [b for b in range(boards) if b not in have]
+            if args.stored_only and not have:
+                continue
             print(f"{preset} {players}p: {stronger} vs {weaker}, {boards} boards "
                   f"({len(have)} stored) ...", file=sys.stderr, flush=True)
 
@@ -216,15 +219,17 @@ def _row(res: dict, stronger: str, weaker: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ladder", action="store_true", help="the strength table")
-    parser.add_argument("--boards", type=int, default=1000,
-                        help="boards per pair without the expert (each played in every "
-                             "rotation: 4 or 5 deals per board; default 1000)")
-    parser.add_argument("--expert-boards", type=int, default=1000,
-                        help="boards for expert against intermediate (default 1000)")
+    parser.add_argument("--deals", type=int, default=4000,
+                        help="deals per pair without the expert, at least (boards of cards, "
+                             "each played in every seat rotation; default 4000)")
+    parser.add_argument("--expert-deals", type=int, default=4000,
+                        help="deals for expert against intermediate, at least (default 4000)")
     parser.add_argument("--expert-playouts", type=int, default=None)
     parser.add_argument("--expert-time", type=float, default=None)
-    parser.add_argument("--expert-deals", type=int, default=20,
+    parser.add_argument("--timing-deals", type=int, default=20,
                         help="deals for the expert timing (default 20)")
+    parser.add_argument("--stored-only", action="store_true",
+                        help="with --store: report the stored boards only, play nothing")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")

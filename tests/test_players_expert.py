@@ -160,3 +160,30 @@ def test_budget_is_checked():
         ExpertPlayer(playouts=0)
     with pytest.raises(ValueError, match="time_limit"):
         ExpertPlayer(time_limit=0)
+
+
+@pytest.mark.parametrize("spec,players", [("house", 4), ("first-night+swap", 5),
+                                          ("family+once-around", 4), ("house+sit-out", 5)])
+def test_the_true_deal_explains_intermediate_play_without_surprise(spec, players):
+    """With intermediate players at the table the real hands give no surprise at all, and
+    a world with hands swapped around usually gives some."""
+    from president.players.expert import surprises
+    from president.players.fastsim import encode
+    rules = Rules.parse(spec, players=players)
+    swapped_surprised = 0
+    total = 0
+    for m, obs in _positions(rules, seed=7):
+        if obs.phase != "play" or not obs.history:
+            continue
+        me = obs.seat
+        history = [(s, -1 if a is PASS else encode(a.rank, a.count)) for s, a in obs.history]
+        played = [[0] * 13 for _ in range(players)]
+        for s, a in obs.history:
+            if a is not PASS:
+                played[s][a.rank] += a.count
+        true = [counts_of_mask(h) for h in m.deal.hands]
+        assert surprises(rules, true, played, obs.leader, history, me) == 0
+        world = sample_world(seat_constraints(obs), random.Random(total))
+        swapped_surprised += surprises(rules, world, played, obs.leader, history, me) > 0
+        total += 1
+    assert total > 10 and swapped_surprised > total // 4

@@ -59,13 +59,17 @@ class ExpertPlayer:
 
     def __init__(self, *, seed: int | None = None, playouts: int = 1000,
                  time_limit: float = 0.8, prior: float = 0.03,
-                 policy: str = "intermediate") -> None:
+                 policy: str = "intermediate", surprise: float | None = 0.25) -> None:
         if not isinstance(playouts, int) or playouts < 1:
             raise ValueError(f"playouts = {playouts!r} must be a whole number of at least 1")
         if not time_limit > 0:
             raise ValueError(f"time_limit = {time_limit!r} must be more than 0 seconds")
         if not prior >= 0:
             raise ValueError(f"prior = {prior!r} must be 0 or more places")
+        if surprise is not None and not 0 < surprise <= 1:
+            raise ValueError(f"surprise = {surprise!r} must be more than 0 and at most 1, "
+                             "or None")
+        self.surprise = surprise
         self.rng = random.Random(seed)
         self.playouts = playouts
         self.time_limit = time_limit
@@ -130,18 +134,31 @@ class ExpertPlayer:
         rounds = max(1, (len(candidates) - 1).bit_length())
         budget = self.playouts
         used = 0
+        surprise = self.surprise
+        history = [(seat, fastsim.PASS if a is PASS else encode(a.rank, a.count))
+                   for seat, a in obs.history]
+        others_acted = any(seat != me for seat, _ in history)
+        played = [[0] * 13 for _ in range(obs.players)]
+        for seat, a in obs.history:
+            if a is not PASS:
+                played[seat][a.rank] += a.count
+        weights = {c: 0.0 for c in candidates}
+        clock = time.perf_counter
         for rnd in range(rounds):
             left_rounds = rounds - rnd
             worlds = max(1, (budget - used) // (left_rounds * len(alive)))
-            clock = time.perf_counter
             for _ in range(worlds):
                 hands = sample_world(cons, rng)
+                w = 1.0
+                if surprise is not None and others_acted:
+                    w = surprise ** surprises(obs.rules, hands, played, obs.leader, history, me)
                 seed = rng.random()
                 for c in alive:
                     st = root.copy(hands)
                     st.apply(c)
                     order = policy(st, random.Random(seed) if noisy else None)
-                    totals[c] += order.index(me) + 1
+                    totals[c] += w * (order.index(me) + 1)
+                    weights[c] += w
                     counts[c] += 1
                     used += 1
                     if clock() > deadline:
@@ -150,18 +167,41 @@ class ExpertPlayer:
                     break
             if time.perf_counter() > deadline or len(alive) <= 2 or rnd == rounds - 1:
                 break
-            alive.sort(key=lambda c: totals[c] / max(1, counts[c]))
+            alive.sort(key=lambda c: totals[c] / weights[c] if weights[c] else 99.0)
             keep = alive[:max(2, (len(alive) + 1) // 2)]
             if guess in alive and guess not in keep:
                 keep.append(guess)
             alive = keep
-        alive = [c for c in alive if counts[c]]
+        alive = [c for c in alive if weights[c]]
         if not alive:
             return guess, used
-        best = min(alive, key=lambda c: totals[c] / counts[c])
-        if guess in alive and totals[guess] / counts[guess] <= totals[best] / counts[best] + self.prior:
+        mean = {c: totals[c] / weights[c] for c in alive}
+        best = min(alive, key=mean.__getitem__)
+        if guess in alive and mean[guess] <= mean[best] + self.prior:
             best = guess
         return best, used
+
+
+def surprises(rules, hands: list[list[int]], played: list[list[int]], leader: int,
+              history: list[tuple[int, int]], me: int) -> int:
+    """How many of the other seats' actions so far in this deal an ``intermediate`` player
+    would not have taken, had the hidden cards been dealt as in the world ``hands`` (counts
+    per rank now; ``played``: counts per rank each seat has played this deal). The expert
+    weighs a world by ``surprise ** surprises``: worlds that explain the table's play get
+    more say. The hard constraints of :func:`sample_world` hold whatever the weights."""
+    n = len(hands)
+    start = [[hands[s][r] + played[s][r] for r in range(13)] for s in range(n)]
+    fd = FastDeal(rules, start, leader)
+    tot = [sum(start[s][r] for s in range(n)) for r in range(13)]
+    missed = 0
+    choose = fastsim.intermediate_choice
+    for seat, code in history:
+        if seat != me and choose(fd, tot) != code:
+            missed += 1
+        if code >= 0:
+            tot[code >> 2] -= (code & 3) + 1
+        fd.apply(code)
+    return missed
 
 
 def root_state(obs: Observation) -> FastDeal:
