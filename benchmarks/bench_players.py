@@ -154,8 +154,12 @@ def ladder(args) -> int:
                 rec = json.loads(line)
                 stored.setdefault(rec["key"], {})[rec["board"]] = rec["result"]
     for preset, players in TABLES:
+        if args.table and args.table != preset:
+            continue
         rules = Rules.preset(preset, players=players)
         for stronger, weaker in pairs():
+            if args.only_expert and stronger != "expert":
+                continue
             deals = args.expert_deals if stronger == "expert" else args.deals
             boards = -(-deals // players)  # every board is played in `players` rotations
             if QUICK:
@@ -230,6 +234,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="deals for the expert timing (default 20)")
     parser.add_argument("--stored-only", action="store_true",
                         help="with --store: report the stored boards only, play nothing")
+    parser.add_argument("--table", choices=[t for t, _ in TABLES], default=None,
+                        help="measure only this table")
+    parser.add_argument("--only-expert", action="store_true",
+                        help="measure only expert against intermediate")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
