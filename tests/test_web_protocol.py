@@ -4,6 +4,7 @@ requests, saved matches (sealed records) and the seed-003 practice round over a 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -19,8 +20,8 @@ SECRET = b"protocol-test-secret-0123456789ab"
 
 
 @pytest.fixture
-def client():
-    app = create_app(bot_delay=0, secret=SECRET, allow_seed=True)
+def client(tmp_path):
+    app = create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)
     with TestClient(app) as c:
         yield c
 
@@ -132,8 +133,8 @@ def test_non_json_body_and_unknown_routes(client):
     assert client.get("/nope").status_code == 404
 
 
-def test_chosen_seed_only_on_a_test_server():
-    with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=False)) as c:
+def test_chosen_seed_only_on_a_test_server(tmp_path):
+    with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=False, state_dir=tmp_path)) as c:
         r = c.post("/api/tables", json={"kind": "match", "seed": 5})
         assert r.status_code == 400 and "seed" in r.json()["message"]
 
@@ -397,3 +398,162 @@ def test_a_slow_computer_level_does_not_hold_up_other_tables(client):
         state, _ = until_state(a, my_turn)
     assert held["answered_while_thinking"] is True
     assert table.match.deal.history[1][0] == 1            # the expert then played its turn
+
+
+# ----- tester's findings: hostile messages, API consistency --------------------------------
+
+@pytest.mark.parametrize("raw", [
+    "[" * 990 + "]" * 990,                                        # ~2 KB, deeper than the stack allows
+    '{"type": "play", "cards": ' + "[" * 990 + "]" * 990 + "}",
+    "[" * 100_000,
+    '{"type": "hint", "level": {"a": {"b": {"c": {"d": {"e": {"f": {"g": {"h": 1}}}}}}}}}',
+])
+def test_deeply_nested_json_gets_bad_message_and_keeps_the_socket(client, raw):
+    info = new_table(client)
+    with client.websocket_connect("/ws") as ws:
+        state = join(client, ws, info)
+        ws.send_text(raw)
+        reply = ws.receive_json()
+        assert reply["type"] == "error" and reply["reason"] == "bad-message"
+        assert "brackets" in reply["message"] or "not JSON" in reply["message"]
+        ws.send_json({"type": "play", "cards": state["legal"][0]})   # the round goes on
+        _, seen = until_state(ws)
+        assert seen[0]["kind"] == "played" and seen[0]["seat"] == 0
+    with pytest.raises(P.MessageError, match="at most 8"):
+        P.parse_client("[" * 990 + "]" * 990)
+
+
+def test_garbage_snapshots_count_towards_the_bad_hello_limit(client):
+    from starlette.websockets import WebSocketDisconnect
+    from president.web.app import MAX_BAD_HELLOS
+    hello = {"type": "hello", "table": "T" * 22, "token": "K" * 32, "snapshot": "garbage" * 10}
+    with client.websocket_connect("/ws") as ws:
+        for _ in range(MAX_BAD_HELLOS):
+            ws.send_json(hello)
+            assert ws.receive_json()["reason"] == "bad-record"
+        with pytest.raises(WebSocketDisconnect):
+            ws.receive_json()          # the server closed the socket after the fifth
+
+
+def test_practice_is_not_a_match_preset(client):
+    r = client.post("/api/tables", json={"kind": "match", "preset": "practice"})
+    assert r.status_code == 400 and r.json()["error"] == "bad-rules"
+    assert 'kind "practice"' in r.json()["message"] and "house" in r.json()["message"]
+    assert "practice" not in [p["name"] for p in client.get("/api/options").json()["presets"]]
+    assert len(client.app.state.tables) == 0
+
+
+@pytest.mark.parametrize("names, pair", [
+    (["Me", "Alex", "Alex", "Sam"], "seats 2 and 3"),
+    (["Me", "alex", "Sam", " ALEX "], "seats 2 and 4"),
+    (["You", "Alex", "Sam", "you"], "seats 1 and 4"),
+])
+def test_duplicate_names_are_refused(client, names, pair):
+    r = client.post("/api/tables", json={"kind": "match", "players": 4, "names": names})
+    assert r.status_code == 400 and r.json()["error"] == "bad-table"
+    assert pair in r.json()["message"] and "different name" in r.json()["message"]
+    assert len(client.app.state.tables) == 0
+
+
+def test_head_and_favicon(client):
+    r = client.head("/")
+    assert r.status_code == 200 and r.text == ""
+    assert r.headers["content-type"].startswith("text/html")
+    html = client.get("/").text
+    assert re.search(r'<link rel="icon" [^>]*href="data:image/svg\+xml,', html)
+
+
+# ----- hints at any level -------------------------------------------------------------------
+
+def test_options_list_hint_levels(client):
+    from president.players import available_levels
+    opts = client.get("/api/options").json()
+    assert opts["hint_levels"] == available_levels() and opts["default_hint_level"] == "simple"
+
+
+@pytest.mark.parametrize("level", ["random", "beginner", "simple", "intermediate", "expert"])
+def test_hint_at_each_level_is_legal(client, level):
+    from president.players import available_levels
+    if level not in available_levels():
+        pytest.skip(f"{level} is not installed")
+    info = new_table(client)
+    with client.websocket_connect("/ws") as ws:
+        state = join(client, ws, info)
+        ws.send_json({"type": "hint", "level": level})
+        hint = ws.receive_json()
+        assert hint["type"] == "hint" and not hint["pass"]      # a lead cannot pass
+        assert hint["cards"] in state["legal"]
+
+
+def test_hint_level_is_validated(client):
+    info = new_table(client)
+    with client.websocket_connect("/ws") as ws:
+        join(client, ws, info)
+        before = fingerprint(client, info["table"])
+        ws.send_json({"type": "hint", "level": "genius"})
+        r = ws.receive_json()
+        assert r["type"] == "error" and r["reason"] == "bad-level" and "simple" in r["message"]
+        ws.send_json({"type": "hint", "level": "Expert; drop"})
+        assert ws.receive_json()["reason"] == "bad-message"
+        assert fingerprint(client, info["table"]) == before
+
+
+def test_slow_hint_thinks_in_a_thread_with_the_seat_view_only(client, monkeypatch):
+    """An expert hint does not hold up the event loop, and its player is given only the
+    human seat's own observation."""
+    import threading
+    from president.observation import Observation
+    from president.web import tables as T
+    release, started = threading.Event(), threading.Event()
+    seen = []
+
+    class Slow:
+        def act(self, obs):
+            seen.append(obs)
+            started.set()
+            release.wait(timeout=10)
+            return obs.legal_actions[-1]
+    monkeypatch.setattr(T, "make_player", lambda level, seed=None: Slow())
+    slow, fast = new_table(client), new_table(client)
+    with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
+        state = join(client, a, slow)
+        join(client, b, fast)
+        a.send_json({"type": "hint", "level": "expert"})
+        assert started.wait(timeout=10)
+        b.send_json({"type": "hint"})                  # another table answers meanwhile
+        other = b.receive_json()
+        answered_while_thinking = not release.is_set()
+        release.set()
+        hint = a.receive_json()
+    assert answered_while_thinking and other["type"] == "hint"
+    assert hint["cards"] == state["legal"][-1]
+    assert len(seen) == 1 and isinstance(seen[0], Observation) and seen[0].seat == 0
+    assert [str(c) for c in seen[0].hand] == state["hand"]
+
+
+# ----- the play log comes back on reconnect ---------------------------------------------------
+
+def test_reconnect_sends_this_deals_log(client):
+    info = new_table(client)
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
+        first = [ws.receive_json() for _ in range(2)]
+        assert first[0]["type"] == "welcome" and first[1]["type"] == "log"
+        texts = [e["text"] for e in first[1]["events"]]
+        state, _ = until_state(ws)
+        for _ in range(3):
+            ws.send_json({"type": "hint"})
+            hint = ws.receive_json()
+            ws.send_json({"type": "pass"} if hint["pass"] else {"type": "play", "cards": hint["cards"]})
+            state, seen = until_state(ws, my_turn)
+            texts += [m["text"] for m in seen if m["type"] == "event"]
+            if state["phase"] != "play":
+                break
+        with client.websocket_connect("/ws") as again:   # a reload: the first socket keeps the round
+            again.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
+            assert again.receive_json()["type"] == "welcome"
+            log = again.receive_json()
+            assert log["type"] == "log" and log["deal"] == 1
+            assert [e["text"] for e in log["events"]] == texts
+            assert log["events"][0]["kind"] == "dealt" and texts[0].startswith("Deal 1:")
+            assert sum(e["kind"] == "played" for e in log["events"]) >= 4

@@ -88,9 +88,9 @@ class Watch:
         table.on_send = on_send
 
 
-def test_watch_catches_a_planted_leak():
+def test_watch_catches_a_planted_leak(tmp_path):
     """The checker is not vacuous: another seat's card in a message is caught."""
-    app = create_app(bot_delay=0, secret=b"s" * 32, allow_seed=True)
+    app = create_app(bot_delay=0, secret=b"s" * 32, allow_seed=True, state_dir=tmp_path)
     with TestClient(app) as client:
         info = client.post("/api/tables", json={"kind": "practice"}).json()
         table = app.state.tables.get(info["table"])
@@ -110,7 +110,7 @@ def play(ws, rng, *, deals: int, seat_of_me=None) -> dict:
     while True:
         m = ws.receive_json()
         if m["type"] != "state":
-            assert m["type"] in ("event", "welcome"), m
+            assert m["type"] in ("event", "welcome", "log"), m
             continue
         state = m
         if m["phase"] == "match-over":
@@ -139,8 +139,8 @@ TABLES = [
 ]
 
 
-def test_no_message_shows_a_card_outside_the_seat_view():
-    app = create_app(bot_delay=0, secret=b"s" * 32, allow_seed=True)
+def test_no_message_shows_a_card_outside_the_seat_view(tmp_path):
+    app = create_app(bot_delay=0, secret=b"s" * 32, allow_seed=True, state_dir=tmp_path)
     rng = random.Random(2024)
     watch = Watch()
     rounds = 0
@@ -165,8 +165,8 @@ def test_no_message_shows_a_card_outside_the_seat_view():
     assert rounds >= 40 and watch.messages > 3000 and watch.checked > 20000
 
 
-def test_two_humans_each_see_only_their_own_hand():
-    app = create_app(bot_delay=0, secret=b"s" * 32, allow_seed=True)
+def test_two_humans_each_see_only_their_own_hand(tmp_path):
+    app = create_app(bot_delay=0, secret=b"s" * 32, allow_seed=True, state_dir=tmp_path)
     rng = random.Random(7)
     watch = Watch()
     with TestClient(app) as client:

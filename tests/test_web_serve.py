@@ -3,6 +3,7 @@ of a browser, refuses bad options with exit status 2."""
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
@@ -52,7 +53,8 @@ def _free_port() -> int:
 
 def test_serve_prints_the_address_and_serves_the_page(tmp_path):
     port = _free_port()
-    env = dict(os.environ, PRESIDENT_WEB_SECRET="serve-test", BROWSER="false")
+    env = dict(os.environ, PRESIDENT_WEB_SECRET="serve-test", BROWSER="false",
+               XDG_STATE_HOME=str(tmp_path / "state"))
     proc = subprocess.Popen([sys.executable, "-m", "president", "serve", "--port", str(port),
                              "--no-browser", "--bot-delay", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -70,6 +72,11 @@ def test_serve_prints_the_address_and_serves_the_page(tmp_path):
                 assert time.monotonic() < deadline
                 time.sleep(0.1)
         assert "<title>President</title>" in body
+        head = urllib.request.Request(f"http://127.0.0.1:{port}/", method="HEAD")
+        with urllib.request.urlopen(head, timeout=5) as r:
+            assert r.status == 200 and r.read() == b""
+        _check_message_size_limits(port)
+        assert (tmp_path / "state" / "president" / "web-saved-matches.sqlite3").exists()
     finally:
         proc.terminate()
         proc.wait(timeout=10)
@@ -85,3 +92,25 @@ def test_a_port_in_use_is_reported():
                               env=dict(os.environ, PRESIDENT_WEB_SECRET="serve-test"))
     assert proc.returncode == 1
     assert f"could not listen on 127.0.0.1:{port}" in proc.stderr
+
+
+def _check_message_size_limits(port: int) -> None:
+    """docs/web.md: a text over MAX_MESSAGE_CHARS gets a bad-message reply and the socket
+    stays; a message over WS_MAX_BYTES (1 MiB) closes the socket with code 1009."""
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    from president.web.app import WS_MAX_BYTES
+    from president.web.protocol import MAX_MESSAGE_CHARS
+    url = f"ws://127.0.0.1:{port}/ws"
+    with connect(url, max_size=None) as ws:
+        ws.send("x" * (MAX_MESSAGE_CHARS + 10))
+        reply = json.loads(ws.recv(timeout=10))
+        assert reply["reason"] == "bad-message" and str(MAX_MESSAGE_CHARS) in reply["message"]
+        ws.send('{"type": "pass"}')                      # still open: asks for a hello first
+        assert "hello" in json.loads(ws.recv(timeout=10))["message"]
+    with connect(url, max_size=None) as ws:
+        ws.send("x" * (WS_MAX_BYTES + 1))
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+        assert closed.value.rcvd.code == 1009

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from ..web.app import create_app
+        from ..web.app import WS_MAX_BYTES, create_app
     except ModuleNotFoundError as e:
         print(f"president serve: {e.name} is not installed; install the web extra: "
               "pip install 'president[web]'", file=sys.stderr)
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         shown = f"[{shown}]"
     url = f"http://{shown}:{args.port}/"
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                            ws_max_size=1 << 20, ws_ping_interval=20, ws_ping_timeout=20)
+                            ws_max_size=WS_MAX_BYTES, ws_ping_interval=20, ws_ping_timeout=20)
     server = uvicorn.Server(config)
 
     def announce() -> None:

@@ -32,13 +32,22 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from ..players import available_levels
 from ..rules import PRESETS, TWISTS, Rules
 from . import protocol as P
-from .sealing import Sealer, load_secret
-from .tables import DEFAULT_NAMES, HUMAN, PRACTICE_NAMES, TableError, Tables, bot_delay_from_env
+from .ledger import LEDGER_FILE, Ledger, default_state_dir
+from .sealing import SECRET_FILE, Sealer, load_secret
+from .tables import (DEFAULT_HINT_LEVEL, DEFAULT_NAMES, HUMAN, MATCH_PRESETS, PRACTICE_NAMES,
+                     TableError, Tables, bot_delay_from_env, known_levels)
 
-__all__ = ["create_app", "NewTable", "STATIC"]
+__all__ = ["create_app", "NewTable", "STATIC", "WS_MAX_BYTES", "MAX_BAD_HELLOS"]
+
+WS_MAX_BYTES = 1 << 20
+"""Largest websocket message uvicorn takes (bytes; ``president serve``); a bigger one closes
+the socket with code 1009 ("message too big") before the app sees it. Messages up to this
+size but over :data:`~president.web.protocol.MAX_MESSAGE_CHARS` get a ``bad-message`` reply."""
+MAX_BAD_HELLOS = 5
+"""Failed ``hello`` messages (unknown table or seat, or a saved match that cannot be restored)
+after which the server closes the socket."""
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("president.web")
@@ -53,9 +62,11 @@ class NewTable(BaseModel):
     """Body of ``POST /api/tables``.
 
     ``kind="practice"``: seed 003's round (the other fields are ignored). ``kind="match"``:
-    ``preset`` (a name in :data:`president.rules.PRESETS`), ``twists`` (names in
+    ``preset`` (a name in :data:`president.rules.PRESETS` other than ``practice``, which is
+    the practice round's), ``twists`` (names in
     ``TWISTS[preset]``), ``players`` (the preset's range), ``names`` and ``levels`` by seat
-    (seat 0 is you and must be ``"human"``; another ``"human"`` gets its own seat link),
+    (seat 0 is you and must be ``"human"``; another ``"human"`` gets its own seat link; no two
+    names alike, ignoring case and spaces),
     ``seed`` only when the server allows it (tests).
     """
 
@@ -99,15 +110,21 @@ def _rule_lines(preset: str) -> list[str]:
 
 
 def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
-               allow_seed: bool | None = None, max_tables: int = 20_000) -> FastAPI:
+               allow_seed: bool | None = None, max_tables: int = 20_000,
+               state_dir: str | os.PathLike[str] | None = None) -> FastAPI:
     """The browser game as an ASGI app.
 
     Args:
         bot_delay: seconds between computer actions (default ``$PRESIDENT_BOT_DELAY`` or 0.8).
-        secret: key that seals saved matches (default :func:`~president.web.sealing.load_secret`).
+        secret: key that seals saved matches (default :func:`~president.web.sealing.load_secret`
+            with the key file ``web-secret`` in ``state_dir``).
         allow_seed: accept ``seed`` in ``POST /api/tables`` (default
             ``$PRESIDENT_WEB_ALLOW_SEED == "1"``); never on a shared server.
         max_tables: the most tables held at once.
+        state_dir: directory of the key file and of the ledger of saved-match versions
+            (:class:`~president.web.ledger.Ledger`, file ``web-saved-matches.sqlite3``) that
+            refuses an old saved match after a restart; default
+            :func:`~president.web.ledger.default_state_dir`.
 
     Raises:
         ValueError: for a bad ``$PRESIDENT_BOT_DELAY``.
@@ -116,13 +133,18 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         bot_delay = bot_delay_from_env()
     if allow_seed is None:
         allow_seed = os.environ.get("PRESIDENT_WEB_ALLOW_SEED") == "1"
-    tables = Tables(sealer=Sealer(secret if secret is not None else load_secret()),
-                    bot_delay=bot_delay, allow_seed=allow_seed, max_tables=max_tables)
+    state = Path(state_dir) if state_dir is not None else default_state_dir()
+    if secret is None:
+        secret = load_secret(state / SECRET_FILE if state_dir is not None else None)
+    ledger = Ledger(state / LEDGER_FILE)
+    tables = Tables(sealer=Sealer(secret), bot_delay=bot_delay, allow_seed=allow_seed,
+                    max_tables=max_tables, ledger=ledger)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         yield
         tables.close_all()
+        ledger.close()
 
     app = FastAPI(title="President", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
@@ -148,7 +170,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             "message": f"{where}: {first.get('msg')}; send JSON such as "
                        '{"kind": "match", "preset": "house", "players": 4}'})
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html", media_type="text/html")
 
@@ -162,9 +184,11 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             "presets": [{"name": name, "min_players": lo, "max_players": hi,
                          "twists": [{"name": t, "text": text} for t, (text, _) in TWISTS[name].items()],
                          "rules": _rule_lines(name)}
-                        for name, (lo, hi, _) in PRESETS.items() if name != "practice"],
-            "levels": available_levels(),
+                        for name, (lo, hi, _) in PRESETS.items() if name in MATCH_PRESETS],
+            "levels": list(known_levels()),
             "default_level": "simple",
+            "hint_levels": list(known_levels()),
+            "default_hint_level": DEFAULT_HINT_LEVEL,
             "names": list(DEFAULT_NAMES),
             "practice": {"names": list(PRACTICE_NAMES), "level": "simple"},
             "bot_delay": tables.bot_delay,
@@ -218,7 +242,10 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                         try:
                             found = tables.restore(msg.snapshot)
                         except TableError as e:
+                            bad_hellos += 1
                             await conn.send(P.error_message(e.reason, e.message))
+                            if bad_hellos >= MAX_BAD_HELLOS:
+                                break
                             continue
                         if found.id != msg.table:
                             found = None
@@ -228,7 +255,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                         await conn.send(P.error_message(
                             "unknown-table", "this server has no such table or seat (it may have "
                             "ended or the server restarted); start a new game"))
-                        if bad_hellos >= 5:
+                        if bad_hellos >= MAX_BAD_HELLOS:
                             break
                         continue
                     table, player = found, who

@@ -27,10 +27,14 @@ from ..observation import Observation
 from .sealing import MAX_SEALED_CHARS
 
 __all__ = ["ClientMessage", "parse_client", "MessageError", "event_message", "state_message",
-           "card_text", "error_message", "MAX_MESSAGE_CHARS", "readable"]
+           "card_text", "error_message", "MAX_MESSAGE_CHARS", "MAX_BRACKETS", "readable"]
 
 MAX_MESSAGE_CHARS = MAX_SEALED_CHARS + 1_000
 """Largest browser message accepted, in characters (a ``hello`` carrying a sealed record)."""
+
+MAX_BRACKETS = 8
+"""Most ``[`` and ``{`` a message may hold (a valid one has at most two): deeper JSON is
+refused before it is parsed, so nesting can never exhaust the parser's stack."""
 
 _ID = r"^[A-Za-z0-9_-]{8,64}$"
 CardText = Annotated[str, Field(min_length=2, max_length=3, pattern=r"^(10|[2-9TJQKAtjqka])[CDHScdhs]$")]
@@ -71,9 +75,11 @@ class PassMsg(_Msg):
 
 
 class HintMsg(_Msg):
-    """Ask for one legal option (answered with a ``hint`` message to this socket only)."""
+    """Ask for one legal option (answered with a ``hint`` message to this socket only),
+    chosen by a computer player of ``level`` (default ``simple``, seed 003's practice player)."""
 
     type: Literal["hint"]
+    level: Annotated[str, Field(max_length=24, pattern=r"^[a-z][a-z0-9-]*$")] | None = None
 
 
 class NextDealMsg(_Msg):
@@ -123,15 +129,21 @@ def parse_client(raw: str | bytes) -> Any:
             raise MessageError("the message is not UTF-8 text; send JSON text") from None
     if len(raw) > MAX_MESSAGE_CHARS:
         raise MessageError(f"the message has {len(raw)} characters; the limit is {MAX_MESSAGE_CHARS}")
+    opened = raw.count("[") + raw.count("{")
+    if opened > MAX_BRACKETS:
+        raise MessageError(f"the message opens {opened} brackets; a message is one JSON object "
+                           f"with at most {MAX_BRACKETS} (such as {{\"type\": \"play\", \"cards\": [\"9S\"]}})")
     try:
         data = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise MessageError('the message is not JSON; send an object such as {"type": "pass"}') from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise MessageError('the message must be a JSON object with a "type" (one of '
                            f'{_TYPES}), such as {{"type": "pass"}}')
     try:
         return _ADAPTER.validate_python(data)
+    except RecursionError:
+        raise MessageError(f"bad {data['type']!r} message: it nests too deeply") from None
     except ValidationError as e:
         first = e.errors()[0]
         where = ".".join(str(p) for p in first["loc"][1:]) or "type"
@@ -309,8 +321,10 @@ def state_message(obs: Observation, *, table: dict[str, Any], player: int,
     return {
         "type": "state",
         "table": table,
-        "rules": {"name": obs.rules.name, "scoring": list(obs.rules.scoring or ()),
-                  "match_end": obs.rules.match_end, "exchange": obs.rules.exchange},
+        "rules": {"name": obs.rules.name,
+                  "scoring": None if obs.rules.scoring is None else list(obs.rules.scoring),
+                  "match_end": obs.rules.match_end, "exchange": obs.rules.exchange,
+                  "beat": obs.rules.beat},
         "you": {"seat": obs.seat, "player": player},
         "phase": obs.phase,
         "deal": obs.deal_number,

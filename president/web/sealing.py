@@ -30,7 +30,12 @@ from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken
 
-__all__ = ["Sealer", "SealError", "load_secret"]
+from .ledger import default_state_dir
+
+__all__ = ["Sealer", "SealError", "load_secret", "SECRET_FILE"]
+
+SECRET_FILE = "web-secret"
+"""Name of the key file in the state directory."""
 
 MAX_SEALED_CHARS = 400_000
 """Largest sealed text accepted (characters); a whole long match is far below it."""
@@ -61,19 +66,34 @@ class Sealer:
         plain = zlib.compress(json.dumps(record, separators=(",", ":")).encode(), 6)
         return self._fernet.encrypt(plain).decode()
 
-    def open(self, text: str) -> Any:
+    def open(self, text: str, *, max_age: int | None = None) -> Any:
         """The record sealed in ``text``.
 
+        Args:
+            text: a sealed text from :meth:`seal`.
+            max_age: refuse a record sealed more than this many seconds ago (Fernet's own
+                timestamp); ``None``: any age.
+
         Raises:
-            SealError: if the text is not a record sealed with this server's secret, or was
-                changed in any way.
+            SealError: if the text is not a record sealed with this server's secret, was
+                changed in any way, or is older than ``max_age``.
         """
         bad = SealError("the saved record is damaged or was not made by this server")
         if not isinstance(text, str) or len(text) > MAX_SEALED_CHARS:
             raise bad
         try:
-            plain = self._fernet.decrypt(text.encode("ascii"))
+            token = text.encode("ascii")
+            try:
+                plain = self._fernet.decrypt(token, ttl=max_age)
+            except InvalidToken:
+                if max_age is None:
+                    raise
+                self._fernet.decrypt(token)  # raises InvalidToken again if it is not ours
+                raise SealError(f"the saved record is more than {max_age // 86400} days old; "
+                                "start a new match") from None
             return json.loads(zlib.decompress(plain))
+        except SealError:
+            raise
         except (InvalidToken, UnicodeError, zlib.error, ValueError):
             raise bad from None
 
@@ -84,14 +104,14 @@ def load_secret(path: str | os.PathLike[str] | None = None) -> bytes:
 
     Args:
         path: the key file; default ``$XDG_STATE_HOME/president/web-secret``
-            (``~/.local/state/president/web-secret``).
+            (``~/.local/state/president/web-secret``, see
+            :func:`~president.web.ledger.default_state_dir`).
     """
     env = os.environ.get("PRESIDENT_WEB_SECRET")
     if env:
         return hashlib.sha256(env.encode()).digest()
     if path is None:
-        base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-        path = Path(base) / "president" / "web-secret"
+        path = default_state_dir() / SECRET_FILE
     path = Path(path)
     try:
         data = path.read_bytes()

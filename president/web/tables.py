@@ -15,6 +15,7 @@ through the engine.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hmac
 import os
 import secrets
@@ -30,19 +31,31 @@ from ..players import available_levels, make_player
 from ..players.simple import simple_choice
 from ..rules import PRESETS, Rules
 from . import protocol as P
+from .ledger import KEEP_SECONDS, Ledger, StaleRecord
 from .sealing import SealError, Sealer
 
 __all__ = ["Table", "Tables", "Connection", "TableError", "PRACTICE_NAMES", "DEFAULT_NAMES",
-           "bot_delay_from_env"]
+           "MATCH_PRESETS", "DEFAULT_HINT_LEVEL", "bot_delay_from_env", "known_levels"]
 
 PRACTICE_NAMES = ("You", "Robin", "Alex", "Sam")
 """Seed 003: you against Robin, Alex and Sam, in that clockwise order."""
 DEFAULT_NAMES = ("You", "Alex", "Blair", "Casey", "Drew", "Emery", "Frankie")
+MATCH_PRESETS = tuple(name for name in PRESETS if name != "practice")
+"""Presets a match may use (``practice`` is the standalone round of seed 003)."""
 HUMAN = "human"
 FAST_LEVELS = frozenset({"random", "beginner", "simple", "intermediate"})
 """Levels that decide in well under a millisecond; any other level (``expert`` searches for
 a tenth of a second or more) decides in a worker thread so other tables are not held up."""
 RECORD_VERSION = 1
+DEFAULT_HINT_LEVEL = "simple"
+"""Seed 003: "Hint selects one legal option or tells you to pass" (the practice player's
+choice); the browser may ask any level of :func:`president.players.available_levels`."""
+
+
+@functools.cache
+def known_levels() -> tuple[str, ...]:
+    """:func:`president.players.available_levels`, worked out once per process."""
+    return tuple(available_levels())
 
 
 def bot_delay_from_env(default: float = 0.8) -> float:
@@ -140,8 +153,12 @@ class Table:
         self._runner: asyncio.Task[None] | None = None
         self._snapshot: str | None = None
         self._snapshot_len = -1
+        self._hinting: set[int] = set()
         self.on_send: Callable[[int, dict[str, Any]], None] | None = None
         """Test hook: called with (player, message) before each message is sent."""
+        self.on_snapshot: Callable[[str, int], None] | None = None
+        """Called with (table id, version) each time a new sealed record is made to be sent
+        (the :class:`~president.web.ledger.Ledger` of :class:`Tables`)."""
         self._collect(self.match.events)
 
     # ----- identity ---------------------------------------------------------------------
@@ -206,6 +223,8 @@ class Table:
         if self._snapshot_len != len(self.log):
             self._snapshot = self.sealer.seal(self.record())
             self._snapshot_len = len(self.log)
+            if self.on_snapshot is not None:
+                self.on_snapshot(self.id, self._snapshot_len)
         return self._snapshot
 
     # ----- messages ---------------------------------------------------------------------
@@ -270,19 +289,31 @@ class Table:
         await conn.send({"type": "welcome", "table": self.id, "player": player,
                          "name": self.names[player], "kind": self.kind,
                          "rules": self.rules.describe().splitlines()})
-        m = self.match
-        dealt = next((ev for ev in reversed(m.events) if isinstance(ev, Dealt)), None)
-        if dealt is not None:  # announce who dealt and who leads this deal
-            msg = P.event_message(dealt, self.seat_of(player), [self.names[p] for p in m.seating],
-                                  self.rules.players, self.names, leader=m.deal.leader)
-            if self.on_send is not None:
-                self.on_send(player, msg)
-            await conn.send(msg)
+        msg = self.log_for(player)
+        if self.on_send is not None:
+            self.on_send(player, msg)
+        await conn.send(msg)
         msg = self.state_for(player)
         if self.on_send is not None:
             self.on_send(player, msg)
         await conn.send(msg)
         self.kick()
+
+    def log_for(self, player: int) -> dict[str, Any]:
+        """A ``log`` message: this deal's events so far as ``player`` saw them (each through
+        :func:`~president.events.visible_to`, as sent live), from "Deal N: ... deals" on, so a
+        page that reconnects can show the play log again (plays and passes are public)."""
+        m = self.match
+        events = m.events
+        start = next((i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], Dealt)), 0)
+        seat = self.seat_of(player)
+        names = [self.names[p] for p in m.seating]
+        lines = [P.event_message(ev, seat, names, self.rules.players, self.names,
+                                 leader=m.deal.leader if isinstance(ev, Dealt) else None)
+                 for ev in events[start:]]
+        if self.kind == "practice":  # seed 003: one standalone deal, no match winner
+            lines = [e for e in lines if e["kind"] != "match-ended"]
+        return {"type": "log", "deal": m.deal_number, "events": lines}
 
     def leave(self, player: int, conn: Any) -> None:
         """Detach a socket."""
@@ -315,7 +346,7 @@ class Table:
                 await self._broadcast(events)
             self.kick()
         elif isinstance(msg, P.HintMsg):
-            await conn.send(self.hint(player))
+            await conn.send(await self.hint_async(player, msg.level or DEFAULT_HINT_LEVEL))
         elif isinstance(msg, P.NextDealMsg):
             async with self._lock:
                 if m.phase != "between-deals":
@@ -342,15 +373,67 @@ class Table:
         else:
             await conn.send(P.error_message("bad-message", "you have already joined this table"))
 
-    def hint(self, player: int) -> dict[str, Any]:
-        """A ``hint`` message: one legal option for ``player`` (the practice player's choice,
-        from its own observation), or that it should pass, or that it is not its turn."""
+    def hint(self, player: int, level: str = DEFAULT_HINT_LEVEL) -> dict[str, Any]:
+        """A ``hint`` message: one legal option for ``player``, chosen by a computer player of
+        ``level`` from ``player``'s own observation only, or that it should pass, or that it
+        is not its turn. Runs in the caller's thread (see :meth:`hint_async`).
+
+        Raises:
+            TableError: ``bad-level`` for a level not in
+                :func:`~president.players.available_levels`.
+        """
+        obs, answer = self._hint_start(player, level)
+        if answer is not None:
+            return answer
+        return self._hint_text(self._hint_choice(obs, level))
+
+    async def hint_async(self, player: int, level: str = DEFAULT_HINT_LEVEL) -> dict[str, Any]:
+        """:meth:`hint` for the event loop: a slow level (``expert``) thinks in a worker thread
+        (like the computer players), one hint at a time per player; if the table moved on
+        meanwhile, the answer says so instead of a stale option. A bad level gets an
+        ``error`` message (``bad-level``)."""
+        try:
+            obs, answer = self._hint_start(player, level)
+        except TableError as e:
+            return P.error_message(e.reason, e.message)
+        if answer is not None:
+            return answer
+        if level in FAST_LEVELS:
+            return self._hint_text(self._hint_choice(obs, level))
+        if player in self._hinting:
+            return {"type": "hint", "cards": None, "pass": False,
+                    "text": "Still working on your last hint; wait for it."}
+        self._hinting.add(player)
+        actions = len(self.log)
+        try:
+            choice = await asyncio.to_thread(self._hint_choice, obs, level)
+        finally:
+            self._hinting.discard(player)
+        if len(self.log) != actions or self.closed:
+            return {"type": "hint", "cards": None, "pass": False,
+                    "text": "The table moved on while the hint was worked out; ask again."}
+        return self._hint_text(choice)
+
+    def _hint_start(self, player: int, level: str) -> tuple[Any, dict[str, Any] | None]:
+        if level not in known_levels():
+            raise TableError("bad-level", f"no computer level {level!r} for a hint; levels are "
+                             f"{', '.join(known_levels())}")
         obs = self.match.observation(self.seat_of(player))
         if not obs.legal_actions:
-            return {"type": "hint", "cards": None, "pass": False,
-                    "text": "It is not your turn." if self.match.to_act is not None
-                    else "There is nothing to play now."}
-        choice = simple_choice(obs.legal_actions, obs.hand)
+            return obs, {"type": "hint", "cards": None, "pass": False,
+                         "text": "It is not your turn." if self.match.to_act is not None
+                         else "There is nothing to play now."}
+        return obs, None
+
+    @staticmethod
+    def _hint_choice(obs: Any, level: str) -> Play | Give | Any:
+        """The choice of a fresh ``level`` player (its own random seed) given ``obs`` only."""
+        if level == DEFAULT_HINT_LEVEL:
+            return simple_choice(obs.legal_actions, obs.hand)
+        return make_player(level, seed=secrets.randbits(32)).act(obs)
+
+    @staticmethod
+    def _hint_text(choice: Any) -> dict[str, Any]:
         if choice is PASS:
             return {"type": "hint", "cards": None, "pass": True,
                     "text": "Nothing you hold beats the pile: pass."}
@@ -419,11 +502,15 @@ class Tables:
         allow_seed: accept a client-chosen match seed (tests only: a seed reveals the deal).
         max_tables: the most tables kept; idle tables are dropped first.
         idle_seconds: a table with no socket for this long may be dropped.
+        ledger: remembers the newest sealed record issued per table, so an older one is
+            refused (``None``: no such check; then an old record rewinds its match).
     """
 
     def __init__(self, *, sealer: Sealer | None, bot_delay: float = 0.8, allow_seed: bool = False,
-                 max_tables: int = 20_000, idle_seconds: float = 6 * 3600) -> None:
+                 max_tables: int = 20_000, idle_seconds: float = 6 * 3600,
+                 ledger: Ledger | None = None) -> None:
         self.sealer = sealer
+        self.ledger = ledger
         self.bot_delay = bot_delay
         self.allow_seed = allow_seed
         self.max_tables = max_tables
@@ -464,8 +551,11 @@ class Tables:
             names = list(PRACTICE_NAMES)
             levels = [HUMAN, "simple", "simple", "simple"]
         elif kind == "match":
+            if preset == "practice":
+                raise TableError("bad-rules", "practice is the one-deal practice round, not a match "
+                                 f"preset: send kind \"practice\", or a match preset: {', '.join(MATCH_PRESETS)}")
             if preset not in PRESETS:
-                raise TableError("bad-rules", f"no preset {preset!r}; presets are {', '.join(PRESETS)}")
+                raise TableError("bad-rules", f"no preset {preset!r}; presets are {', '.join(MATCH_PRESETS)}")
             try:
                 rules = Rules.preset(preset, players=players, twists=list(twists))
             except RulesError as e:
@@ -477,9 +567,16 @@ class Tables:
             if len(names) != n or len(levels) != n:
                 raise TableError("bad-table", f"give {n} names and {n} levels for {n} players, "
                                  f"not {len(names)} and {len(levels)}")
+            seen: dict[str, int] = {}
+            for i, name in enumerate(names):
+                key = " ".join(name.casefold().split())
+                if key in seen:
+                    raise TableError("bad-table", f"seats {seen[key] + 1} and {i + 1} are both named "
+                                     f"{name!r}; give each player a different name")
+                seen[key] = i
             if levels[0] != HUMAN:
                 raise TableError("bad-table", 'the first seat is yours: its level must be "human"')
-            known = set(available_levels()) | {HUMAN}
+            known = set(known_levels()) | {HUMAN}
             for lv in levels:
                 if lv not in known:
                     raise TableError("bad-table", f"no computer level {lv!r}; choose from "
@@ -492,27 +589,45 @@ class Tables:
             seed = secrets.randbits(32)
         table = Table(tid, kind, rules, names, levels, seed, bot_delay=self.bot_delay,
                       sealer=self.sealer)
+        self._watch(table)
         self.tables[tid] = table
         return table
+
+    def _watch(self, table: Table) -> None:
+        if self.ledger is not None:
+            table.on_snapshot = self.ledger.issued
 
     def restore(self, sealed: str) -> Table:
         """The table a sealed record describes: the live one if the server still has it, else
         rebuilt from the record.
 
         Raises:
-            TableError: ``bad-record`` for a damaged or foreign record.
+            TableError: ``bad-record`` for a damaged, foreign or too old record (sealed more
+                than :data:`~president.web.ledger.KEEP_SECONDS` ago); ``old-record`` for a
+                record older than the newest one this server issued for that table (the
+                ledger survives restarts: an old record must not rewind a match).
         """
         if self.sealer is None:
             raise TableError("bad-record", "this server keeps no saved matches")
         try:
-            record = self.sealer.open(sealed)
+            record = self.sealer.open(sealed, max_age=KEEP_SECONDS if self.ledger else None)
         except SealError as e:
             raise TableError("bad-record", str(e)) from None
         tid = record.get("id") if isinstance(record, dict) else None
         if isinstance(tid, str) and tid in self.tables:
             return self.tables[tid]
+        log = record.get("log") if isinstance(record, dict) else None
+        if not isinstance(tid, str) or not isinstance(log, list):
+            raise TableError("bad-record", "the saved match cannot be restored (it has no table id "
+                             "or actions)")
+        if self.ledger is not None:
+            try:
+                self.ledger.check(tid, len(log))
+            except StaleRecord as e:
+                raise TableError("old-record", str(e)) from None
         self._make_room()
         table = Table.from_record(record, bot_delay=self.bot_delay, sealer=self.sealer)
+        self._watch(table)
         self.tables[table.id] = table
         return table
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -44,7 +45,9 @@ class Served:
     """An app served by uvicorn in a daemon thread."""
 
     def __init__(self, **options) -> None:
-        self.app = create_app(secret=b"e2e-test-secret-0123456789abcdef", allow_seed=True, **options)
+        self.state_dir = tempfile.mkdtemp(prefix="president-e2e-")
+        self.app = create_app(secret=b"e2e-test-secret-0123456789abcdef", allow_seed=True,
+                              state_dir=self.state_dir, **options)
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
@@ -64,6 +67,7 @@ class Served:
     def stop(self) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=5)
+        shutil.rmtree(self.state_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -38,6 +38,9 @@ const app = {
   retries: 0,
   leaving: false,
   announceTimer: null,
+  dealEvents: [],     // this deal's events as this seat saw them (for the exchange panel)
+  focusHand: false,   // after Play: move focus to the hand once the new state is drawn
+  hinting: false,
 };
 
 // ----- cards --------------------------------------------------------------------------
@@ -54,6 +57,11 @@ function cardText(card) {
 function cardLabel(card) {
   const { rank, suit } = cardParts(card);
   return `${RANK_WORDS[rank] || rank} of ${SUITS[suit][1]}`;
+}
+
+// "9S 10H" in an engine message -> "9♠ 10♥" (a sentence for people).
+function withSymbols(text) {
+  return text.replace(/\b(10|[2-9JQKA])([CDHS])\b/g, (_, rank, suit) => rank + SUITS[suit][0]);
 }
 
 function cardFace(card, small = false) {
@@ -87,15 +95,46 @@ function confirmBox(title, text, yes) {
     $("confirm").hidden = false;
     const back = document.activeElement;
     $("confirm-no").focus();
+    const onEscape = (e) => {
+      if (e.key === "Escape") { e.preventDefault(); e.stopPropagation(); done(false); }
+    };
     const done = (answer) => {
       $("confirm").hidden = true;
       $("confirm-yes").onclick = $("confirm-no").onclick = null;
+      document.removeEventListener("keydown", onEscape, true);
       if (back && back.focus) back.focus();
       resolve(answer);
     };
+    document.addEventListener("keydown", onEscape, true);
     $("confirm-yes").onclick = () => done(true);
     $("confirm-no").onclick = () => done(false);
   });
+}
+
+// The open modal dialog on top (confirm, then pause, then result), or null.
+function openDialog() {
+  for (const id of ["confirm", "paused", "result"]) if (!$(id).hidden) return $(id);
+  return null;
+}
+
+// Tab and Shift+Tab cycle through the open dialog's controls only (aria-modal).
+function trapTab(e) {
+  const box = openDialog();
+  if (e.key !== "Tab" || !box) return;
+  const items = [...box.querySelectorAll("button, [href], input, select, textarea")]
+    .filter((el) => !el.disabled && el.offsetParent !== null);
+  if (!items.length) { e.preventDefault(); return; }
+  const i = items.indexOf(document.activeElement);
+  const j = i < 0 ? 0 : (i + (e.shiftKey ? -1 : 1) + items.length) % items.length;
+  items[j].focus();
+  e.preventDefault();
+}
+
+function showPaused(on) {
+  const box = $("paused");
+  const was = !box.hidden;
+  box.hidden = !on;
+  if (on && !was && $("confirm").hidden) $("resume").focus();
 }
 
 // ----- start screen -------------------------------------------------------------------
@@ -267,6 +306,16 @@ async function startMatch(ev) {
     names.push($(`seat-name-${i}`).value.trim() || app.options.names[i]);
     if (i > 0) levels.push($(`seat-level-${i}`).value);
   }
+  const seen = new Map();
+  for (let i = 0; i < n; i++) {
+    const key = names[i].toLowerCase().split(/\s+/).join(" ");
+    if (seen.has(key)) {
+      $("form-error").textContent = `Seats ${seen.get(key) + 1} and ${i + 1} are both named “${names[i]}”: give each player a different name.`;
+      $(`seat-name-${i}`).focus();
+      return;
+    }
+    seen.set(key, i);
+  }
   if (levels.slice(1).includes("human") && names[0].toLowerCase() === "you") {
     $("form-error").textContent = "Type your own name in the first seat: your friends would see you as “You”.";
     $("seat-name-0").focus();
@@ -322,6 +371,7 @@ function connect(session) {
   app.session = session;
   app.state = null;
   app.selected.clear();
+  app.dealEvents = [];
   $("log").innerHTML = "";
   $("message").textContent = "";
   $("announce").textContent = "";
@@ -369,6 +419,9 @@ function receive(msg) {
     case "event":
       onEvent(msg);
       break;
+    case "log":
+      onLog(msg);
+      break;
     case "hint":
       onHint(msg);
       break;
@@ -381,6 +434,8 @@ function receive(msg) {
 }
 
 function onError(msg) {
+  app.hinting = false;
+  if (app.state) renderControls();
   if (!app.state) {   // the hello was refused
     if (app.session?.kind === "match") {
       const saved = store.get(STORE_MATCH);
@@ -389,7 +444,7 @@ function onError(msg) {
     showStart(`That game is no longer available: ${msg.message}`);
     return;
   }
-  setMessage(msg.message);
+  setMessage(withSymbols(msg.message));
 }
 
 function setMessage(text) {
@@ -398,12 +453,7 @@ function setMessage(text) {
 
 // ----- events -------------------------------------------------------------------------
 
-function announce(text) {
-  const el = $("announce");
-  el.textContent = text;
-  el.classList.remove("fresh");
-  void el.offsetWidth;   // restart the highlight animation
-  el.classList.add("fresh");
+function addLogLine(text) {
   const li = document.createElement("li");
   li.textContent = text;
   const log = $("log");
@@ -412,10 +462,30 @@ function announce(text) {
   log.scrollTop = log.scrollHeight;
 }
 
+function announce(text) {
+  const el = $("announce");
+  el.textContent = text;
+  el.classList.remove("fresh");
+  void el.offsetWidth;   // restart the highlight animation
+  el.classList.add("fresh");
+  addLogLine(text);
+}
+
 function onEvent(ev) {
   // A practice round is one standalone deal (seed 003): no match winner to announce.
   if (ev.kind === "match-ended" && app.session?.kind === "practice") return;
+  if (ev.kind === "dealt") app.dealEvents = [];
+  app.dealEvents.push(ev);
   announce(ev.text);
+}
+
+// On joining (a reload, Continue): this deal's events so far, so the play log is whole again.
+function onLog(msg) {
+  $("log").innerHTML = "";
+  app.dealEvents = msg.events.slice();
+  for (const ev of msg.events) addLogLine(ev.text);
+  const last = msg.events[msg.events.length - 1];
+  $("announce").textContent = last ? last.text : "";
 }
 
 function previousTitle(seat) {
@@ -425,6 +495,7 @@ function previousTitle(seat) {
 }
 
 function onHint(msg) {
+  app.hinting = false;
   if (msg.cards) {
     app.selected = new Set(msg.cards);
     renderHand();
@@ -434,6 +505,7 @@ function onHint(msg) {
   } else {
     setMessage(`Hint: ${msg.text}`);
   }
+  if (app.state) renderControls();
 }
 
 // ----- state --------------------------------------------------------------------------
@@ -448,7 +520,16 @@ function onState(state) {
   }
   if (before && before.to_act !== state.to_act) setMessage("");
   if (app.session.kind === "match") saveMatch(state);
+  const played = app.focusHand && before && before.hand.length !== state.hand.length;
   render();
+  if (played) {
+    app.focusHand = false;
+    const active = document.activeElement;
+    if (!openDialog() && (!active || active === document.body || active.closest("#hand, .controls"))) {
+      const cards = [...document.querySelectorAll("#hand .card")];
+      if (cards.length) cards[Math.min(app.lastPlayedIndex ?? 0, cards.length - 1)].focus();
+    }
+  }
 }
 
 function saveMatch(state) {
@@ -482,6 +563,11 @@ function playableCards() {
   return set;
 }
 
+function scored() {
+  const s = app.state;
+  return s.table.kind === "match" && Array.isArray(s.rules.scoring) && s.rules.scoring.length > 0;
+}
+
 function render() {
   const s = app.state;
   const deal = s.table.kind === "practice" ? "Practice round" : `${s.rules.name} · deal ${s.deal}`;
@@ -495,7 +581,7 @@ function render() {
   renderExchange();
   renderScores();
   renderResult();
-  $("paused").hidden = !s.table.paused;
+  showPaused(s.table.paused);
   const t = $("table");
   t.dataset.turn = myTurn() ? "you" : "";
   t.dataset.phase = s.phase;
@@ -546,7 +632,7 @@ function renderOpponents() {
     li.querySelector(".level").textContent = level + (was ? ` · was ${was}` : "");
     li.querySelector(".count").textContent = `${seat.cards} card${seat.cards === 1 ? "" : "s"}`;
     li.querySelector(".opp-status").textContent = status.join(" · ");
-    if (s.table.kind === "match") {
+    if (scored()) {
       const sc = document.createElement("div");
       sc.className = "opp-score";
       sc.textContent = `${s.scores[seat.player]} pt${s.scores[seat.player] === 1 ? "" : "s"}`;
@@ -574,18 +660,31 @@ function renderPile() {
   cards.innerHTML = "";
   if (s.phase === "exchange") {
     toBeat.textContent = "Exchange before the deal";
-  } else if (s.to_beat) {
-    const size = s.to_beat.count;
-    toBeat.textContent = `To beat: ${s.to_beat.text} by ${nameIn(s.to_beat.seat)} — play ${size} card${size > 1 ? "s" : ""} of a higher rank, or pass`;
-    for (const c of s.to_beat.cards) cards.append(cardFace(c));
-  } else if (s.phase === "play") {
-    toBeat.textContent = `Empty pile: ${nameOf(s.to_act)} ${s.to_act === me() ? "lead" : "leads"} any single, pair, triple or four of a kind`;
-  } else {
+  } else if (s.phase !== "play") {
     toBeat.textContent = "The deal is over";
+  } else if (s.to_beat) {
+    toBeat.textContent = `To beat: ${s.to_beat.text} by ${nameIn(s.to_beat.seat)} — ${beatWords(s.to_beat, s.rules.beat)}`;
+    for (const c of s.to_beat.cards) cards.append(cardFace(c));
+  } else {
+    toBeat.textContent = `Empty pile: ${nameOf(s.to_act)} ${s.to_act === me() ? "lead" : "leads"} any single, pair, triple or four of a kind`;
   }
-  const earlier = s.pile.slice(0, -1).map((p) => `${nameOf(p.seat)}: ${p.cards.map(cardText).join(" ")}`);
+  const pile = s.phase === "play" ? s.pile : [];
+  const earlier = pile.slice(0, -1).map((p) => `${nameOf(p.seat)}: ${p.cards.map(cardText).join(" ")}`);
   $("pile-history").textContent = earlier.length ? `Earlier on this pile — ${earlier.join(" · ")}` : "";
   $("pile").dataset.count = s.to_beat ? String(s.to_beat.count) : "0";
+}
+
+// What answers the play to beat: same count, higher rank (or equal too, under equal-or-higher);
+// nothing outranks a 2.
+function beatWords(toBeat, beat) {
+  const size = toBeat.count;
+  const many = `${size} card${size > 1 ? "s" : ""}`;
+  const top = cardParts(toBeat.cards[0]).rank === "2";
+  if (beat === "equal-or-higher") {
+    return top ? `only ${size > 1 ? `${size} twos` : "a two"} can match it, or pass`
+      : `play ${many} of the same or a higher rank, or pass`;
+  }
+  return top ? "nothing beats it: pass" : `play ${many} of a higher rank, or pass`;
 }
 
 function renderHand() {
@@ -618,6 +717,7 @@ function toggle(card) {
   if (app.selected.has(card)) app.selected.delete(card); else app.selected.add(card);
   setMessage("");
   renderHand();
+  renderControls();
 }
 
 function renderYou() {
@@ -626,7 +726,7 @@ function renderYou() {
   $("your-name").textContent = seat.name;
   const bits = [`${seat.cards} card${seat.cards === 1 ? "" : "s"}`];
   if (seat.place) bits.push(`${placeWords(seat)} (${seat.title})`);
-  if (s.table.kind === "match") bits.push(`${s.scores[seat.player]} pts`);
+  if (scored()) bits.push(`${s.scores[seat.player]} pts`);
   if (previousTitle(seat)) bits.push(`was ${previousTitle(seat)}`);
   if (myTurn()) bits.push(s.phase === "exchange" ? "your turn to give" : "your turn");
   else if (seat.place && s.phase === "play") bits.push("the others play on until every place is known");
@@ -639,8 +739,8 @@ function renderControls() {
   const playing = s.phase === "play" && myTurn();
   $("play").disabled = !playing;
   $("pass").disabled = !playing || !s.legal.includes("pass");
-  $("hint").disabled = !myTurn();
-  $("clear").disabled = app.selected.size === 0 && !playing;
+  $("hint").disabled = !myTurn() || app.hinting;
+  $("clear").disabled = app.selected.size === 0;
 }
 
 function renderExchange() {
@@ -648,7 +748,9 @@ function renderExchange() {
   const box = $("exchange-panel");
   const pending = s.exchange.pending;
   const mine = s.exchange.mine;
-  const justAfter = s.phase === "play" && mine.length && s.pile.length === 0 && s.cleared === 0;
+  // After the exchange, the summary stays until you first play or pass in this deal.
+  const acted = app.dealEvents.some((e) => (e.kind === "played" || e.kind === "passed") && e.seat === me());
+  const justAfter = s.phase === "play" && mine.length > 0 && !acted;
   if (s.phase !== "exchange" && !justAfter) {
     box.hidden = true;
     return;
@@ -719,7 +821,8 @@ function renderScores() {
   const panel = $("scores-panel");
   if (s.table.kind !== "match") { panel.hidden = true; return; }
   panel.hidden = false;
-  $("scores-title").textContent = s.rules.scoring.length ? "Scores" : "Deals (no points: roles only)";
+  const points = scored();
+  $("scores-title").textContent = points ? "Scores" : "Deals (no points: roles only)";
   const t = $("scores");
   t.innerHTML = "";
   const head = document.createElement("tr");
@@ -742,11 +845,13 @@ function renderScores() {
     for (let p = 0; p < s.players.length; p++) {
       const td = document.createElement("td");
       const o = byPlayer[p];
-      td.textContent = `${ordinal(o.place)} ${o.title}${o.points ? ` +${o.points}` : ""}`;
+      td.textContent = `${ordinal(o.place)} ${o.title}${points && o.points ? ` +${o.points}` : ""}`;
       tr.append(td);
     }
     body.append(tr);
   }
+  t.append(body);
+  if (!points) return;
   const total = document.createElement("tr");
   total.className = "totals";
   total.innerHTML = "<th scope=\"row\">Total</th>";
@@ -757,7 +862,6 @@ function renderScores() {
     total.append(td);
   }
   body.append(total);
-  t.append(body);
 }
 
 function renderResult() {
@@ -768,25 +872,46 @@ function renderResult() {
   const body = $("result-body");
   body.innerHTML = "";
   actions.innerHTML = "";
+  const points = scored();
+  const last = s.deals[s.deals.length - 1];
+  if (s.phase === "match-over" && s.table.kind === "match" && points) {
+    // Final standings: totals, highest first (tied leaders share the win).
+    const h = document.createElement("h3");
+    h.textContent = "Final totals";
+    const standings = document.createElement("ol");
+    standings.id = "final-standings";
+    const order = s.players.map((name, p) => ({ name, p, total: s.scores[p] }))
+      .sort((a, b) => b.total - a.total || a.p - b.p);
+    for (const o of order) {
+      const li = document.createElement("li");
+      li.textContent = `${o.name} — ${o.total} point${o.total === 1 ? "" : "s"}${s.winners.includes(o.p) ? " (winner)" : ""}`;
+      if (o.p === s.you.player) li.classList.add("me");
+      standings.append(li);
+    }
+    body.append(h, standings);
+  }
+  const caption = document.createElement("h3");
+  caption.textContent = s.table.kind === "match" ? `Deal ${last.number}: finishing order` : "Finishing order";
   const ol = document.createElement("ol");
   ol.id = "finish-order";
-  const last = s.deals[s.deals.length - 1];
   for (const o of last.order) {
     const li = document.createElement("li");
-    const scored = s.table.kind === "match" && s.rules.scoring.length > 0;
-    li.textContent = `${o.name} — ${o.title}${scored ? ` (+${o.points})` : ""}`;
+    li.textContent = `${o.name} — ${o.title}${points ? ` (+${o.points})` : ""}`;
     if (o.player === s.you.player) li.classList.add("me");
     ol.append(li);
   }
+  if (s.table.kind === "match") body.append(caption);
   body.append(ol);
   if (s.table.kind === "practice") {
     $("result-title").textContent = "Round over: finishing order";
     actions.append(button("New round", "primary", () => newPractice(false)));
   } else {
-    const p = document.createElement("p");
-    p.className = "totals-line";
-    p.textContent = `Scores: ${scoreLine(s.players, s.scores)}`;
-    body.append(p);
+    if (points && s.phase !== "match-over") {
+      const p = document.createElement("p");
+      p.className = "totals-line";
+      p.textContent = `Scores: ${scoreLine(s.players, s.scores)}`;
+      body.append(p);
+    }
     if (s.phase === "match-over") {
       const names = s.winners.map((w) => s.players[w]);
       $("result-title").textContent = names.length === 1
@@ -820,7 +945,19 @@ function button(text, cls, onclick) {
 function playSelected() {
   if (!app.state || !myTurn() || app.state.phase !== "play") return;
   if (!app.selected.size) { setMessage("Select one or more cards of one rank first, or pass."); return; }
+  const cards = [...document.querySelectorAll("#hand .card")].map((b) => b.dataset.card);
+  app.lastPlayedIndex = Math.max(0, Math.min(...[...app.selected].map((c) => cards.indexOf(c))));
+  app.focusHand = true;
   send({ type: "play", cards: [...app.selected] });
+}
+
+function askHint() {
+  if (!app.state || !myTurn() || app.hinting) return;
+  const level = $("hint-level").value || "simple";
+  app.hinting = true;
+  renderControls();
+  if (level !== "simple") setMessage(`Asking the ${level} player for a hint…`);
+  send({ type: "hint", level });
 }
 
 function pass() {
@@ -855,6 +992,7 @@ async function leaveMatch() {
 }
 
 function onKey(e) {
+  trapTab(e);
   if (!app.state || $("table").hidden || !$("confirm").hidden) return;
   const tag = e.target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || e.ctrlKey || e.metaKey || e.altKey) return;
@@ -872,7 +1010,7 @@ function onKey(e) {
   if (key === "p") { playSelected(); e.preventDefault(); }
   else if (key === "s") { pass(); e.preventDefault(); }
   else if (key === "c" || key === "escape") { clearSelection(); e.preventDefault(); }
-  else if (key === "h") { send({ type: "hint" }); e.preventDefault(); }
+  else if (key === "h") { askHint(); e.preventDefault(); }
 }
 
 // ----- pausing (seed 003: switching tabs pauses play) ---------------------------------
@@ -881,15 +1019,33 @@ function onVisibility() {
   if (!document.hidden || !app.state || app.unloading) return;   // leaving the page is no pause
   if (["between-deals", "match-over"].includes(app.state.phase)) return;
   send({ type: "pause" });
-  $("paused").hidden = false;
+  showPaused(true);
 }
 
 function resume() {
   send({ type: "resume" });
-  $("paused").hidden = true;
+  showPaused(false);
+  document.querySelector("#hand .card")?.focus();
 }
 
 // ----- start --------------------------------------------------------------------------
+
+// The computer level that answers "Hint" (any of /api/options "hint_levels"; seed 003: simple).
+async function fillHintLevels(chosen) {
+  const sel = $("hint-level");
+  let o;
+  try { o = await loadOptions(); } catch { return; }
+  const keep = sel.value;
+  sel.innerHTML = "";
+  for (const lv of o.hint_levels || ["simple"]) {
+    const opt = document.createElement("option");
+    opt.value = lv;
+    opt.textContent = lv;
+    sel.append(opt);
+  }
+  const want = chosen || keep || o.default_hint_level;
+  sel.value = (o.hint_levels || []).includes(want) ? want : o.default_hint_level;
+}
 
 async function main() {
   $("start-practice").onclick = startPractice;
@@ -906,12 +1062,16 @@ async function main() {
   $("play").onclick = playSelected;
   $("pass").onclick = pass;
   $("clear").onclick = clearSelection;
-  $("hint").onclick = () => send({ type: "hint" });
+  $("hint").onclick = askHint;
   $("resume").onclick = resume;
   $("new-round").onclick = () => newPractice(true);
   $("leave-match").onclick = leaveMatch;
   const opts = store.get(STORE_OPTIONS, {});
   $("highlight").checked = !!opts.highlight;
+  fillHintLevels(opts.hintLevel);
+  $("hint-level").addEventListener("change", () => {
+    store.set(STORE_OPTIONS, { ...store.get(STORE_OPTIONS, {}), hintLevel: $("hint-level").value });
+  });
   $("highlight").addEventListener("change", () => {
     store.set(STORE_OPTIONS, { ...store.get(STORE_OPTIONS, {}), highlight: $("highlight").checked });
     if (app.state) renderHand();

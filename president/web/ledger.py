@@ -1,0 +1,121 @@
+"""The newest saved-match version the server issued for each table, kept on disk.
+
+A sealed record (:mod:`president.web.sealing`) holds a table's match seed and its actions, so
+an *old* record replays to an old point of the match with the very same hands. Without a
+memory of what was issued, a player could keep an early record, wait for a server restart and
+rewind the match. The ledger remembers, per table id, the version (number of actions in the
+record) of the newest record the server sealed; :meth:`Ledger.check` refuses a record older
+than that, also after a restart, because the ledger is a small SQLite file (stdlib
+``sqlite3``) in the server's state directory, beside the secret key file.
+
+>>> book = Ledger(":memory:")
+>>> book.issued("t1", 3); book.issued("t1", 7); book.issued("t1", 5)
+>>> book.latest("t1")
+7
+>>> book.check("t1", 7)
+>>> book.check("t1", 6)
+Traceback (most recent call last):
+...
+president.web.ledger.StaleRecord: this saved match is older than its latest state (it has 6 actions; the server issued one with 7); continue from the newest copy or start a new match
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+__all__ = ["Ledger", "StaleRecord", "default_state_dir", "LEDGER_FILE", "KEEP_SECONDS"]
+
+LEDGER_FILE = "web-saved-matches.sqlite3"
+KEEP_SECONDS = 400 * 24 * 3600
+"""How long a table's entry is kept after its newest record (seconds, about 13 months). Sealed
+records older than this are refused by their own timestamp (:meth:`Sealer.open` ``max_age``),
+so a forgotten entry can never let an old record back in."""
+
+log = logging.getLogger("president.web")
+
+
+class StaleRecord(ValueError):
+    """A sealed record older than the newest one the server issued for its table."""
+
+
+def default_state_dir() -> Path:
+    """``$XDG_STATE_HOME/president`` (``~/.local/state/president``): where the secret key
+    file and the ledger live."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "president"
+
+
+class Ledger:
+    """Table id → version of the newest sealed record issued, in one SQLite file.
+
+    Args:
+        path: the SQLite file (``":memory:"`` for a ledger that lasts as long as the process).
+            Its directory is created (mode 0700) if missing. If the file cannot be opened
+            (read-only home), the ledger falls back to memory and logs a warning: old records
+            are then refused only until the process ends.
+
+    Thread-safe (one connection behind a lock); every write is committed at once (WAL journal,
+    so a commit costs no disk flush of the whole file).
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = str(path)
+        self._lock = threading.Lock()
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self._db = self._open(self.path)
+        except (OSError, sqlite3.Error) as e:
+            log.warning("cannot keep saved-match versions in %s (%s); keeping them in memory",
+                        self.path, e)
+            self.path = ":memory:"
+            self._db = self._open(self.path)
+
+    @staticmethod
+    def _open(path: str) -> sqlite3.Connection:
+        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        if path != ":memory:":
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("CREATE TABLE IF NOT EXISTS issued (table_id TEXT PRIMARY KEY, "
+                   "version INTEGER NOT NULL, at REAL NOT NULL)")
+        db.execute("DELETE FROM issued WHERE at < ?", (time.time() - KEEP_SECONDS,))
+        return db
+
+    def issued(self, table_id: str, version: int) -> None:
+        """Note that a record of ``table_id`` with ``version`` actions was sealed and sent
+        (the stored version only ever grows)."""
+        with self._lock:
+            self._db.execute(
+                "INSERT INTO issued (table_id, version, at) VALUES (?, ?, ?) "
+                "ON CONFLICT(table_id) DO UPDATE SET version = max(version, excluded.version), "
+                "at = excluded.at", (table_id, int(version), time.time()))
+
+    def latest(self, table_id: str) -> int | None:
+        """The newest version issued for ``table_id``, or ``None`` if none is known."""
+        with self._lock:
+            row = self._db.execute("SELECT version FROM issued WHERE table_id = ?",
+                                   (table_id,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def check(self, table_id: str, version: int) -> None:
+        """Accept a record of ``table_id`` with ``version`` actions, or refuse an old one.
+
+        Raises:
+            StaleRecord: if a record with more actions was issued for that table.
+        """
+        newest = self.latest(table_id)
+        if newest is not None and version < newest:
+            raise StaleRecord(f"this saved match is older than its latest state (it has {version} "
+                              f"actions; the server issued one with {newest}); continue from the "
+                              "newest copy or start a new match")
+
+    def close(self) -> None:
+        """Close the file."""
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,148 @@
+"""Saved matches cannot rewind a game: the server refuses a sealed record older than the
+newest it issued for that table, also after a restart (the ledger in the state directory)."""
+
+from __future__ import annotations
+
+import json
+import time
+import zlib
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+from president.web.app import create_app  # noqa: E402
+from president.web.ledger import KEEP_SECONDS, LEDGER_FILE, Ledger, StaleRecord  # noqa: E402
+from president.web.sealing import SealError, Sealer  # noqa: E402
+
+SECRET = b"saved-test-secret-0123456789abcd"
+
+
+def until_state(ws, pred=lambda m: True, limit=2000):
+    for _ in range(limit):
+        m = ws.receive_json()
+        if m["type"] == "state" and pred(m):
+            return m
+    raise AssertionError("no such state")
+
+
+def my_turn(m):
+    return m["to_act"] == m["you"]["seat"] or m["phase"] in ("between-deals", "match-over")
+
+
+def hello(ws, info, snapshot=None):
+    msg = {"type": "hello", "table": info["table"], "token": info["token"]}
+    if snapshot is not None:
+        msg["snapshot"] = snapshot
+    ws.send_json(msg)
+    return ws.receive_json()
+
+
+def take_turn(ws, state):
+    ws.send_json({"type": "pass"} if "pass" in state["legal"] else
+                 {"type": "play", "cards": state["legal"][0]})
+    return until_state(ws, my_turn)
+
+
+def test_old_snapshot_is_refused_after_a_restart(tmp_path):
+    """The tester's rewind: keep an early snapshot, restart the server, restore it."""
+    with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)) as c:
+        info = c.post("/api/tables", json={"kind": "match", "preset": "house", "players": 4,
+                                           "seed": 11}).json()
+        with c.websocket_connect("/ws") as ws:
+            assert hello(ws, info)["type"] == "welcome"
+            state = until_state(ws)
+            early, early_actions = state["snapshot"], state["table"]["actions"]
+            state = take_turn(ws, state)
+            state = take_turn(ws, state)
+            late, late_actions = state["snapshot"], state["table"]["actions"]
+    assert early and late and late_actions > early_actions
+    assert (tmp_path / LEDGER_FILE).exists()
+
+    # The restart: a new app with the same secret and the same state directory.
+    with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)) as c:
+        tables = c.app.state.tables
+        with c.websocket_connect("/ws") as ws:
+            r = hello(ws, info, early)
+            assert r["type"] == "error" and r["reason"] == "old-record"
+            assert "older than its latest state" in r["message"]
+            assert tables.get(info["table"]) is None            # nothing was rebuilt
+            r = hello(ws, info, late)                           # the newest copy still works
+            assert r["type"] == "welcome"
+            again = until_state(ws)
+    assert again["table"]["actions"] == late_actions
+    for key in ("hand", "pile", "to_act", "scores", "seats"):
+        assert again[key] == state[key], key
+
+
+def test_old_snapshot_is_refused_once_the_server_forgot_the_table(tmp_path):
+    """Without a restart: an idle table dropped from memory is rebuilt from the newest record
+    only."""
+    with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)) as c:
+        info = c.post("/api/tables", json={"kind": "match", "players": 5, "seed": 3}).json()
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, info)
+            state = until_state(ws)
+            early = state["snapshot"]
+            state = take_turn(ws, state)
+        c.portal.call(c.app.state.tables.drop, info["table"])
+        with c.websocket_connect("/ws") as ws:
+            assert hello(ws, info, early)["reason"] == "old-record"
+            assert hello(ws, info, state["snapshot"])["type"] == "welcome"
+
+
+def test_a_new_state_dir_knows_no_versions(tmp_path):
+    """The ledger is what refuses: another state directory (a fresh install) accepts the
+    record, so the refusal above is not an accident of sealing."""
+    with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True,
+                               state_dir=tmp_path / "a")) as c:
+        info = c.post("/api/tables", json={"kind": "match", "players": 4, "seed": 8}).json()
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, info)
+            state = until_state(ws)
+            early = state["snapshot"]
+            take_turn(ws, state)
+    with TestClient(create_app(bot_delay=0, secret=SECRET, state_dir=tmp_path / "b")) as c:
+        with c.websocket_connect("/ws") as ws:
+            assert hello(ws, info, early)["type"] == "welcome"
+
+
+def test_ledger_keeps_the_newest_version_across_instances(tmp_path):
+    path = tmp_path / "deep" / "ledger.sqlite3"
+    a = Ledger(path)
+    a.issued("t", 4)
+    a.issued("t", 9)
+    a.issued("t", 2)                       # an older one never lowers the mark
+    a.issued("u", 1)
+    a.close()
+    b = Ledger(path)
+    assert (b.latest("t"), b.latest("u"), b.latest("nope")) == (9, 1, None)
+    b.check("t", 9)
+    b.check("t", 12)
+    b.check("nope", 0)
+    with pytest.raises(StaleRecord, match="has 8 actions; the server issued one with 9"):
+        b.check("t", 8)
+    b.close()
+
+
+def test_ledger_in_a_place_it_cannot_write_falls_back_to_memory(tmp_path, caplog):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    book = Ledger(blocker / "sub" / "ledger.sqlite3")
+    assert book.path == ":memory:" and "in memory" in caplog.text
+    book.issued("t", 3)
+    with pytest.raises(StaleRecord):
+        book.check("t", 2)
+
+
+def test_a_record_older_than_the_keeping_time_is_refused():
+    box = Sealer(SECRET)
+    plain = zlib.compress(json.dumps({"v": 1}).encode())
+    old = box._fernet.encrypt_at_time(plain, int(time.time()) - KEEP_SECONDS - 60).decode()
+    assert box.open(old) == {"v": 1}                       # no age limit asked
+    with pytest.raises(SealError, match="days old"):
+        box.open(old, max_age=KEEP_SECONDS)
+    with pytest.raises(SealError, match="damaged"):
+        box.open(old[:-3] + "AAA", max_age=KEEP_SECONDS)
