@@ -321,12 +321,16 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
     round_left = deal.round_left[:]
     left = n - len(finish)  # seats still holding cards
     # at_least[seat][k]: bit mask of the ranks of which the seat holds k cards or more
-    at_least = [[0] * 5 for _ in range(n)]
-    for s, h in enumerate(hands):
-        a = at_least[s]
+    at_least = []
+    for h in hands:
+        a = [0, 0, 0, 0, 0]
         for r in range(13):
-            for k in range(1, h[r] + 1):
+            k = h[r]
+            while k:
                 a[k] |= 1 << r
+                k -= 1
+        at_least.append(a)
+    after = [(s + 1) % n for s in range(n)]  # the seat on the left
     above = _ABOVE_STRICT if strict else _ABOVE_EQUAL
     while True:
         hand = hands[seat]
@@ -349,9 +353,9 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
                     if passes >= (left - 1 if ncards[last] else left):
                         clear = True
                     else:
-                        seat = (seat + 1) % n
+                        seat = after[seat]
                         while not ncards[seat]:
-                            seat = (seat + 1) % n
+                            seat = after[seat]
                 elif mode == 1:
                     s = seat
                     nxt = -1
@@ -379,7 +383,7 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
                     round_left = []
                     seat = last
                     while not ncards[seat]:
-                        seat = (seat + 1) % n
+                        seat = after[seat]
                 continue
             while i:
                 avail &= avail - 1
@@ -424,9 +428,9 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
         if lor and same == 4:
             clear = True
         elif mode == 0:
-            seat = (seat + 1) % n
+            seat = after[seat]
             while not ncards[seat]:
-                seat = (seat + 1) % n
+                seat = after[seat]
         elif mode == 1:
             s = seat
             nxt = -1
@@ -452,7 +456,7 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
             round_left = []
             seat = last
             while not ncards[seat]:
-                seat = (seat + 1) % n
+                seat = after[seat]
 
 
 def greedy_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.1) -> list[int]:
