@@ -187,3 +187,12 @@ def test_the_true_deal_explains_intermediate_play_without_surprise(spec, players
         swapped_surprised += surprises(rules, world, played, obs.leader, history, me) > 0
         total += 1
     assert total > 10 and swapped_surprised > total // 4
+
+
+def test_bad_options_are_refused_with_the_choices():
+    with pytest.raises(ValueError, match="intermediate, climbing"):
+        ExpertPlayer(policy="clever")
+    with pytest.raises(ValueError, match="surprise"):
+        ExpertPlayer(surprise=0)
+    with pytest.raises(ValueError, match="prior"):
+        ExpertPlayer(prior=-1)

@@ -10,11 +10,13 @@ are compared by rank and count) the expert:
    hand, every card played this deal, the cards it gave in the exchange (still in the
    receiver's hand unless played since) and, when a seat had to give it their highest
    cards, that this seat holds nothing higher than the lowest of them (except cards handed
-   to it afterwards);
+   to it afterwards); each world is then weighed by ``surprise ** k``, where k counts the
+   other seats' actions this deal that an intermediate player holding those cards would
+   not have taken (an opponent model: worlds that explain the table's play count more);
 3. plays every candidate out in every world with the fast play-out policy
    (:func:`~president.players.fastsim.greedy_playout`), all candidates on the same worlds,
    keeping the better half of the candidates after each round (successive halving);
-4. picks the candidate with the best mean finishing place; the ``intermediate`` player's
+4. picks the candidate with the best weighted mean finishing place; the ``intermediate`` player's
    choice wins ties and near-ties (within ``prior`` places), so search only overrides the
    heuristics when it sees a real difference.
 
@@ -50,6 +52,12 @@ class ExpertPlayer:
         time_limit: seconds per decision at most (checked between worlds), > 0.
         prior: places of mean finishing place by which another candidate must beat the
             intermediate player's choice to be chosen, >= 0.
+        policy: play-out policy of :mod:`~president.players.fastsim`: ``"intermediate"``
+            (default: every seat plays as the intermediate player), ``"climbing"``,
+            ``"greedy"`` or ``"random"``.
+        surprise: weight factor, in (0, 1], of a sampled world per action of another seat
+            that an intermediate player would not have taken there (see
+            :func:`surprises`); ``None`` weighs every world alike.
 
     Raises:
         ValueError: for a budget below those bounds.
@@ -74,9 +82,13 @@ class ExpertPlayer:
         self.playouts = playouts
         self.time_limit = time_limit
         self.prior = prior
-        self.policy = {"greedy": fastsim.greedy_playout, "climbing": fastsim.climbing_playout,
-                       "intermediate": fastsim.intermediate_playout,
-                       "random": fastsim.random_playout}[policy]
+        policies = {"intermediate": fastsim.intermediate_playout,
+                    "climbing": fastsim.climbing_playout, "greedy": fastsim.greedy_playout,
+                    "random": fastsim.random_playout}
+        if policy not in policies:
+            raise ValueError(f"no play-out policy {policy!r}; choose one of: "
+                             f"{', '.join(policies)}")
+        self.policy = policies[policy]
         self.heuristic = IntermediatePlayer(seed=seed)
         self.stats = {"decisions": 0, "searched": 0, "playouts": 0, "seconds": 0.0,
                       "max_seconds": 0.0, "cpu_seconds": 0.0, "max_cpu_seconds": 0.0}
