@@ -107,3 +107,14 @@ def test_matches_without_scoring_or_end_have_no_winner(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["deals"] == 2 * 3 * 3
     assert all("match_won" not in e for e in out["levels"].values())
+
+
+def test_cli_checks_the_expert_budget_first(capsys):
+    assert main(["simulate", "--seats", "expert,simple,simple,simple", "--deals", "1",
+                 "--expert-playouts", "0", "--quiet"]) == 2
+    assert "playouts" in capsys.readouterr().err
+    assert main(["simulate", "--seats", "expert,simple,simple,simple", "--deals", "1",
+                 "--expert-playouts", "20", "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    search = out["levels"]["expert"]["search"]
+    assert search["searched"] > 0 and search["mean_playouts_per_search"] <= 20

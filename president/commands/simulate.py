@@ -76,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
                                   max_deals=args.max_deals, player_options=options)
         if args.jobs < 1:
             raise ValueError(f"--jobs {args.jobs} must be at least 1")
+        if "expert" in options:
+            from ..players.expert import ExpertPlayer
+            ExpertPlayer(**options["expert"])  # checks the budget before any work starts
     except ValueError as e:
         return _fail(str(e))
 
