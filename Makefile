@@ -13,9 +13,9 @@ $(BIN)/president: pyproject.toml
 
 setup: $(BIN)/president
 
-# Set up and start the browser game.
+# Set up and start the browser game (`make play PORT=8001` for another port).
 play: setup
-	$(BIN)/president serve
+	$(BIN)/president serve$(if $(PORT), --port $(PORT))
 
 # Debian's Chromium for the end-to-end tests (never `playwright install`).
 browser:

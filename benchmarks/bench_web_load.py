@@ -7,7 +7,8 @@ Two figures:
    three ``simple`` computer players) are driven directly (no network): a human action
    (random legal play, pass or give, or "next deal") is handed to ``Table.handle`` and the
    clock runs until the computer players have replied and it is the human's turn again, with
-   every message built and JSON-encoded as for a socket and the match record sealed. Reported:
+   every message built and JSON-encoded as for a socket, the match record sealed and its
+   version noted in the SQLite ledger of saved matches. Reported:
    median, 95th percentile and maximum, in milliseconds.
 
 2. **Tables one server process holds under 100 ms at the 95th percentile.** A real server
@@ -70,7 +71,13 @@ async def _in_process(actions: int, seed: int) -> dict:
     from president.web.sealing import Sealer
     from president.web.tables import Tables
 
-    tables = Tables(sealer=Sealer(b"bench" * 8), bot_delay=0.0)
+    import tempfile
+
+    from president.web.ledger import LEDGER_FILE, Ledger
+
+    state_dir = tempfile.mkdtemp(prefix="president-bench-")
+    ledger = Ledger(Path(state_dir) / LEDGER_FILE)   # every new record noted, as in the server
+    tables = Tables(sealer=Sealer(b"bench" * 8), bot_delay=0.0, ledger=ledger)
     rng = random.Random(seed)
     times: list[float] = []
     sent = 0
@@ -98,6 +105,9 @@ async def _in_process(actions: int, seed: int) -> dict:
             times.append((time.perf_counter() - t0) * 1000)
             sent += sink.bytes - before
         tables.drop(table.id)
+    ledger.close()
+    import shutil
+    shutil.rmtree(state_dir, ignore_errors=True)
     return {"actions": len(times), "median_ms": statistics.median(times), "p95_ms": pct(times, 95),
             "max_ms": max(times), "bytes_per_action": sent / len(times)}
 
@@ -194,8 +204,12 @@ async def _load_level(base: str, pid: int, tables: int, think: float, seconds: f
 
 
 def _under_load(think: float, seconds: float, max_tables: int, start: int) -> dict:
+    import shutil
+    import tempfile
     port = _free_port()
-    env = dict(os.environ, PRESIDENT_BOT_DELAY="0", PRESIDENT_WEB_SECRET="bench-web-load")
+    state_home = tempfile.mkdtemp(prefix="president-bench-")  # the server's own ledger
+    env = dict(os.environ, PRESIDENT_BOT_DELAY="0", PRESIDENT_WEB_SECRET="bench-web-load",
+               XDG_STATE_HOME=state_home)
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "president.web.app:create_app", "--factory", "--host",
          "127.0.0.1", "--port", str(port), "--log-level", "warning", "--ws-max-size", "1048576"],
@@ -248,6 +262,7 @@ def _under_load(think: float, seconds: float, max_tables: int, start: int) -> di
             server.wait(timeout=10)
         except subprocess.TimeoutExpired:
             server.kill()
+        shutil.rmtree(state_home, ignore_errors=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -114,3 +114,19 @@ def _check_message_size_limits(port: int) -> None:
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=10)
         assert closed.value.rcvd.code == 1009
+
+
+@pytest.mark.skipif(not __import__("shutil").which("make"), reason="no make")
+def test_make_play_takes_a_port():
+    """``make play`` serves on the default port; ``make play PORT=8001`` on 8001 (dry run)."""
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    env = {k: v for k, v in os.environ.items() if k != "PORT"}
+
+    def last_line(*extra):
+        out = subprocess.run(["make", "-n", "-s", "play", *extra], cwd=root, env=env,
+                             capture_output=True, text=True, timeout=30)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip().splitlines()[-1]
+    assert last_line().endswith("/president serve")
+    assert last_line("PORT=8001").endswith("/president serve --port 8001")
