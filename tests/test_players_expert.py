@@ -118,7 +118,7 @@ def test_expert_is_legal_and_deterministic_and_skips_forced_choices():
 
     def run():
         m = Match(rules, seed=3, record_events=False)
-        bots = [ExpertPlayer(seed=i, playouts=16, time_limit=5.0) for i in range(4)]
+        bots = [ExpertPlayer(seed=i, playouts=16, time_limit=None) for i in range(4)]
         taken = []
         for _ in range(2):
             while m.to_act is not None:

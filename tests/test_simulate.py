@@ -114,7 +114,7 @@ def test_cli_checks_the_expert_budget_first(capsys):
                  "--expert-playouts", "0", "--quiet"]) == 2
     assert "playouts" in capsys.readouterr().err
     assert main(["simulate", "--seats", "expert,simple,simple,simple", "--deals", "1",
-                 "--expert-playouts", "20", "--json", "--quiet"]) == 0
+                 "--expert-playouts", "20", "--expert-time", "0", "--json", "--quiet"]) == 0
     out = json.loads(capsys.readouterr().out)
     search = out["levels"]["expert"]["search"]
     assert search["searched"] > 0 and search["mean_playouts_per_search"] <= 20

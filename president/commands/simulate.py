@@ -45,7 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--expert-playouts", type=int, default=None, metavar="N",
                         help="the expert's play-out budget per decision")
     parser.add_argument("--expert-time", type=float, default=None, metavar="SECONDS",
-                        help="the expert's time limit per decision")
+                        help="the expert's time limit per decision (0: none, so results "
+                             "do not depend on the machine's load)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -70,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     if args.expert_playouts is not None or args.expert_time is not None:
         options["expert"] = {k: v for k, v in (("playouts", args.expert_playouts),
                                                ("time_limit", args.expert_time)) if v is not None}
+        if options["expert"].get("time_limit") == 0:
+            options["expert"]["time_limit"] = None
     try:
         config = SimulationConfig(rules=rules, seats=tuple(seats), boards=args.deals,
                                   seed=args.seed, matches=args.matches,

@@ -49,7 +49,9 @@ class ExpertPlayer:
         seed: seed of the player's own :class:`random.Random` (same seed and same budget
             in play-outs, same choices, as long as ``time_limit`` is not what stops search).
         playouts: play-outs per decision at most (all candidates together), >= 1.
-        time_limit: seconds per decision at most (checked between worlds), > 0.
+        time_limit: wall-clock seconds per decision at most (checked after every
+            play-out), > 0; ``None``: no time limit, so that only ``playouts`` bounds the
+            search and choices do not depend on the machine's load.
         prior: places of mean finishing place by which another candidate must beat the
             intermediate player's choice to be chosen, >= 0.
         policy: play-out policy of :mod:`~president.players.fastsim`: ``"intermediate"``
@@ -66,12 +68,13 @@ class ExpertPlayer:
     level = "expert"
 
     def __init__(self, *, seed: int | None = None, playouts: int = 1000,
-                 time_limit: float = 0.8, prior: float = 0.03,
+                 time_limit: float | None = 0.8, prior: float = 0.03,
                  policy: str = "intermediate", surprise: float | None = 0.25) -> None:
         if not isinstance(playouts, int) or playouts < 1:
             raise ValueError(f"playouts = {playouts!r} must be a whole number of at least 1")
-        if not time_limit > 0:
-            raise ValueError(f"time_limit = {time_limit!r} must be more than 0 seconds")
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError(f"time_limit = {time_limit!r} must be more than 0 seconds, "
+                             "or None for no limit")
         if not prior >= 0:
             raise ValueError(f"prior = {prior!r} must be 0 or more places")
         if surprise is not None and not 0 < surprise <= 1:
@@ -139,7 +142,7 @@ class ExpertPlayer:
         me = obs.seat
         root = root_state(obs)
         cons = seat_constraints(obs)
-        deadline = started + self.time_limit
+        deadline = started + self.time_limit if self.time_limit is not None else float("inf")
         alive = candidates[:]
         totals = {c: 0.0 for c in candidates}
         counts = {c: 0 for c in candidates}
