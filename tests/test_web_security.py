@@ -216,3 +216,51 @@ def test_two_humans_each_see_only_their_own_hand(tmp_path):
             assert states[0]["you"]["player"] == 0 and states[2]["you"]["player"] == 2
     assert watch.leaks == [] and watch.checked > 500
     assert deals_done >= 3
+
+
+def test_log_sent_on_joining_shows_only_the_seat_view(tmp_path):
+    """The ``log`` a reconnecting page gets mid-deal (after an exchange) holds the cards of
+    the plays and of your own exchange only: every event passes ``visible_to`` as live."""
+    app = create_app(bot_delay=0, secret=b"s" * 32, allow_seed=True, state_dir=tmp_path)
+    rng = random.Random(5)
+    watch = Watch()
+    checked_logs = 0
+    with TestClient(app) as client:
+        for seed in range(6):
+            info = client.post("/api/tables", json={
+                "kind": "match", "preset": "first-night", "players": 5, "twists": ["swap"],
+                "seed": seed, "levels": ["human", "random", "simple", "random", "simple"]}).json()
+            table = app.state.tables.get(info["table"])
+            watch.attach(table)
+            hello = {"type": "hello", "table": info["table"], "token": info["token"]}
+            with client.websocket_connect("/ws") as ws:
+                ws.send_json(hello)
+                play(ws, rng, deals=1)
+                ws.send_json({"type": "next-deal"})
+                for _ in range(rng.randrange(2, 6)):   # a few turns into deal 2
+                    m = ws.receive_json()
+                    while m["type"] != "state" or m["to_act"] != m["you"]["seat"]:
+                        if m["type"] == "state" and m["phase"] not in ("play", "exchange"):
+                            break
+                        m = ws.receive_json()
+                    if m["phase"] not in ("play", "exchange"):
+                        break
+                    action = rng.choice(m["legal"])
+                    ws.send_json({"type": "pass"} if action == "pass" else
+                                 {"type": "give" if m["phase"] == "exchange" else "play", "cards": action})
+                with client.websocket_connect("/ws") as again:
+                    again.send_json(hello)
+                    assert again.receive_json()["type"] == "welcome"
+                    log = again.receive_json()
+                    nxt = again.receive_json()
+                    assert nxt["type"] == "state", nxt
+                    me = nxt["you"]["seat"]      # seats change by finish
+            assert log["type"] == "log" and log["deal"] == 2
+            kinds = [e["kind"] for e in log["events"]]
+            assert kinds[0] == "dealt" and kinds.count("exchanged") == 4   # 5 players: two swaps
+            for e in log["events"]:
+                if e["kind"] == "exchanged":
+                    assert (e["cards"] is None) == (me not in (e["giver"], e["receiver"]))
+            checked_logs += 1
+            app.state.tables.drop(info["table"])
+    assert watch.leaks == [] and checked_logs == 6

@@ -283,20 +283,19 @@ class Table:
     # ----- joining ----------------------------------------------------------------------
 
     async def join(self, player: int, conn: Any) -> None:
-        """Attach a socket of human ``player`` and send it the state."""
-        self.humans[player].connections.add(conn)
-        self.last_active = time.monotonic()
-        await conn.send({"type": "welcome", "table": self.id, "player": player,
-                         "name": self.names[player], "kind": self.kind,
-                         "rules": self.rules.describe().splitlines()})
-        msg = self.log_for(player)
-        if self.on_send is not None:
-            self.on_send(player, msg)
-        await conn.send(msg)
-        msg = self.state_for(player)
-        if self.on_send is not None:
-            self.on_send(player, msg)
-        await conn.send(msg)
+        """Attach a socket of human ``player`` and send it ``welcome``, this deal's ``log`` and
+        the ``state``, in that order: the table's lock keeps computer plays from slipping in
+        between (they follow the state)."""
+        async with self._lock:
+            self.humans[player].connections.add(conn)
+            self.last_active = time.monotonic()
+            await conn.send({"type": "welcome", "table": self.id, "player": player,
+                             "name": self.names[player], "kind": self.kind,
+                             "rules": self.rules.describe().splitlines()})
+            for msg in (self.log_for(player), self.state_for(player)):
+                if self.on_send is not None:
+                    self.on_send(player, msg)
+                await conn.send(msg)
         self.kick()
 
     def log_for(self, player: int) -> dict[str, Any]:

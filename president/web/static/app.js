@@ -247,7 +247,8 @@ function renderSaved() {
   const current = store.get(STORE_MATCH);
   if (current && !current.finished) {
     const li = document.createElement("li");
-    li.textContent = `In progress: ${current.rules || "match"} — ${scoreLine(current.players, current.scores)} `;
+    const line = current.scoring === false ? "" : ` — ${scoreLine(current.players, current.scores)}`;
+    li.textContent = `In progress: ${current.rules || "match"}${line} `;
     const btn = document.createElement("button");
     btn.type = "button";
     btn.textContent = "Continue";
@@ -258,7 +259,8 @@ function renderSaved() {
   for (const h of store.get(STORE_HISTORY, []).slice().reverse()) {
     const li = document.createElement("li");
     const won = h.winners?.length ? `won by ${h.winners.join(" and ")}` : "unfinished";
-    li.textContent = `${new Date(h.when).toLocaleString()}: ${h.rules}, ${h.deals} deal${h.deals === 1 ? "" : "s"}, ${won} — ${scoreLine(h.players, h.scores)}`;
+    const line = h.scoring === false ? "" : ` — ${scoreLine(h.players, h.scores)}`;
+    li.textContent = `${new Date(h.when).toLocaleString()}: ${h.rules}, ${h.deals} deal${h.deals === 1 ? "" : "s"}, ${won}${line}`;
     list.append(li);
   }
   if (!list.children.length) {
@@ -348,7 +350,7 @@ function archive(saved, winners = null) {
   const history = store.get(STORE_HISTORY, []);
   history.push({
     when: Date.now(), rules: saved.rules, players: saved.players, scores: saved.scores,
-    deals: saved.deals?.length || 0, winners, table: saved.table,
+    scoring: saved.scoring, deals: saved.deals?.length || 0, winners, table: saved.table,
   });
   store.set(STORE_HISTORY, history.slice(-50));
   store.remove(STORE_MATCH);
@@ -539,6 +541,7 @@ function saveMatch(state) {
     ...saved, table: app.session.table, token: app.session.token,
     rules: `${state.rules.name} (${state.seats.length} players)`, players: state.players,
     scores: state.scores, deals: state.deals, updated: Date.now(),
+    scoring: Array.isArray(state.rules.scoring) && state.rules.scoring.length > 0,
   };
   if (state.snapshot) next.snapshot = state.snapshot;
   store.set(STORE_MATCH, next);
@@ -547,7 +550,7 @@ function saveMatch(state) {
     store.set(STORE_MATCH, next);
     const history = store.get(STORE_HISTORY, []);
     history.push({ when: Date.now(), rules: next.rules, players: next.players, scores: next.scores,
-      deals: state.deals.length, winners: state.winners.map((p) => state.players[p]), table: next.table });
+      scoring: next.scoring, deals: state.deals.length, winners: state.winners.map((p) => state.players[p]), table: next.table });
     store.set(STORE_HISTORY, history.slice(-50));
   }
 }
