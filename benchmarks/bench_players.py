@@ -137,10 +137,11 @@ def speed(args) -> int:
 
 def pairs() -> list[tuple[str, str]]:
     """(stronger, weaker) per step of the ladder in ``LEVELS`` order, then the steps the
-    measured order needs besides (simple over random, intermediate over beginner)."""
+    measured order random < simple < beginner < intermediate < expert needs besides."""
     levels = list(LEVELS)
     steps = [(s, w) for w, s in zip(levels, levels[1:])]
-    return steps + [(s, w) for s, w in (("simple", "random"), ("intermediate", "beginner"))
+    return steps + [(s, w) for s, w in (("simple", "random"), ("beginner", "simple"),
+                                        ("intermediate", "beginner"))
                     if (s, w) not in steps]
 
 
@@ -162,7 +163,7 @@ def ladder(args) -> int:
                 continue
             deals = args.expert_deals if stronger == "expert" else args.deals
             boards = -(-deals // players)  # every board is played in `players` rotations
-            if QUICK:
+            if QUICK and boards > 0:
                 boards = 2 if stronger == "expert" else 20
             if boards <= 0:
                 continue
@@ -198,10 +199,11 @@ def ladder(args) -> int:
 
 
 def _row(res: dict, stronger: str, weaker: str) -> str:
-    comp = next(c for c in res["comparisons"] if c["stronger"] == stronger)
-    ahead = comp["places_ahead"] if comp["weaker"] == weaker else None
-    if ahead is None:
-        ahead = comp["places_ahead"]
+    comp = next(c for c in res["comparisons"] if {c["stronger"], c["weaker"]} == {stronger, weaker})
+    ahead = dict(comp["places_ahead"])
+    if comp["stronger"] != stronger:  # simulate orders by LEVELS; this row tests the other way
+        ahead = {"mean": -ahead["mean"], "low": -ahead["high"], "high": -ahead["low"],
+                 "n": ahead["n"]}
     lv = res["levels"][stronger]
     gain = lv["gain"]
     target = 0.3 if stronger == "expert" else 0.1
