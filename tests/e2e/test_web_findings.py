@@ -104,7 +104,7 @@ def test_seven_players_scored_deal_fits_a_phone(browser, served, screenshots):
         page.close()
 
 
-def test_desktop_play_column_keeps_its_width_once_scored(browser, served):
+def test_desktop_play_column_keeps_its_width_once_scored(browser, served, screenshots):
     page = browser.new_page(base_url=served.url, viewport={"width": 1280, "height": 900})
     try:
         info, seat = new_match(page, served, players=7, seed=6)
@@ -113,6 +113,7 @@ def test_desktop_play_column_keeps_its_width_once_scored(browser, served):
         seat.play_deal()
         page.wait_for_function("() => document.querySelectorAll('#scores tbody tr').length === 2")
         after = page.evaluate("document.querySelector('.you').getBoundingClientRect().width")
+        page.screenshot(path=str(screenshots / "desktop-1280-seven-players.png"))
         assert abs(after - before) < 1 and before > 600
         assert page_width(page) <= 1280
         seat.close()

@@ -848,7 +848,10 @@ function renderScores() {
     for (let p = 0; p < s.players.length; p++) {
       const td = document.createElement("td");
       const o = byPlayer[p];
-      td.textContent = `${ordinal(o.place)} ${o.title}${points && o.points ? ` +${o.points}` : ""}`;
+      const place = document.createElement("span");
+      place.className = "place";
+      place.textContent = ordinal(o.place);
+      td.append(place, `${o.title}${points && o.points ? ` +${o.points}` : ""}`);
       tr.append(td);
     }
     body.append(tr);
