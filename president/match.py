@@ -64,6 +64,11 @@ class Match:
             dealt to first and, under ``left-of-dealer``, leads).
         hands: the first deal's hands instead of a shuffle (notation, cards or masks).
         leader: the first deal's opening leader instead of what ``first_lead`` says.
+        record_events: keep every event in :attr:`events` (turn off for speed).
+        deal_seed_bits: size of each deal's seed drawn from the match generator: 32 keeps
+            seeds short in records; use 128 wherever a player must not be able to find the
+            other hands by trying every seed against their own hand (a server), together
+            with a match ``seed`` of as many random bits.
 
     Attributes:
         phase: ``"exchange"``, ``"play"``, ``"between-deals"`` or ``"match-over"``.
@@ -84,7 +89,8 @@ class Match:
     def __init__(self, rules: Rules, players: Sequence[str] | None = None, *,
                  seed: int | None = None, first_dealer: int | None = None,
                  hands: Sequence[str | Sequence[Card] | int] | None = None,
-                 leader: int | None = None, record_events: bool = True) -> None:
+                 leader: int | None = None, record_events: bool = True,
+                 deal_seed_bits: int = 32) -> None:
         n = rules.players
         if players is None:
             players = [f"Player {i + 1}" for i in range(n)]
@@ -93,6 +99,10 @@ class Match:
                              f"{n}; give exactly {n}")
         self.rules = rules
         self.players = tuple(players)
+        if deal_seed_bits not in (32, 64, 128):
+            raise RulesError("deal_seed_bits", f"deal_seed_bits = {deal_seed_bits!r} is not "
+                             "allowed; choose 32, 64 or 128")
+        self.deal_seed_bits = deal_seed_bits
         self.rng = random.Random(seed)
         self.scores = [0] * n
         self.results: list[DealResult] = []
@@ -150,7 +160,7 @@ class Match:
                                 f"(seat {want_dealer})")
         if hands is None:
             if seed is None:
-                seed = self.rng.getrandbits(32)
+                seed = self.rng.getrandbits(self.deal_seed_bits)
             masks = deal_hands(n, want_dealer, seed)
         else:
             from .deal import _to_mask

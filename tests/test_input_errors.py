@@ -52,3 +52,27 @@ def test_a_twist_named_twice_is_refused():
     with pytest.raises(RulesError) as info:
         Rules.parse("house+sit-out+sit-out")
     assert info.value.option == "twist"
+
+
+
+def test_deal_seeds_can_be_too_large_to_search():
+    """A server deals from 128-bit seeds: trying every seed against one's own hand is out of
+    reach (with 32-bit seeds it takes hours on one core)."""
+    short = Match(Rules.preset("house"), seed=5)
+    long = Match(Rules.preset("house"), seed=5, deal_seed_bits=128)
+    assert short.deal_seed < 2 ** 32
+    assert long.deal_seed.bit_length() > 64
+    with pytest.raises(RulesError) as info:
+        Match(Rules.preset("house"), deal_seed_bits=16)
+    assert info.value.option == "deal_seed_bits"
+
+
+def test_web_tables_deal_from_unsearchable_seeds():
+    pytest.importorskip("fastapi")
+    from president.web.tables import Tables
+
+    tables = Tables(sealer=None, bot_delay=0)
+    table = tables.create(kind="match", preset="house", players=4)
+    assert table.match.deal_seed_bits == 128
+    assert table.match.deal_seed.bit_length() > 64
+    assert table.seed.bit_length() > 64

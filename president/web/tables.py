@@ -116,7 +116,8 @@ class Table:
 
     def __init__(self, table_id: str, kind: str, rules: Rules, names: Sequence[str],
                  levels: Sequence[str], seed: int, *, tokens: dict[int, str] | None = None,
-                 bot_delay: float = 0.8, sealer: Sealer | None = None) -> None:
+                 bot_delay: float = 0.8, sealer: Sealer | None = None,
+                 deal_seed_bits: int = 128) -> None:
         n = rules.players
         if len(names) != n or len(levels) != n:
             raise TableError("bad-table", f"give {n} names and {n} levels for a table of {n}, "
@@ -131,7 +132,9 @@ class Table:
         self.seed = seed
         self.bot_delay = bot_delay
         self.sealer = sealer
-        self.match = Match(rules, list(names), seed=seed)
+        self.deal_seed_bits = deal_seed_bits
+        # 128-bit deal seeds: a player cannot find the other hands by trying seeds.
+        self.match = Match(rules, list(names), seed=seed, deal_seed_bits=deal_seed_bits)
         self.humans: dict[int, _Human] = {}
         self.bots: dict[int, Any] = {}
         for p, level in enumerate(levels):
@@ -186,6 +189,7 @@ class Table:
         """Everything needed to rebuild this table (secret: seal it before it leaves)."""
         return {"v": RECORD_VERSION, "id": self.id, "kind": self.kind, "rules": self.rules.to_dict(),
                 "names": list(self.names), "levels": list(self.levels), "seed": self.seed,
+                "deal_seed_bits": self.deal_seed_bits,
                 "tokens": {str(p): h.token for p, h in self.humans.items()}, "log": list(self.log)}
 
     @classmethod
@@ -203,7 +207,8 @@ class Table:
             tokens = {int(p): str(t) for p, t in record["tokens"].items()}
             table = cls(str(record["id"]), str(record["kind"]), rules, record["names"],
                         record["levels"], int(record["seed"]), tokens=tokens,
-                        bot_delay=bot_delay, sealer=sealer)
+                        bot_delay=bot_delay, sealer=sealer,
+                        deal_seed_bits=int(record.get("deal_seed_bits", 32)))
             for entry in record["log"]:
                 if entry == "n":
                     events = table.match.start_next_deal()
@@ -584,10 +589,13 @@ class Tables:
             raise TableError("bad-table", f"no table kind {kind!r}; kinds are practice, match")
         self._make_room()
         tid = secrets.token_urlsafe(16)
+        # A chosen seed (tests only) keeps 32-bit deal seeds so a test can pick its deal;
+        # otherwise 128 random bits, so no one can search the seeds for the deal.
+        bits = 128 if seed is None else 32
         if seed is None:
-            seed = secrets.randbits(32)
+            seed = secrets.randbits(128)
         table = Table(tid, kind, rules, names, levels, seed, bot_delay=self.bot_delay,
-                      sealer=self.sealer)
+                      sealer=self.sealer, deal_seed_bits=bits)
         self._watch(table)
         self.tables[tid] = table
         return table
