@@ -11,6 +11,8 @@ import random
 
 import pytest
 
+from president.rules import PRESETS
+
 from president import PASS, Rules
 from president.deal import Deal
 from president.players import fastsim
@@ -53,12 +55,10 @@ def _play_both(rules: Rules, seed: int) -> None:
     assert fd.legal_actions() == []
 
 
-@pytest.mark.parametrize("preset,twists", RULESETS)
-@pytest.mark.parametrize("players", [3, 4, 5, 7])
+@pytest.mark.parametrize("preset,twists,players", [
+    (preset, twists, players) for preset, twists in RULESETS for players in (3, 4, 5, 7)
+    if PRESETS[preset][0] <= players <= PRESETS[preset][1]])
 def test_agrees_with_engine_on_random_games(preset, twists, players):
-    lo = 3 if preset == "first-night" else 4
-    if players < lo:
-        pytest.skip("table size not allowed by this preset")
     rules = Rules.preset(preset, players=players, twists=twists)
     for seed in range(12):
         _play_both(rules, seed * 7919 + players)
