@@ -449,8 +449,7 @@ class Match:
             exchanges=mine,
             pending_exchange=pending,
             scores=tuple(self.scores[p] for p in self.seating),
-            previous_titles=tuple(self.titles()[p] for p in self.seating)
-            if self.deal_number > 1 or self.phase != "play" else ("",) * n,
+            previous_titles=tuple(self.titles()[p] for p in self.seating),
             legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
         )
 
