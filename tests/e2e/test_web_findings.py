@@ -231,7 +231,8 @@ def test_exchange_summary_stays_while_a_computer_leads(browser, served):
         page.wait_for_selector("#give-forced", state="visible")
         page.click("#give-forced")
         wait_ready(page)
-        assert page.eval_on_selector_all("#pile-cards .face", "els => els.length") > 0  # a computer led
+        # The President (a computer) leads; its play may reach the page just after the turn.
+        page.wait_for_function("() => document.querySelectorAll('#pile-cards .face').length > 0")
         summary = page.text_content("#exchange-panel")
         assert page.is_visible("#exchange-panel") and "You gave" in summary and "gave you" in summary
         page.wait_for_timeout(1200)                            # it does not vanish by itself
