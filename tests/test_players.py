@@ -115,6 +115,30 @@ def test_beginner_plays_its_lowest_play_without_slips():
         BeginnerPlayer(mistakes=1.5)
 
 
+def test_simple_leads_its_lowest_set_and_keeps_sets_whole_when_it_can():
+    rules = Rules.preset("practice")
+    simple = make_player("simple")
+    m = Match(rules, hands=["3C 3D 9S KH", "5C 5D 8C 2S", "4C 4D 4H JC", "QC AC 2C 2D"])
+    assert simple.act(m.observation(0)) == Play.parse("3C 3D")  # the whole lowest rank
+    m.act(0, "3C")
+    # a single 5 would break the pair of fives; the 8 is the lowest single that fits exactly
+    assert simple.act(m.observation(1)) == Play.parse("8C")
+
+
+def test_simple_breaks_its_lowest_set_when_nothing_else_beats():
+    rules = Rules.preset("practice")
+    simple = make_player("simple")
+    m = Match(rules, hands=["3C 9S KH QH", "4C 4D 7C 7D", "5C 5D 5H JC", "QC AC 2C 2D"])
+    m.act(0, "3C")
+    assert simple.act(m.observation(1)) == Play.parse("4C")  # both ranks are pairs: break 4s
+    m.act(1, "4C")
+    assert simple.act(m.observation(2)) == Play.parse("JC")  # the exact single fits
+    m.act(2, "JC")
+    m.act(3, "QC")
+    m.act(0, "KH")
+    assert simple.act(m.observation(1)) is PASS  # nothing beats a king
+
+
 def test_intermediate_keeps_twos_and_shed_low_singles():
     rules = Rules.preset("practice")
     # seat 1 holds a single 2 and low cards: it does not spend the 2 on a low single

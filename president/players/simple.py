@@ -1,8 +1,10 @@
 """``simple``: the practice player of seed 003 (``003_e6cd2942d7a2654f.txt``).
 
 - Leading: plays its lowest set (every card of its lowest rank).
-- Following: beats the pile with the lowest play that does not break a larger set, i.e. the
-  lowest rank that beats and of which it holds exactly the pile's count; otherwise passes.
+- Following: beats the pile whenever it can. It prefers the lowest play that does not
+  break a larger set (the lowest rank that beats and of which it holds exactly the pile's
+  count); when every play that beats breaks a set, it breaks the lowest one; it passes only
+  when nothing beats.
 - Exchange: a forced give hands over the highest cards (lowest suits on a tie in rank);
   a free give returns its lowest card(s).
 """
@@ -41,4 +43,7 @@ def simple_choice(legal, hand) -> Play | Pass | Give:
     for p in legal:
         if p is not PASS and held[p.rank] == p.count and (best is None or p.rank < best.rank):
             best = p
-    return best if best is not None else PASS
+    if best is not None:
+        return best
+    plays = [p for p in legal if p is not PASS]
+    return min(plays, key=lambda p: p.rank) if plays else PASS
