@@ -298,7 +298,8 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
 
     The rules of :meth:`FastDeal.apply` are written out inside one loop over local
     variables (the benchmark loop of ``benchmarks/bench_players.py``); the choice is
-    ``legal_actions()[int(rng.random() * len(legal_actions()))]``, and a test checks that
+    ``legal_actions()[int(rng.random() * len(legal_actions()))]``, drawn only when there
+    is more than one legal action (a forced pass or a last card takes no draw), and a test checks that
     the same generator gives the same game as :meth:`FastDeal.apply` step by step.
     """
     if deal.to_act < 0:
@@ -336,7 +337,7 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
         hand = hands[seat]
         clear = False
         if need == 0:  # a lead: the options are (rank, 1..held) by rank, ncards of them
-            i = int(random_() * ncards[seat])
+            i = int(random_() * ncards[seat]) if ncards[seat] > 1 else 0
             rank = 0
             while i >= hand[rank]:
                 i -= hand[rank]
@@ -345,7 +346,7 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
         else:
             avail = at_least[seat][need] & above[top]
             nopts = avail.bit_count()
-            i = int(random_() * (nopts + 1))
+            i = int(random_() * (nopts + 1)) if nopts else 0
             if i == nopts:  # pass
                 passes += 1
                 passed |= 1 << seat
