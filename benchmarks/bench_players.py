@@ -136,13 +136,9 @@ def speed(args) -> int:
 
 
 def pairs() -> list[tuple[str, str]]:
-    """(stronger, weaker) per step of the ladder in ``LEVELS`` order, then the steps the
-    measured order random < simple < beginner < intermediate < expert needs besides."""
+    """(stronger, weaker) per step of the ladder in ``LEVELS`` order (weakest first)."""
     levels = list(LEVELS)
-    steps = [(s, w) for w, s in zip(levels, levels[1:])]
-    return steps + [(s, w) for s, w in (("simple", "random"), ("beginner", "simple"),
-                                        ("intermediate", "beginner"))
-                    if (s, w) not in steps]
+    return [(s, w) for w, s in zip(levels, levels[1:])]
 
 
 def ladder(args) -> int:
