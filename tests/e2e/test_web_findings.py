@@ -208,13 +208,23 @@ def test_refusal_shows_suit_symbols(page):
 # ----- 4, 5, 6. exchange, log, selection ------------------------------------------------------
 
 def seat0_place_seed(place: int) -> int:
+    """A house seed where, every seat playing by hints, seat 0 finishes in ``place`` (index
+    into the finish order) and, as the last player, has one card it must give (no tie in
+    suits to choose from) in the exchange before deal 2."""
     for seed in range(500):
         m = Match(Rules.preset("house", players=4), ["You", "Alex", "Blair", "Casey"], seed=seed)
         while m.phase == "play":
             obs = m.observation(m.to_act)
             m.act(m.to_act, simple_choice(obs.legal_actions, obs.hand))
-        if m.results[0].finish_order[place] == 0:
-            return seed
+        if m.results[0].finish_order[place] != 0:
+            continue
+        if place == -1:
+            m.start_next_deal()
+            while m.phase == "exchange" and m.to_act != 0:
+                m.act(m.to_act, m.observation(m.to_act).legal_actions[0])
+            if m.to_act != 0 or len(m.observation(0).legal_actions) != 1:
+                continue
+        return seed
     raise AssertionError("no such seed")
 
 
