@@ -156,14 +156,14 @@ def _run_boards(config: SimulationConfig, boards: Sequence[int]) -> list[dict]:
 
 def interval(values: Sequence[float]) -> dict:
     """Mean and 95% confidence interval (normal approximation over independent units):
-    ``{"mean", "low", "high", "n"}``."""
+    ``{"mean", "low", "high", "n"}``. With fewer than 2 values ``low`` and ``high`` are
+    ``None`` (no interval), and with none ``mean`` is ``None`` too."""
     n = len(values)
-    mean = sum(values) / n if n else float("nan")
-    if n > 1:
-        var = sum((v - mean) ** 2 for v in values) / (n - 1)
-        half = 1.96 * math.sqrt(var / n)
-    else:
-        half = float("nan")
+    if n < 2:  # no spread to measure: no interval (``None``, JSON null), not NaN
+        return {"mean": sum(values) / n if n else None, "low": None, "high": None, "n": n}
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = 1.96 * math.sqrt(var / n)
     return {"mean": mean, "low": mean - half, "high": mean + half, "n": n}
 
 
@@ -276,6 +276,7 @@ def summarise(config: SimulationConfig, results: Iterable[dict]) -> dict:
         "rotations": n,
         "deals": deals,
         "matches": config.matches,
+        "scored": bool(config.rules.scoring),
         "seed": config.seed,
         "levels": out_levels,
         "comparisons": comparisons,

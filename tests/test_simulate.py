@@ -13,9 +13,10 @@ from president.simulate import SimulationConfig, interval, play_board, simulate,
 
 def test_cli_json_gives_sane_numbers(capsys):
     code = main(["simulate", "--rules", "house", "--seats", "intermediate,random,random,random",
-                 "--deals", "6", "--seed", "3", "--json", "--quiet"])
+                 "--deals", "22", "--seed", "3", "--json", "--quiet"])
     assert code == 0
     out = json.loads(capsys.readouterr().out)
+    # --deals counts deals: 22 is rounded up to 6 boards of 4 rotations
     assert out["boards"] == 6 and out["rotations"] == 4 and out["deals"] == 24
     lv = out["levels"]
     assert set(lv) == {"intermediate", "random"}
@@ -45,7 +46,38 @@ def test_cli_table_output_and_bad_input(capsys):
     assert main(["simulate", "--seats", "simple,random", "--players", "4", "--quiet"]) == 2
     assert "give exactly 4" in capsys.readouterr().err
     assert main(["simulate", "--rules", "house", "--players", "3", "--quiet"]) == 2
+    assert "house preset is for 4 to 7 players, not 3" in capsys.readouterr().err
     assert main(["simulate", "--deals", "0", "--quiet"]) == 2
+    assert capsys.readouterr().err.strip() == "president simulate: --deals 0 must be at least 1"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--max-deals", "0", "--matches"], "--max-deals 0 must be at least 1"),
+    (["--jobs", "0"], "--jobs 0 must be at least 1"),
+    (["--expert-playouts", "-1"], "--expert-playouts -1 must be at least 1"),
+    (["--expert-time", "-1"], "--expert-time -1.0 must be 0 or more seconds (0: no time limit, "
+                              "only the play-out budget)"),
+    (["--seats", "a,b"], "no computer level 'a', 'b' in --seats; levels are: random, beginner, "
+                         "simple, intermediate, expert"),
+])
+def test_cli_errors_name_the_option(capsys, argv, message):
+    assert main(["simulate", "--quiet", *argv]) == 2
+    assert capsys.readouterr().err.strip() == f"president simulate: {message}"
+
+
+def test_one_board_has_no_interval_and_json_has_no_nan(capsys):
+    assert main(["simulate", "--rules", "first-night", "--players", "3", "--deals", "1",
+                 "--seats", "simple,random,random", "--json", "--quiet"]) == 0
+    text = capsys.readouterr().out
+    assert "NaN" not in text
+    out = json.loads(text)
+    place = out["levels"]["simple"]["mean_place"]
+    assert out["boards"] == 1 and place["low"] is None and place["high"] is None
+    assert 1 <= place["mean"] <= 3 and out["scored"] is False
+    assert main(["simulate", "--rules", "first-night", "--players", "3", "--deals", "1",
+                 "--seats", "simple,random,random", "--quiet"]) == 0
+    table = capsys.readouterr().out
+    assert "nan" not in table and "(no interval: 1 board)" in table and "— (no scoring)" in table
 
 
 def test_each_level_sits_in_every_seat_on_the_same_cards():
@@ -105,7 +137,7 @@ def test_matches_without_scoring_or_end_have_no_winner(capsys):
                  "--json", "--quiet"])
     assert code == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["deals"] == 2 * 3 * 3
+    assert out["boards"] == 1 and out["deals"] == 1 * 3 * 3  # 2 matches: 1 board of 3
     assert all("match_won" not in e for e in out["levels"].values())
 
 

@@ -31,12 +31,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", default=None, metavar="LEVEL,LEVEL,...",
                         help=f"a level per seat, from: {', '.join(LEVELS)} (default: "
                              "intermediate at the first seat, simple at the others)")
-    parser.add_argument("--deals", type=int, default=100, metavar="N",
-                        help="boards to play: each is replayed once per seat rotation "
-                             "(default 100)")
+    parser.add_argument("--deals", type=int, default=400, metavar="N",
+                        help="deals to play, at least (default 400): cards are dealt in "
+                             "boards, each played once per seat rotation, so N is rounded "
+                             "up to whole boards (N / players of them)")
     parser.add_argument("--matches", action="store_true",
                         help="play whole matches (with exchanges) instead of single deals; "
-                             "--deals then counts matches")
+                             "--deals then counts matches, rotations included")
     parser.add_argument("--max-deals", type=int, default=30, metavar="N",
                         help="with --matches, stop a match after N deals (default 30)")
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
@@ -56,10 +57,30 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _check_counts(args: argparse.Namespace) -> str | None:
+    """What is wrong with the numeric options, in the words of the command line."""
+    for flag, value, least in (("--deals", args.deals, 1), ("--max-deals", args.max_deals, 1),
+                               ("--jobs", args.jobs, 1), ("--expert-playouts",
+                                                          args.expert_playouts, 1)):
+        if value is not None and value < least:
+            return f"{flag} {value} must be at least {least}"
+    if args.expert_time is not None and not args.expert_time >= 0:
+        return (f"--expert-time {args.expert_time} must be 0 or more seconds "
+                "(0: no time limit, only the play-out budget)")
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from ..simulate import SimulationConfig, simulate
 
+    wrong = _check_counts(args)
+    if wrong:
+        return _fail(wrong)
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    unknown = [s for s in seats or () if s not in LEVELS]
+    if unknown:
+        return _fail(f"no computer level {', '.join(map(repr, unknown))} in --seats; "
+                     f"levels are: {', '.join(LEVELS)}")
     players = args.players if args.players is not None else (len(seats) if seats else None)
     try:
         rules = Rules.parse(args.rules, players=players)
@@ -74,11 +95,10 @@ def run(args: argparse.Namespace) -> int:
         if options["expert"].get("time_limit") == 0:
             options["expert"]["time_limit"] = None
     try:
-        config = SimulationConfig(rules=rules, seats=tuple(seats), boards=args.deals,
+        config = SimulationConfig(rules=rules, seats=tuple(seats),
+                                  boards=-(-args.deals // rules.players),
                                   seed=args.seed, matches=args.matches,
                                   max_deals=args.max_deals, player_options=options)
-        if args.jobs < 1:
-            raise ValueError(f"--jobs {args.jobs} must be at least 1")
         if "expert" in options:
             from ..players.expert import ExpertPlayer
             ExpertPlayer(**options["expert"])  # checks the budget before any work starts
@@ -105,7 +125,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _ci(iv: dict, digits: int = 3, scale: float = 1.0) -> str:
-    m, half = iv["mean"] * scale, (iv["high"] - iv["mean"]) * scale
+    if iv["mean"] is None:
+        return "—"
+    m = iv["mean"] * scale
+    if iv["high"] is None:
+        return f"{m:.{digits}f} (no interval: 1 board)"
+    half = (iv["high"] - iv["mean"]) * scale
     return f"{m:.{digits}f} ± {half:.{digits}f}"
 
 
@@ -119,7 +144,7 @@ def print_table(result: dict) -> None:
     console.print(f"[bold]{result['rules']}[/], {result['players']} players, seats "
                   f"{','.join(result['seats'])}: {result['boards']} {kind} × "
                   f"{result['rotations']} rotations = {result['deals']} deals, seed "
-                  f"{result['seed']}, {result['seconds']:.1f} s")
+                  f"{result['seed']}, {result['seconds']:.1f} s", soft_wrap=True)
     table = Table(title="per level: mean ± half-width of the 95% interval")
     table.add_column("level")
     table.add_column("seats", justify="right")
@@ -129,9 +154,10 @@ def print_table(result: dict) -> None:
     table.add_column("last %", justify="right")
     won = result["matches"] and all("match_won" in e for e in result["levels"].values())
     if won:
-        table.add_column("matches won %", justify="right")
+        table.add_column("matches won % (a shared win counts for each)", justify="right")
     for lv, e in result["levels"].items():
-        row = [lv, str(e["seats"]), _ci(e["mean_place"]), _ci(e["points_per_deal"]),
+        points = _ci(e["points_per_deal"]) if result.get("scored", True) else "— (no scoring)"
+        row = [lv, str(e["seats"]), _ci(e["mean_place"]), points,
                _ci(e["first"], 1, 100), _ci(e["last"], 1, 100)]
         if won:
             row.append(_ci(e["match_won"], 1, 100))
