@@ -12,6 +12,7 @@ pytest.importorskip("fastapi")
 
 from fastapi.testclient import TestClient  # noqa: E402
 
+from president.actions import PASS  # noqa: E402
 from president.web import protocol as P  # noqa: E402
 from president.web.app import create_app  # noqa: E402
 from president.web.sealing import SealError, Sealer  # noqa: E402
@@ -483,6 +484,23 @@ def test_hint_at_each_level_is_legal(client, level):
         hint = ws.receive_json()
         assert hint["type"] == "hint" and not hint["pass"]      # a lead cannot pass
         assert hint["cards"] in state["legal"]
+
+
+def test_a_pass_hint_says_whether_the_pass_is_forced():
+    """A level may prefer to pass while a play beats the pile: the hint must not claim that
+    nothing beats it (found by a new user asking the expert)."""
+    from president import Match, Rules
+    from president.web.tables import Table
+    m = Match(Rules.preset("practice"), hands=["3C 9S KH QS", "4C 5C 2S JD", "8C 8D 10C JC",
+                                                "QC AC 2C 2D"])
+    m.act(0, "KH")
+    free = Table._hint_text(PASS, m.observation(1), "intermediate")  # 2S beats, pass allowed
+    assert free == {"type": "hint", "cards": None, "pass": True,
+                    "text": "Pass: you could beat the pile, but the intermediate player would "
+                            "keep its cards for later."}
+    m.act(1, "2S")
+    forced = Table._hint_text(PASS, m.observation(2), "simple")      # nothing beats a 2
+    assert forced["text"] == "Nothing you hold beats the pile: pass."
 
 
 def test_hint_level_is_validated(client):

@@ -389,7 +389,7 @@ class Table:
         obs, answer = self._hint_start(player, level)
         if answer is not None:
             return answer
-        return self._hint_text(self._hint_choice(obs, level))
+        return self._hint_text(self._hint_choice(obs, level), obs, level)
 
     async def hint_async(self, player: int, level: str = DEFAULT_HINT_LEVEL) -> dict[str, Any]:
         """:meth:`hint` for the event loop: a slow level (``expert``) thinks in a worker thread
@@ -403,7 +403,7 @@ class Table:
         if answer is not None:
             return answer
         if level in FAST_LEVELS:
-            return self._hint_text(self._hint_choice(obs, level))
+            return self._hint_text(self._hint_choice(obs, level), obs, level)
         if player in self._hinting:
             return {"type": "hint", "cards": None, "pass": False,
                     "text": "Still working on your last hint; wait for it."}
@@ -416,7 +416,7 @@ class Table:
         if len(self.log) != actions or self.closed:
             return {"type": "hint", "cards": None, "pass": False,
                     "text": "The table moved on while the hint was worked out; ask again."}
-        return self._hint_text(choice)
+        return self._hint_text(choice, obs, level)
 
     def _hint_start(self, player: int, level: str) -> tuple[Any, dict[str, Any] | None]:
         if level not in known_levels():
@@ -437,10 +437,15 @@ class Table:
         return make_player(level, seed=secrets.randbits(32)).act(obs)
 
     @staticmethod
-    def _hint_text(choice: Any) -> dict[str, Any]:
+    def _hint_text(choice: Any, obs: Any, level: str) -> dict[str, Any]:
+        """The ``hint`` message for ``choice``; a pass says whether it is forced (nothing in
+        the hand beats the pile) or the ``level`` player's preference."""
         if choice is PASS:
+            forced = all(a is PASS for a in obs.legal_actions)
             return {"type": "hint", "cards": None, "pass": True,
-                    "text": "Nothing you hold beats the pile: pass."}
+                    "text": "Nothing you hold beats the pile: pass." if forced else
+                    f"Pass: you could beat the pile, but the {level} player would keep "
+                    "its cards for later."}
         verb = "Give" if isinstance(choice, Give) else "Play"
         return {"type": "hint", "cards": [str(c) for c in choice.cards], "pass": False,
                 "text": f"{verb} {', '.join(P.card_text(c) for c in choice.cards)}."}
