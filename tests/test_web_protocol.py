@@ -503,6 +503,24 @@ def test_a_pass_hint_says_whether_the_pass_is_forced():
     assert forced["text"] == "Nothing you hold beats the pile: pass."
 
 
+def test_a_browser_leaving_mid_answer_is_not_logged_as_a_failure(client, monkeypatch, caplog):
+    from starlette.websockets import WebSocketDisconnect
+
+    from president.web.tables import Table
+
+    async def gone(self, player, conn, msg):
+        raise WebSocketDisconnect(1001)
+
+    info = new_table(client)
+    with client.websocket_connect("/ws") as ws:
+        join(client, ws, info)
+        monkeypatch.setattr(Table, "handle", gone)
+        ws.send_json({"type": "hint", "level": "expert"})
+    monkeypatch.undo()
+    assert not [r for r in caplog.records if "failed on" in r.getMessage()]
+    assert client.get("/api/options").status_code == 200
+
+
 def test_hint_level_is_validated(client):
     info = new_table(client)
     with client.websocket_connect("/ws") as ws:

@@ -263,6 +263,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                     continue
                 try:
                     await table.handle(player, conn, msg)
+                except WebSocketDisconnect:
+                    raise  # the browser left while its answer was on the way: not a failure
                 except Exception:  # never let one table take the server down
                     log.exception("table %s failed on %r", table.id, msg)
                     await conn.send(P.error_message("server-error", "the server could not carry "
