@@ -102,6 +102,8 @@ def test_rules_with_twists_and_table_size(capsys):
     (["play", "--levels", "simple,wizard"], "no computer level 'wizard' is available; "
                                             "choose from: "),
     (["play", "--hint-level", "oracle"], "no computer level 'oracle'"),
+    (["play", "--players", "4", "--levels", "simple,simple,simple,expert"],
+     "--levels gives 4 levels for the 3 computer seats of a 4-player table; give at most 3"),
     (["play", "--levels", ","], "--levels needs at least one level"),
     (["play", "--name", "  "], "--name must not be empty"),
     (["play", "--name", "robin"], "the name 'robin' belongs to a computer player at this "

@@ -256,11 +256,25 @@ def test_hint_shows_the_hint_players_choice_from_your_observation():
     assert game.match.deal.history == []  # a hint plays nothing
 
 
-@pytest.mark.parametrize("seed, role", [(3, "President"), (1, "Scum")])
-def test_whole_short_match_with_exchanges(seed, role):
+def test_hint_level_asks_that_level_and_an_unknown_level_is_refused():
+    console, buf = make_console()
+    game = TerminalGame(Rules.preset("practice"), seed=11, console=console,
+                        input_fn=scripted(["hint intermediate", "hint Wizard", "quit"]))
+    expected = make_player("intermediate", seed=11 * 31).act(game.observation())
+    game.run()
+    out = " ".join(buf.getvalue().split())
+    assert f"Hint (intermediate): {expected.describe()} ({expected})" in out
+    assert ("Not accepted: no computer level 'wizard' for a hint; type hint or hint LEVEL, "
+            "LEVEL one of random, beginner, simple, intermediate, expert") in out
+    assert game.match.deal.history == []
+
+
+@pytest.mark.parametrize("seed, role, opponents", [(3, "President", "random"),
+                                                   (1, "Scum", "intermediate")])
+def test_whole_short_match_with_exchanges(seed, role, opponents):
     console, buf = make_console()
     driver = HintFollower(buf)
-    game = TerminalGame(Rules.parse("house+three-deals"), seed=seed, levels=["random"],
+    game = TerminalGame(Rules.parse("house+three-deals"), seed=seed, levels=[opponents],
                         input_fn=driver, console=console)
     assert game.run() == 0
     out = buf.getvalue()

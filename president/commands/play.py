@@ -82,6 +82,12 @@ def run(args: argparse.Namespace) -> int:
               "separate levels with single commas, e.g. --levels simple,random",
               file=sys.stderr)
         return 2
+    if len(levels) > rules.players - 1:
+        print(f"president play: --levels gives {len(levels)} levels for the "
+              f"{rules.players - 1} computer seats of a {rules.players}-player table; give at "
+              f"most {rules.players - 1} (a shorter list repeats), or raise --players",
+              file=sys.stderr)
+        return 2
     available = available_levels()
     problem = _check_levels(levels + [args.hint_level], available)
     if problem:

@@ -17,7 +17,8 @@ What you can type at your turn:
 - cards, by their text (``9s 9d``, ``10H``, ``th``, ``9♠``), to choose the exact cards;
 - ``pass`` (or ``p``);
 - ``hint``: asks a computer player of the hint level to choose for you, from your own
-  observation only, and shows its choice (nothing is played);
+  observation only, and shows its choice (nothing is played); ``hint LEVEL`` (e.g.
+  ``hint expert``) asks that level instead;
 - ``help`` (or ``?``) and ``quit``.
 
 Cards are never typed by their place in your hand: ranks are numbers too, so a number
@@ -50,7 +51,7 @@ from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, Passed, Pi
                      Played, WentOut, title_for_place, visible_to)
 from ..match import Match
 from ..observation import Observation
-from ..players import make_player
+from ..players import available_levels, make_player
 from ..rules import Rules
 
 __all__ = ["TerminalGame", "COMPUTER_NAMES", "Quit", "HELP_TEXT"]
@@ -66,7 +67,8 @@ At your turn, type one of:
           needs (lowest suits first). [bold]9 9[/] is two nines.
   cards   [bold]9s 9d[/], [bold]10H[/], [bold]th[/], [bold]9♠[/] (rank, then suit C D H S)
   pass    decline this turn (not on a lead); also [bold]p[/]
-  hint    ask a computer player for a suggestion
+  hint    ask a computer player for a suggestion; [bold]hint expert[/] asks
+          that level (random, beginner, simple, intermediate, expert)
   help    show this text; also [bold]?[/]
   quit    leave the match; also Ctrl-D ([bold]q[/] means queens)
 A play is 1 to 4 cards of one rank. To beat the pile, play as
@@ -189,6 +191,7 @@ class TerminalGame:
                      for p in range(1, n)}
         self.hint_player = make_player(hint_level, seed=seed * 31)
         self.hint_level = hint_level
+        self._hint_players = {hint_level: self.hint_player}
         self.console = console or Console(highlight=False)
         self.input_fn = input_fn or input
         if echo is None:
@@ -360,9 +363,8 @@ class TerminalGame:
             if word in ("help", "?", "h"):
                 self.console.print(self.exchange_help(obs) if exchange else HELP_TEXT)
                 continue
-            if word == "hint":
-                choice = self.hint_player.act(obs)
-                self.console.print(f"Hint ({self.hint_level}): {describe_action(choice)}")
+            if word.split()[0] == "hint" and len(word.split()) <= 2:
+                self._hint(obs, word.split()[1] if len(word.split()) == 2 else self.hint_level)
                 continue
             if word == "p":
                 line = "pass"
@@ -402,8 +404,21 @@ class TerminalGame:
                 "suit C D H S),\n"
                 f"  or rank{'s' if n > 1 else ''}: [bold]{rank_example}[/] (each rank gives "
                 "one card of it, lowest suit first).\n"
-                "  hint    ask a computer player for a suggestion\n"
+                "  hint    ask a computer player for a suggestion (hint LEVEL: that level)\n"
                 "  quit    leave the match")
+
+    def _hint(self, obs: Observation, level: str) -> None:
+        """Print the choice of the ``level`` computer player for ``obs`` (plays nothing)."""
+        if level not in self._hint_players:
+            try:
+                self._hint_players[level] = make_player(level, seed=self.seed * 31)
+            except ValueError:
+                levels = ", ".join(available_levels())
+                self.console.print(f"[red]Not accepted:[/] no computer level {escape(level)!r} "
+                                   f"for a hint; type hint or hint LEVEL, LEVEL one of {levels}")
+                return
+        choice = self._hint_players[level].act(obs)
+        self.console.print(f"Hint ({level}): {describe_action(choice)}")
 
     def _parse(self, line: str, obs: Observation) -> Play | Pass | Give:
         """Your entry as an action. A rank alone stands for your cards of that rank.
