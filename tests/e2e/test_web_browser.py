@@ -236,6 +236,8 @@ def test_house_match_exchange_and_reload(page, screenshots):
     assert page.input_value("#preset") == "house"
     page.screenshot(path=str(screenshots / "start.png"), full_page=True)
     page.select_option("#players", "4")
+    assert page.text_content("#level-note") == ("Computer levels, weakest to strongest: random, "
+                                                "beginner, simple, intermediate, expert.")
     for i, name in enumerate(NAMES[1:], start=1):
         page.fill(f"#seat-name-{i}", name)
     page.click("#start-match")

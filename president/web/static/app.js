@@ -238,6 +238,8 @@ function fillSeats() {
     }
     rows.append(row);
   }
+  $("level-note").textContent =
+    `Computer levels, weakest to strongest: ${app.options.levels.join(", ")}.`;
 }
 
 function renderSaved() {
