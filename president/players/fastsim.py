@@ -324,13 +324,19 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
     # at_least[seat][k]: bit mask of the ranks of which the seat holds k cards or more
     at_least = []
     for h in hands:
-        a = [0, 0, 0, 0, 0]
-        for r in range(13):
-            k = h[r]
-            while k:
-                a[k] |= 1 << r
-                k -= 1
-        at_least.append(a)
+        a1 = a2 = a3 = a4 = 0
+        bit = 1
+        for k in h:
+            if k:
+                a1 |= bit
+                if k > 1:
+                    a2 |= bit
+                    if k > 2:
+                        a3 |= bit
+                        if k > 3:
+                            a4 |= bit
+            bit <<= 1
+        at_least.append([0, a1, a2, a3, a4])
     after = [(s + 1) % n for s in range(n)]  # the seat on the left
     above = _ABOVE_STRICT if strict else _ABOVE_EQUAL
     while True:
