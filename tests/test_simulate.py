@@ -57,12 +57,24 @@ def test_cli_table_output_and_bad_input(capsys):
     (["--expert-playouts", "-1"], "--expert-playouts -1 must be at least 1"),
     (["--expert-time", "-1"], "--expert-time -1.0 must be 0 or more seconds (0: no time limit, "
                               "only the play-out budget)"),
+    (["--seats", ""], "--seats is empty; give a level per seat, e.g. "
+                      "--seats intermediate,simple,simple,simple"),
+    (["--seats", "simple,simple"], "--seats gives 2 levels, so a table of 2: players = 2 is "
+                                   "not allowed; a table has 3 to 7 players"),
     (["--seats", "a,b"], "no computer level 'a', 'b' in --seats; levels are: random, beginner, "
                          "simple, intermediate, expert"),
 ])
 def test_cli_errors_name_the_option(capsys, argv, message):
     assert main(["simulate", "--quiet", *argv]) == 2
     assert capsys.readouterr().err.strip() == f"president simulate: {message}"
+
+
+def test_a_badly_typed_number_is_one_line_not_the_usage_block(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["simulate", "--deals", "abc"])
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == ("president simulate: argument --deals: invalid int value: "
+                                       "'abc' (see president simulate --help)\n")
 
 
 def test_one_board_has_no_interval_and_json_has_no_nan(capsys):
@@ -74,10 +86,12 @@ def test_one_board_has_no_interval_and_json_has_no_nan(capsys):
     place = out["levels"]["simple"]["mean_place"]
     assert out["boards"] == 1 and place["low"] is None and place["high"] is None
     assert 1 <= place["mean"] <= 3 and out["scored"] is False
+    assert out["levels"]["simple"]["points_per_deal"]["mean"] is None  # no scoring: no points
     assert main(["simulate", "--rules", "first-night", "--players", "3", "--deals", "1",
                  "--seats", "simple,random,random", "--quiet"]) == 0
     table = capsys.readouterr().out
-    assert "nan" not in table and "(no interval: 1 board)" in table and "— (no scoring)" in table
+    assert "nan" not in table and "(no interval: 1 board)" in table
+    assert "1 board × 3 rotations = 3 deals" in table and "— (no scoring)" in table
 
 
 def test_each_level_sits_in_every_seat_on_the_same_cards():
@@ -139,6 +153,10 @@ def test_matches_without_scoring_or_end_have_no_winner(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["boards"] == 1 and out["deals"] == 1 * 3 * 3  # 2 matches: 1 board of 3
     assert all("match_won" not in e for e in out["levels"].values())
+    assert main(["simulate", "--rules", "first-night", "--players", "3", "--seats",
+                 "intermediate,simple,random", "--deals", "2", "--matches", "--max-deals", "3",
+                 "--quiet"]) == 0
+    assert "1 board × 3 rotations = 3 matches, 9 deals" in capsys.readouterr().out
 
 
 def test_cli_checks_the_expert_budget_first(capsys):

@@ -76,6 +76,9 @@ def run(args: argparse.Namespace) -> int:
     wrong = _check_counts(args)
     if wrong:
         return _fail(wrong)
+    if args.seats is not None and not args.seats.strip():
+        return _fail("--seats is empty; give a level per seat, e.g. "
+                     "--seats intermediate,simple,simple,simple")
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
     unknown = [s for s in seats or () if s not in LEVELS]
     if unknown:
@@ -85,6 +88,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         rules = Rules.parse(args.rules, players=players)
     except RulesError as e:
+        if seats is not None and args.players is None and e.option == "players":
+            return _fail(f"--seats gives {len(seats)} levels, so a table of {len(seats)}: "
+                         f"{e.message}")
         return _fail(e.message)
     if seats is None:
         seats = ["intermediate"] + ["simple"] * (rules.players - 1)
@@ -140,10 +146,13 @@ def print_table(result: dict) -> None:
     from rich.table import Table
 
     console = Console() if sys.stdout.isatty() else Console(width=120)
-    kind = "matches" if result["matches"] else "boards"
+    boards = f"{result['boards']} board{'s' if result['boards'] != 1 else ''}"
+    played = result["boards"] * result["rotations"]
+    size = (f"{boards} × {result['rotations']} rotations = {played} matches, "
+            f"{result['deals']} deals" if result["matches"] else
+            f"{boards} × {result['rotations']} rotations = {result['deals']} deals")
     console.print(f"[bold]{result['rules']}[/], {result['players']} players, seats "
-                  f"{','.join(result['seats'])}: {result['boards']} {kind} × "
-                  f"{result['rotations']} rotations = {result['deals']} deals, seed "
+                  f"{','.join(result['seats'])}: {size}, seed "
                   f"{result['seed']}, {result['seconds']:.1f} s", soft_wrap=True)
     table = Table(title="per level: mean ± half-width of the 95% interval")
     table.add_column("level")
