@@ -252,8 +252,8 @@ def summarise(config: SimulationConfig, results: Iterable[dict]) -> dict:
             "seats": config.seats.count(lv),
             "mean_place": interval(d["place"]),
             "gain": interval([even - v for v in d["place"]]),
-            "points_per_deal": (interval(d["points"]) if config.rules.scoring else
-                                {"mean": None, "low": None, "high": None, "n": len(d["points"])}),
+            "points_per_deal": (interval(d["points"]) if config.rules.scoring
+                                else {**interval([]), "n": len(d["points"])}),
             "first": interval(d["first"]),
             "last": interval(d["last"]),
         }

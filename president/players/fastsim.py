@@ -299,8 +299,9 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
     The rules of :meth:`FastDeal.apply` are written out inside one loop over local
     variables (the benchmark loop of ``benchmarks/bench_players.py``); the choice is
     ``legal_actions()[int(rng.random() * len(legal_actions()))]``, drawn only when there
-    is more than one legal action (a forced pass or a last card takes no draw), and a test checks that
-    the same generator gives the same game as :meth:`FastDeal.apply` step by step.
+    is more than one legal action (a forced pass or a last card takes no draw), and a test
+    checks that the same generator gives the same game as :meth:`FastDeal.apply` step by
+    step.
     """
     if deal.to_act < 0:
         return deal.finish

@@ -189,9 +189,8 @@ class TerminalGame:
         # reseating under ``by-finish``); each is seeded from the game seed.
         self.bots = {p: make_player(self.levels[p - 1], seed=seed * 31 + p)
                      for p in range(1, n)}
-        self.hint_player = make_player(hint_level, seed=seed * 31)
         self.hint_level = hint_level
-        self._hint_players = {hint_level: self.hint_player}
+        self._hint_players = {hint_level: make_player(hint_level, seed=seed * 31)}
         self.console = console or Console(highlight=False)
         self.input_fn = input_fn or input
         if echo is None:
@@ -363,8 +362,9 @@ class TerminalGame:
             if word in ("help", "?", "h"):
                 self.console.print(self.exchange_help(obs) if exchange else HELP_TEXT)
                 continue
-            if word.split()[0] == "hint" and len(word.split()) <= 2:
-                self._hint(obs, word.split()[1] if len(word.split()) == 2 else self.hint_level)
+            words = word.split()
+            if words[0] == "hint" and len(words) <= 2:
+                self._hint(obs, words[1] if len(words) == 2 else self.hint_level)
                 continue
             if word == "p":
                 line = "pass"
