@@ -109,6 +109,8 @@ def test_hint_selects_the_lowest_set_when_leading(page):
     selected = page.eval_on_selector_all("#hand .card[aria-pressed=true]", "els => els.map(e => e.dataset.card)")
     assert sorted(selected) == sorted(str(c) for c in cards if c.rank == lowest)
     assert page.get_attribute("#table", "data-turn") == "you"  # a hint plays nothing
+    # a hint is advice, not a refusal: plain ink, not the red of an error
+    assert page.eval_on_selector("#message", "e => getComputedStyle(e).color") == "rgb(27, 27, 27)"
 
 
 def test_illegal_selection_shows_the_engine_reason_by_keyboard(page, screenshots):

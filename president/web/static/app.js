@@ -451,8 +451,10 @@ function onError(msg) {
   setMessage(withSymbols(msg.message));
 }
 
-function setMessage(text) {
+// A refusal or a problem (red), or with info = true a hint or a notice (plain ink).
+function setMessage(text, info = false) {
   $("message").textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
+  $("message").classList.toggle("info", info);
 }
 
 // ----- events -------------------------------------------------------------------------
@@ -503,11 +505,11 @@ function onHint(msg) {
   if (msg.cards) {
     app.selected = new Set(msg.cards);
     renderHand();
-    setMessage(`Hint: ${msg.text}`);
+    setMessage(`Hint: ${msg.text}`, true);
     const first = document.querySelector(`#hand [data-card="${msg.cards[0]}"]`);
     if (first) first.focus();
   } else {
-    setMessage(`Hint: ${msg.text}`);
+    setMessage(`Hint: ${msg.text}`, true);
   }
   if (app.state) renderControls();
 }
@@ -964,7 +966,7 @@ function askHint() {
   const level = $("hint-level").value || "simple";
   app.hinting = true;
   renderControls();
-  if (level !== "simple") setMessage(`Asking the ${level} player for a hint…`);
+  if (level !== "simple") setMessage(`Asking the ${level} player for a hint…`, true);
   send({ type: "hint", level });
 }
 
