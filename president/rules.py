@@ -22,7 +22,8 @@ from typing import Any, Mapping, Sequence
 from .cards import Card, Rank
 from .errors import NotationError, RulesError
 
-__all__ = ["Rules", "PRESETS", "TWISTS", "OPTION_VALUES", "PRESET_SEEDS"]
+__all__ = ["Rules", "PRESETS", "TWISTS", "OPTION_VALUES", "OPTION_HELP", "PRESET_SEEDS",
+           "describe_items"]
 
 OPTION_VALUES: dict[str, str] = {
     "players": "3 to 7",
@@ -380,59 +381,106 @@ def _ordinal(n: int) -> str:
             7: "seventh"}.get(n, f"{n}th")
 
 
-def describe_lines(r: Rules) -> list[str]:
-    """Plain-words lines for each option of ``r`` (used by ``president rules``)."""
-    lines = [f"Rules: {r.name}", f"Players: {r.players}"]
+OPTION_HELP: dict[str, str] = {
+    "players": "How many people sit at the table. The whole pack is dealt, so with more "
+               "players each hand is smaller and some hands get one card more than others.",
+    "beat": "To beat the play on the pile you put down the same number of cards (a pair on "
+            "a pair) of a higher rank; under equal-or-higher the same rank also beats it. "
+            "Twos are the highest rank, threes the lowest.",
+    "passing": "What a pass means for the rest of the pile: whether you may play again on "
+               "this pile after passing, and when the pile is cleared away.",
+    "last_of_rank_clears": "When this is on, a play that completes all four cards of one "
+                           "rank on the pile sweeps the pile away at once, and whoever "
+                           "played it leads next.",
+    "exchange": "Cards that change hands before a deal, according to the last deal's "
+                "finishing places: the bottom player must give their best cards to the "
+                "President, who gives back cards of their own choosing.",
+    "seating": "Whether everyone keeps their chair between deals, or moves to sit in the "
+               "order they finished, so that the dealer and the turn order change.",
+    "first_lead": "Who puts down the first cards of the first deal. That player may lead "
+                  "any single, pair, triple or four of a kind.",
+    "later_lead": "Who puts down the first cards of every deal after the first.",
+    "scoring": "Points given after each deal by finishing place; places not listed score "
+               "nothing. With no points, only the titles (President, Scum, ...) count.",
+    "match_end": "When the whole match is over and who wins it.",
+}
+"""What each option of :class:`Rules` means, in plain words for a newcomer (the start
+screen's "?" beside each rule); its value in words is :func:`describe_items`."""
+
+
+def describe_items(r: Rules, names: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
+    """Each option of ``r`` in plain words: ``(option, label, text)`` such as
+    ``("beat", "Beat", "same number of cards, strictly higher rank")``, in the order of
+    RULES.md "Options"; :data:`OPTION_HELP` explains each ``option``.
+
+    Args:
+        r: the rules.
+        names: player names by seat; when given, a first lead by seat names its player
+            instead of a seat number.
+    """
+    items: list[tuple[str, str, str]] = []
+    players = str(r.players)
     if r.preset:
         lo, hi, _ = PRESETS[r.preset]
-        lines[-1] += f" (this preset allows {lo}" + (f" to {hi})" if hi != lo else ")")
-    lines.append("Beat: " + ("same number of cards, strictly higher rank" if r.beat == "higher"
-                             else "same number of cards, equal or higher rank"))
-    lines.append("Passing: " + {
+        players += f" (this preset allows {lo}" + (f" to {hi})" if hi != lo else ")")
+    items.append(("players", "Players", players))
+    items.append(("beat", "Beat", "same number of cards, strictly higher rank" if r.beat == "higher"
+                  else "same number of cards, equal or higher rank"))
+    items.append(("passing", "Passing", {
         "re-enter": "a pass skips only this turn; the pile clears when everyone else has passed "
                     "since the latest play",
         "sit-out": "a pass takes you out of the pile until it clears",
         "once-around": "after the lead everyone else gets one turn, then the pile clears",
-    }[r.passing])
-    lines.append("Last of a rank: " + ("completing all four cards of a rank on the pile clears it"
-                                        if r.last_of_rank_clears else "no special effect"))
-    lines.append("Exchange: " + {
+    }[r.passing]))
+    items.append(("last_of_rank_clears", "Last of a rank",
+                  "completing all four cards of a rank on the pile clears it"
+                  if r.last_of_rank_clears else "no special effect"))
+    items.append(("exchange", "Exchange", {
         "none": "none",
         "one-card": "before each later deal the last player gives their highest card to the "
                     "President, who gives back any one card",
         "two-and-one": "before each later deal the bottom gives their two highest cards to the "
                        "President and gets two back; the Vice-Scum and Vice-President swap one "
                        "(with 3 players only one card each between President and bottom)",
-    }[r.exchange])
-    lines.append("Seating: " + ("seats stay; the dealer moves one seat clockwise each deal"
-                                if r.seating == "fixed" else
-                                "players sit in last deal's finishing order; the last player deals"))
+    }[r.exchange]))
+    items.append(("seating", "Seating", "seats stay; the dealer moves one seat clockwise each deal"
+                  if r.seating == "fixed" else
+                  "players sit in last deal's finishing order; the last player deals"))
     fl = r.first_lead
     if fl == "left-of-dealer":
         first = "the player left of the dealer"
     elif fl.startswith("holder-of:"):
         first = f"whoever holds the {fl.split(':')[1]}"
     else:
-        first = f"seat {fl.split(':')[1]}"
-    lines.append(f"First deal's lead: {first}")
+        seat = int(fl.split(":")[1])
+        first = names[seat] if names is not None and 0 <= seat < len(names) else f"seat {seat}"
+    items.append(("first_lead", "First deal's lead", first))
     if r.match_end != "single-deal":
-        lines.append("Later deals' lead: " + ("the previous President" if r.later_lead == "president"
-                                              else "the player left of the dealer"))
+        items.append(("later_lead", "Later deals' lead", "the previous President"
+                      if r.later_lead == "president" else "the player left of the dealer"))
     if r.scoring is None:
-        lines.append("Scoring: none (roles only)")
+        items.append(("scoring", "Scoring", "none (roles only)"))
     else:
         parts = [f"{p} for {_ordinal(i + 1)}" for i, p in enumerate(r.scoring)]
-        lines.append("Scoring: " + ", ".join(parts) + ", 0 for the rest")
+        items.append(("scoring", "Scoring", ", ".join(parts) + ", 0 for the rest"))
     me = r.match_end
     if me == "single-deal":
-        lines.append("Match: one deal")
+        end = "one deal"
     elif me == "never":
-        lines.append("Match: no end; play as many deals as you like")
+        end = "no end; play as many deals as you like"
     elif me.startswith("points:"):
-        lines.append(f"Match: ends after the deal in which someone reaches {me[7:]} points; "
-                     "highest total wins, ties share")
+        end = (f"ends after the deal in which someone reaches {me[7:]} points; "
+               "highest total wins, ties share")
     else:
-        lines.append(f"Match: exactly {me[6:]} deals; highest total wins, ties share")
+        end = f"exactly {me[6:]} deals; highest total wins, ties share"
+    items.append(("match_end", "Match", end))
+    return items
+
+
+def describe_lines(r: Rules) -> list[str]:
+    """Plain-words lines for each option of ``r`` (used by ``president rules``): the name,
+    :func:`describe_items` as ``Label: text``, the preset's twists and its source."""
+    lines = [f"Rules: {r.name}"] + [f"{label}: {text}" for _, label, text in describe_items(r)]
     if r.preset and TWISTS[r.preset]:
         lines.append("Twists available:")
         lines.extend(f"  {name}: {text}" for name, (text, _) in TWISTS[r.preset].items())

@@ -593,3 +593,54 @@ def test_reconnect_sends_this_deals_log(client):
             assert [e["text"] for e in log["events"]] == texts
             assert log["events"][0]["kind"] == "dealt" and texts[0].startswith("Deal 1:")
             assert sum(e["kind"] == "played" for e in log["events"]) >= 4
+
+
+# ----- issue 8: speed, cards gone per rank, rules in plain words ---------------------------
+
+
+def test_speed_message_paces_the_table_and_is_shown(client):
+    info = new_table(client)
+    table = client.app.state.tables.get(info["table"])
+    table.bot_delay = 0.8            # as under `president serve`
+    with client.websocket_connect("/ws") as ws:
+        state = join(client, ws, info)
+        assert state["table"]["speed"] == "normal" and table.delay == pytest.approx(0.8)
+        ws.send_json({"type": "speed", "speed": "slow"})
+        state, _ = until_state(ws, lambda m: m["table"]["speed"] == "slow")
+        assert table.delay == pytest.approx(1.6)
+        ws.send_json({"type": "speed", "speed": "instant"})
+        until_state(ws, lambda m: m["table"]["speed"] == "instant")
+        assert table.delay == 0
+        ws.send_json({"type": "speed", "speed": "ludicrous"})
+        err = ws.receive_json()
+        assert err["type"] == "error" and err["reason"] == "bad-message" and "speed" in err["message"]
+        assert table.speed == "instant"
+
+
+def test_gone_by_rank_counts_face_up_cards_only():
+    from president import Match, Rules
+    m = Match(Rules.preset("practice"), ["You", "Robin", "Alex", "Sam"], seed=3)
+    lowest = min(m.deal.hand(0))
+    m.act(0, [lowest])
+    obs = m.observation(1)
+    gone = dict(P.gone_by_rank(obs))
+    assert list(dict(P.gone_by_rank(obs))) == ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
+    assert gone[lowest.rank.symbol] == 1 and sum(gone.values()) == 1
+    while m.to_act is not None and sum(dict(P.gone_by_rank(m.observation(0))).values()) < 12:
+        seat = m.to_act
+        m.act(seat, m.legal_actions()[-1] if len(m.legal_actions()) > 1 else m.legal_actions()[0])
+    obs = m.observation(2)
+    face_up = [c for c in obs.cleared] + [c for _, p in obs.pile for c in p.cards]
+    assert sum(n for _, n in P.gone_by_rank(obs)) == len(face_up) >= 12
+
+
+def test_rules_panel_is_in_plain_words(client):
+    info = new_table(client)
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
+        welcome = ws.receive_json()
+    rules = {r["label"]: r["text"] for r in welcome["rules"]}
+    assert rules["First deal's lead"] == "you"          # seed 003: you lead the opening pile
+    text = json.dumps(welcome["rules"])
+    assert "seat 0" not in text and "seed" not in text and "docs/" not in text
+    assert all(r["help"] for r in welcome["rules"])

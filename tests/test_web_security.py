@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from president.actions import PASS  # noqa: E402
 from president.cards import Card  # noqa: E402
+from president.events import Dealt, Exchanged, Played  # noqa: E402
 from president.web.app import create_app  # noqa: E402
 
 NOTATION = re.compile(r"^(10|[2-9JQKA])[CDHS]$")
@@ -53,10 +54,23 @@ def cards_in(message) -> list[str]:
 
 
 def visible(table, player) -> set[str]:
-    """What ``player`` may know now, computed from the full state (test side only)."""
+    """What ``player`` may know now, computed from the full state (test side only): this
+    deal's hand, face-up cards and own exchanges, and from earlier deals (the play log covers
+    the whole match) the cards played face up then and the cards it gave or received then."""
     m = table.match
     seat = m.seating.index(player)
     known = set(m.deal.hand(seat))
+    deal = -1
+    for ev in m.events:
+        if isinstance(ev, Dealt):
+            deal += 1
+            then = table.deal_seats[deal][0].index(player)
+            if deal == len(table.deal_seats) - 1:
+                break
+        elif isinstance(ev, Played):
+            known.update(ev.play.cards)
+        elif isinstance(ev, Exchanged) and then in (ev.giver, ev.receiver):
+            known.update(ev.cards)
     for _s, action in m.deal.history:
         if action is not PASS:
             known.update(action.cards)
@@ -257,8 +271,12 @@ def test_log_sent_on_joining_shows_only_the_seat_view(tmp_path):
                     me = nxt["you"]["seat"]      # seats change by finish
             assert log["type"] == "log" and log["deal"] == 2
             kinds = [e["kind"] for e in log["events"]]
-            assert kinds[0] == "dealt" and kinds.count("exchanged") == 4   # 5 players: two swaps
-            for e in log["events"]:
+            # the whole match: deal 1 (no exchange) to its end, then deal 2 with two swaps
+            second = kinds.index("dealt", 1)
+            assert kinds[0] == "dealt" and kinds[second - 1] == "deal-ended"
+            assert [e["deal"] for e in log["events"] if e["kind"] == "dealt"] == [1, 2]
+            assert kinds[:second].count("exchanged") == 0 and kinds.count("exchanged") == 4
+            for e in log["events"][second:]:
                 if e["kind"] == "exchanged":
                     assert (e["cards"] is None) == (me not in (e["giver"], e["receiver"]))
             checked_logs += 1

@@ -20,14 +20,15 @@ from typing import Annotated, Any, Literal, Sequence, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from ..actions import PASS, Give, Pass, Play
-from ..cards import Card
+from ..cards import Card, Rank
 from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, PileCleared, Passed,
                       Played, WentOut, title_for_place, visible_to)
 from ..observation import Observation
 from .sealing import MAX_SEALED_CHARS
 
 __all__ = ["ClientMessage", "parse_client", "MessageError", "event_message", "state_message",
-           "card_text", "error_message", "MAX_MESSAGE_CHARS", "MAX_BRACKETS", "readable"]
+           "card_text", "error_message", "gone_by_rank", "SPEEDS", "MAX_MESSAGE_CHARS",
+           "MAX_BRACKETS", "readable"]
 
 MAX_MESSAGE_CHARS = MAX_SEALED_CHARS + 1_000
 """Largest browser message accepted, in characters (a ``hello`` carrying a sealed record)."""
@@ -82,6 +83,19 @@ class HintMsg(_Msg):
     level: Annotated[str, Field(max_length=24, pattern=r"^[a-z][a-z0-9-]*$")] | None = None
 
 
+SPEEDS: dict[str, float] = {"slow": 2.0, "normal": 1.0, "fast": 0.4, "instant": 0.0}
+"""Pace of the computer players by name: a factor of the server's ``bot_delay`` (seconds
+between computer plays; ``normal`` is 0.8 s under ``president serve``)."""
+
+
+class SpeedMsg(_Msg):
+    """Pace the table's computer players: ``slow``, ``normal``, ``fast`` or ``instant``
+    (:data:`SPEEDS`). The page sends the speed kept on its device when it joins."""
+
+    type: Literal["speed"]
+    speed: Literal["slow", "normal", "fast", "instant"]
+
+
 class NextDealMsg(_Msg):
     """Deal the next deal of the match (only between deals)."""
 
@@ -101,9 +115,9 @@ class ResumeMsg(_Msg):
 
 
 ClientMessage = Annotated[Union[Hello, PlayMsg, GiveMsg, PassMsg, HintMsg, NextDealMsg, PauseMsg,
-                                ResumeMsg], Field(discriminator="type")]
+                                ResumeMsg, SpeedMsg], Field(discriminator="type")]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-_TYPES = "hello, play, give, pass, hint, next-deal, pause, resume"
+_TYPES = "hello, play, give, pass, hint, next-deal, pause, resume, speed"
 
 
 class MessageError(ValueError):
@@ -339,6 +353,7 @@ def state_message(obs: Observation, *, table: dict[str, Any], player: int,
                                                  "count": to_beat.count, "kind": to_beat.kind,
                                                  "text": to_beat.describe()},
         "cleared": len(obs.cleared),
+        "gone": gone_by_rank(obs),
         "finish_order": list(obs.finish_order),
         "legal": [_action_json(a) for a in obs.legal_actions],
         "exchange": {
@@ -351,6 +366,19 @@ def state_message(obs: Observation, *, table: dict[str, Any], player: int,
         "winners": None if winners is None else list(winners),
         "snapshot": snapshot,
     }
+
+
+def gone_by_rank(obs: Observation) -> list[list[Any]]:
+    """Cards of each rank played face up this deal (the pile and the cleared piles), lowest
+    rank first: ``[["3", 2], ["4", 0], ..., ["2", 1]]``. Public information only (RULES.md,
+    "Information"): never a hand, never a card passed in an exchange."""
+    counts = {rank: 0 for rank in Rank}
+    for card in obs.cleared:
+        counts[card.rank] += 1
+    for _, play in obs.pile:
+        for card in play.cards:
+            counts[card.rank] += 1
+    return [[rank.symbol, n] for rank, n in sorted(counts.items())]
 
 
 def error_message(reason: str, message: str) -> dict[str, Any]:

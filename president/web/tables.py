@@ -29,7 +29,7 @@ from ..events import DealEnded, Dealt, Event
 from ..match import Match
 from ..players import available_levels, make_player
 from ..players.simple import simple_choice
-from ..rules import PRESETS, Rules
+from ..rules import OPTION_HELP, PRESETS, Rules, describe_items
 from . import protocol as P
 from .ledger import KEEP_SECONDS, Ledger, StaleRecord
 from .sealing import SealError, Sealer
@@ -149,6 +149,11 @@ class Table:
                                      f"{', '.join(available_levels())}") from None
         self.log: list[Any] = []
         self.deals: list[dict[str, Any]] = []
+        self.deal_seats: list[tuple[tuple[int, ...], int]] = []
+        """Per deal so far: (match player index by seat, leading seat), for the play log."""
+        self.speed = "normal"
+        """Pace of the computer players (:data:`~president.web.protocol.SPEEDS`), set by the
+        page's ``speed`` message."""
         self.paused = False
         self.closed = False
         self.last_active = time.monotonic()
@@ -235,8 +240,11 @@ class Table:
     # ----- messages ---------------------------------------------------------------------
 
     def _collect(self, events: Iterable[Event]) -> None:
-        """Keep the public summary of each finished deal (finish order, titles, points)."""
+        """Keep the public summary of each finished deal (finish order, titles, points) and
+        each deal's seating and leader."""
         for ev in events:
+            if isinstance(ev, Dealt):
+                self.deal_seats.append((tuple(self.match.seating), self.match.deal.leader))
             if isinstance(ev, DealEnded):
                 seating = self.match.seating
                 totals = [0] * len(seating)
@@ -260,7 +268,7 @@ class Table:
             winners=m.winners if m.phase == "match-over" else None,
             snapshot=self.snapshot() if waiting else None,
             table={"id": self.id, "kind": self.kind, "paused": self.paused,
-                   "bot_delay": self.bot_delay, "actions": len(self.log),
+                   "bot_delay": self.bot_delay, "speed": self.speed, "actions": len(self.log),
                    "humans": sorted(self.humans), "waiting_for_human": waiting})
 
     async def _send(self, player: int, message: dict[str, Any]) -> None:
@@ -296,25 +304,40 @@ class Table:
             self.last_active = time.monotonic()
             await conn.send({"type": "welcome", "table": self.id, "player": player,
                              "name": self.names[player], "kind": self.kind,
-                             "rules": self.rules.describe().splitlines()})
+                             "rules": self.rule_lines(player)})
             for msg in (self.log_for(player), self.state_for(player)):
                 if self.on_send is not None:
                     self.on_send(player, msg)
                 await conn.send(msg)
         self.kick()
 
+    def rule_lines(self, player: int) -> list[dict[str, str]]:
+        """The table's rules for ``player``'s page, in plain words: ``[{"option", "label",
+        "text", "help"}]`` (:func:`~president.rules.describe_items` with players named, "you"
+        for the reader, and :data:`~president.rules.OPTION_HELP`)."""
+        names = ["you" if p == player else self.names[p] for p in self.match.seating]
+        return [{"option": option, "label": label, "text": text, "help": OPTION_HELP[option]}
+                for option, label, text in describe_items(self.rules, names)]
+
     def log_for(self, player: int) -> dict[str, Any]:
-        """A ``log`` message: this deal's events so far as ``player`` saw them (each through
-        :func:`~president.events.visible_to`, as sent live), from "Deal N: ... deals" on, so a
-        page that reconnects can show the play log again (plays and passes are public)."""
+        """A ``log`` message: the match's events so far, every deal, as ``player`` saw them
+        (each through :func:`~president.events.visible_to`, as sent live, with the seating of
+        its own deal), so a page that reconnects shows the whole play log again (plays and
+        passes are public). ``deal`` is the current deal's number."""
         m = self.match
-        events = m.events
-        start = next((i for i in range(len(events) - 1, -1, -1) if isinstance(events[i], Dealt)), 0)
-        seat = self.seat_of(player)
-        names = [self.names[p] for p in m.seating]
-        lines = [P.event_message(ev, seat, names, self.rules.players, self.names,
-                                 leader=m.deal.leader if isinstance(ev, Dealt) else None)
-                 for ev in events[start:]]
+        lines = []
+        deal = -1
+        seat = 0
+        names: list[str] = []
+        leader = None
+        for ev in m.events:
+            if isinstance(ev, Dealt):
+                deal += 1
+                seating, leader = self.deal_seats[min(deal, len(self.deal_seats) - 1)]
+                seat = seating.index(player)
+                names = [self.names[p] for p in seating]
+            lines.append(P.event_message(ev, seat, names, self.rules.players, self.names,
+                                         leader=leader if isinstance(ev, Dealt) else None))
         if self.kind == "practice":  # seed 003: one standalone deal, no match winner
             lines = [e for e in lines if e["kind"] != "match-ended"]
         return {"type": "log", "deal": m.deal_number, "events": lines}
@@ -368,6 +391,14 @@ class Table:
             async with self._lock:
                 for p in self.humans:
                     await self._send(p, self.state_for(p))
+        elif isinstance(msg, P.SpeedMsg):
+            changed = msg.speed != self.speed
+            self.speed = msg.speed
+            if changed:
+                async with self._lock:
+                    for p in self.humans:
+                        await self._send(p, self.state_for(p))
+                self.kick()
         elif isinstance(msg, P.ResumeMsg):
             self.paused = False
             async with self._lock:
@@ -452,6 +483,11 @@ class Table:
 
     # ----- computer players -------------------------------------------------------------
 
+    @property
+    def delay(self) -> float:
+        """Seconds before each computer action: ``bot_delay`` times the table's speed."""
+        return self.bot_delay * P.SPEEDS[self.speed]
+
     def _bot_to_act(self) -> int | None:
         m = self.match
         if m.to_act is None:
@@ -468,7 +504,7 @@ class Table:
 
     async def _run_bots(self) -> None:
         while not self.closed and not self.paused and self._bot_to_act() is not None:
-            await asyncio.sleep(self.bot_delay)
+            await asyncio.sleep(self.delay)
             async with self._lock:
                 player = self._bot_to_act()
                 if self.closed or self.paused or player is None:
