@@ -30,6 +30,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..rules import PRESETS, TWISTS, Rules
@@ -45,6 +46,8 @@ WS_MAX_BYTES = 1 << 20
 """Largest websocket message uvicorn takes (bytes; ``president serve``); a bigger one closes
 the socket with code 1009 ("message too big") before the app sees it. Messages up to this
 size but over :data:`~president.web.protocol.MAX_MESSAGE_CHARS` get a ``bad-message`` reply."""
+GZIP_MINIMUM_BYTES = 500
+"""HTTP bodies at least this long are gzip-compressed for a client that accepts gzip."""
 MAX_BAD_HELLOS = 5
 """Failed ``hello`` messages (unknown table or seat, or a saved match that cannot be restored)
 after which the server closes the socket."""
@@ -149,6 +152,14 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     app = FastAPI(title="President", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
     app.state.tables = tables
+
+    # Compression sits inside the headers middleware below (added first, so innermost): it sees
+    # each answer whole, as the routes send it, so it can leave bodies under
+    # GZIP_MINIMUM_BYTES and HEAD answers as they are and keep Content-Length; it compresses
+    # the page, app.js, style.css and JSON answers when the request accepts gzip, and passes
+    # websockets through. (Outside it, it would get the headers middleware's streamed body
+    # and compress even a 100-byte answer, chunked.)
+    app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=6)
 
     @app.middleware("http")
     async def headers(request: Request, call_next):
