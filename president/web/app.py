@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from ..rules import PRESETS, TWISTS, Rules
+from ..rules import OPTION_HELP, PRESETS, TWISTS, Rules, describe_items
 from . import protocol as P
 from .ledger import LEDGER_FILE, Ledger, default_state_dir
 from .sealing import SECRET_FILE, Sealer, load_secret
@@ -103,13 +103,21 @@ def _same_origin(ws: WebSocket) -> bool:
     return urlsplit(origin).netloc == ws.headers.get("host", "")
 
 
-def _rule_lines(preset: str) -> list[str]:
-    """The preset's options in plain words (``Rules.describe`` without its title, table size
-    and twist list, which the start screen shows itself)."""
-    lines = Rules.preset(preset).describe().splitlines()[1:]
-    if any(line.startswith("Twists available") for line in lines):
-        lines = lines[:next(i for i, line in enumerate(lines) if line.startswith("Twists available"))]
-    return [line for line in lines if not line.startswith("Players:")]
+def _rule_lines(preset: str) -> list[dict[str, str]]:
+    """The preset's options in plain words for the start screen: ``[{"option", "label",
+    "text", "help"}]`` (:func:`~president.rules.describe_items` without the table size, which
+    the form picks, and :data:`~president.rules.OPTION_HELP` behind each "?")."""
+    return [{"option": option, "label": label, "text": text, "help": OPTION_HELP[option]}
+            for option, label, text in describe_items(Rules.preset(preset)) if option != "players"]
+
+
+def _twist_help(preset: str, twist: str) -> str:
+    """What a twist changes, in plain words: each option it sets, as the rules list says it,
+    with that option's help text."""
+    rules = Rules.preset(preset, twists=[twist])
+    changed = TWISTS[preset][twist][1]
+    return " ".join(f"{label}: {text}. {OPTION_HELP[option]}"
+                    for option, label, text in describe_items(rules) if option in changed)
 
 
 def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
@@ -193,7 +201,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         default names, for the start screen."""
         return {
             "presets": [{"name": name, "min_players": lo, "max_players": hi,
-                         "twists": [{"name": t, "text": text} for t, (text, _) in TWISTS[name].items()],
+                         "twists": [{"name": t, "text": text, "help": _twist_help(name, t)}
+                                    for t, (text, _) in TWISTS[name].items()],
                          "rules": _rule_lines(name)}
                         for name, (lo, hi, _) in PRESETS.items() if name in MATCH_PRESETS],
             "levels": list(known_levels()),
