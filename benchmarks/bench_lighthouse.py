@@ -276,6 +276,7 @@ def measure(lighthouse: str, chromium: str, base: str, page: str, label: str, fo
             "below_target": [c for c in CATEGORIES if scores[c] is None or scores[c] < TARGET],
             "failing_audits": failing_audits(lhr, base),
             "lighthouse_version": lhr.get("lighthouseVersion"),
+            "benchmark_index": lhr.get("environment", {}).get("benchmarkIndex"),
             "browser": (re.search(r"Chrome/([\d.]+)", lhr.get("environment", {}).get("hostUserAgent", ""))
                         or [None, None])[1]}
 
@@ -285,8 +286,12 @@ def measure(lighthouse: str, chromium: str, base: str, page: str, label: str, fo
 def print_table(results: list[dict], audits: int, runs: int) -> None:
     first = results[0]
     each = f"the median of {runs} runs" if runs > 1 else "one run each"
-    print(f"Lighthouse {first['lighthouse_version']}, headless Chromium {first['browser']}; "
-          f"scores x 100 ({each}), target {TARGET} in each category (* below it)")
+    speeds = [r["benchmark_index"] for r in results if r.get("benchmark_index")]
+    span = (f"{min(speeds):.0f}" if speeds and round(min(speeds)) == round(max(speeds))
+            else f"{min(speeds, default=0):.0f}-{max(speeds, default=0):.0f}")
+    speed = f", machine benchmark index {span}" if speeds else ""
+    print(f"Lighthouse {first['lighthouse_version']}, headless Chromium {first['browser']}{speed}")
+    print(f"Scores x 100 ({each}); target {TARGET} in each category (* below it)")
     width = max(len(f"{r['page']} ({r['label']})") for r in results)
     print(f"{'page':<{width}}  {'form':<7}" + "".join(f"  {SHORT[c]:>5}" for c in CATEGORIES))
     for r in results:
