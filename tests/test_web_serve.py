@@ -71,7 +71,7 @@ def test_serve_prints_the_address_and_serves_the_page(tmp_path):
             except OSError:
                 assert time.monotonic() < deadline
                 time.sleep(0.1)
-        assert "<title>President</title>" in body
+        assert "<title>President — the card game, in your browser</title>" in body
         head = urllib.request.Request(f"http://127.0.0.1:{port}/", method="HEAD")
         with urllib.request.urlopen(head, timeout=5) as r:
             assert r.status == 200 and r.read() == b""

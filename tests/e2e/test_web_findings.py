@@ -187,7 +187,7 @@ def test_a_two_on_the_pile_says_nothing_beats_it(browser, served):
         page.wait_for_function("(n) => Number(document.getElementById('table').dataset.actions) === n",
                                arg=seat.state["table"]["actions"])
         text = page.text_content("#to-beat")
-        assert text.startswith("To beat: ") and text.endswith("nothing beats it: pass"), text
+        assert text.startswith("To beat: a 2 by ") and text.endswith("Nothing beats it: pass."), text
         assert "higher rank" not in text
         seat.close()
     finally:
@@ -348,6 +348,7 @@ def test_hint_level_is_chosen_and_sent(page):
     sent = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
     start_practice(page)
+    page.click("summary:has-text('Options')")
     options = page.eval_on_selector_all("#hint-level option", "els => els.map(e => e.value)")
     assert options == available_levels() and page.input_value("#hint-level") == "simple"
     level = "intermediate" if "intermediate" in options else options[0]

@@ -1,13 +1,20 @@
 // President in the browser: a plain ES module, no build step, no other host.
 // The server sends this seat's view only ("state" and "event" messages, docs/web.md);
-// this file draws it and sends the player's choices back.
+// this file draws it as a card table and sends the player's choices back. Motion is only
+// decoration: every state is drawn at once, and a flying copy of the cards runs on top.
 
 const $ = (id) => document.getElementById(id);
 const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
 const RANK_WORDS = { J: "jack", Q: "queen", K: "king", A: "ace" };
+const RANK_PLURAL = { 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes", 7: "sevens", 8: "eights",
+  9: "nines", 10: "tens", J: "jacks", Q: "queens", K: "kings", A: "aces" };
 const STORE_MATCH = "president.match";
 const STORE_HISTORY = "president.history";
 const STORE_OPTIONS = "president.options";
+const STORE_GUIDE = "president.guide-seen";
+const SESSION_PRACTICE = "president.practice-live";
+const FLIGHT_MS = { slow: 750, normal: 480, fast: 260, instant: 0 };
+const SPEEDS = ["slow", "normal", "fast", "instant"];
 
 // ----- local storage (this device only) -----------------------------------------------
 
@@ -26,6 +33,26 @@ const store = {
   },
 };
 
+const tabStore = {
+  get(key) { try { return sessionStorage.getItem(key); } catch { return null; } },
+  set(key, value) { try { sessionStorage.setItem(key, value); } catch { /* blocked */ } },
+  remove(key) { try { sessionStorage.removeItem(key); } catch { /* blocked */ } },
+};
+
+// Options kept on this device: speed, auto-pass, ask before a 2, highlight, hint level.
+function prefs() {
+  const o = store.get(STORE_OPTIONS, {});
+  return {
+    speed: SPEEDS.includes(o.speed) ? o.speed : "normal",
+    autoPass: !!o.autoPass, askTwo: !!o.askTwo, highlight: !!o.highlight,
+    hintLevel: o.hintLevel, preset: o.preset,
+  };
+}
+
+function setPref(key, value) {
+  store.set(STORE_OPTIONS, { ...store.get(STORE_OPTIONS, {}), [key]: value });
+}
+
 // ----- state --------------------------------------------------------------------------
 
 const app = {
@@ -34,13 +61,15 @@ const app = {
   session: null,      // {table, token, kind}
   state: null,        // latest "state" message
   selected: new Set(),
-  hintShown: null,
   retries: 0,
   leaving: false,
-  announceTimer: null,
-  dealEvents: [],     // this deal's events as this seat saw them (for the exchange panel)
+  dealEvents: [],     // this deal's events as this seat saw them (pass bubbles, exchange)
   focusHand: false,   // after Play: move focus to the hand once the new state is drawn
   hinting: false,
+  resultClosed: null, // the result the player closed to look at the table ("deal:phase")
+  autoPassed: -1,     // table action count at which we last passed for the player
+  landing: 0,         // flights on their way to the pile
+  rules: [],          // this table's rules in plain words (welcome)
 };
 
 // ----- cards --------------------------------------------------------------------------
@@ -64,14 +93,49 @@ function withSymbols(text) {
   return text.replace(/\b(10|[2-9JQKA])([CDHS])\b/g, (_, rank, suit) => rank + SUITS[suit][0]);
 }
 
-function cardFace(card, small = false) {
+function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+// A card face: rank and suit in the corner (what shows when cards overlap), a large suit
+// below. The corner's text is visible, so a card's accessible name starts with it ("9").
+function cardFace(card, { named = true } = {}) {
   const { rank, suit } = cardParts(card);
   const el = document.createElement("span");
-  el.className = `face suit-${suit}${small ? " small" : ""}`;
-  el.innerHTML = `<span class="rank">${rank}</span><span class="suit" aria-hidden="true">${SUITS[suit][0]}</span>`;
-  el.setAttribute("aria-label", cardLabel(card));
-  el.setAttribute("role", "img");
+  el.className = `face suit-${suit}`;
+  el.innerHTML = `<span class="corner"><span class="rank"></span><span class="suit" aria-hidden="true">${SUITS[suit][0]}</span></span>`
+    + `<span class="pip" aria-hidden="true">${SUITS[suit][0]}</span>`;
+  el.querySelector(".rank").textContent = rank;
+  if (named) {
+    const words = document.createElement("span");
+    words.className = "visually-hidden";
+    words.textContent = RANK_WORDS[rank] ? ` ${RANK_WORDS[rank]} of ${SUITS[suit][1]}` : ` of ${SUITS[suit][1]}`;
+    el.append(words);
+  }
   return el;
+}
+
+// A picture of cards (pile, flights): one image named by its cards.
+function facesImage(cards) {
+  const box = document.createElement("span");
+  box.className = "faces";
+  box.setAttribute("role", "img");
+  box.setAttribute("aria-label", cards.map(cardLabel).join(", "));
+  for (const c of cards) {
+    const face = cardFace(c, { named: false });
+    face.dataset.card = c;
+    box.append(face);
+  }
+  return box;
+}
+
+function rankOf(card) { return cardParts(card).rank; }
+
+function playWords(cards) {
+  const rank = rankOf(cards[0]);
+  const n = cards.length;
+  if (n === 1) return `a ${RANK_WORDS[rank] || rank}`.replace(/^a (ace|8)/, "an $1");
+  return `${["", "", "a pair of", "three", "four"][n]} ${RANK_PLURAL[rank]}`;
 }
 
 // ----- screens ------------------------------------------------------------------------
@@ -80,11 +144,17 @@ function show(screen) {
   for (const id of ["start", "table", "connecting"]) $(id).hidden = id !== screen;
   $("new-round").hidden = !(screen === "table" && app.session?.kind === "practice");
   $("leave-match").hidden = !(screen === "table" && app.session?.kind === "match");
+  $("action-bar").hidden = screen !== "table";
   if (screen !== "table") {
     $("result").hidden = true;
     $("paused").hidden = true;
     $("bar-info").textContent = "";
   }
+}
+
+function notice(text) {
+  $("notice").textContent = text;
+  $("notice").hidden = !text;
 }
 
 function confirmBox(title, text, yes) {
@@ -102,7 +172,7 @@ function confirmBox(title, text, yes) {
       $("confirm").hidden = true;
       $("confirm-yes").onclick = $("confirm-no").onclick = null;
       document.removeEventListener("keydown", onEscape, true);
-      if (back && back.focus) back.focus();
+      if (back && back.focus) back.focus({ preventScroll: true });
       resolve(answer);
     };
     document.addEventListener("keydown", onEscape, true);
@@ -137,6 +207,104 @@ function showPaused(on) {
   if (on && !was && $("confirm").hidden) $("resume").focus();
 }
 
+// A "?" button that shows or hides a plain-words explanation right after `anchor`.
+function helpToggle(label, text) {
+  const btn = document.createElement("button");
+  btn.type = "button";
+  btn.className = "qmark";
+  btn.textContent = "?";
+  btn.setAttribute("aria-label", `What is ${label}?`);
+  btn.setAttribute("aria-expanded", "false");
+  const help = document.createElement("p");
+  help.className = "help-text";
+  help.hidden = true;
+  help.textContent = text;
+  btn.onclick = () => {
+    help.hidden = !help.hidden;
+    btn.setAttribute("aria-expanded", String(!help.hidden));
+  };
+  return [btn, help];
+}
+
+// ----- motion -------------------------------------------------------------------------
+
+function reducedMotion() {
+  return window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+function flightMs() {
+  return reducedMotion() ? 0 : FLIGHT_MS[prefs().speed];
+}
+
+// Move a copy of `content` from the rectangle `from` to the rectangle `to` (screen pixels),
+// then remove it; `done` runs at the end. Nothing waits for it.
+function fly(content, from, to, { fade = false, seat = null, done = null } = {}) {
+  const ms = flightMs();
+  if (!ms || !from || !to || !content.animate) { if (done) done(); return null; }
+  const el = document.createElement("div");
+  el.className = "flying";
+  if (seat !== null) el.dataset.seat = String(seat);
+  el.append(content);
+  $("fx").append(el);
+  const box = el.getBoundingClientRect();
+  const x0 = from.left + from.width / 2 - box.width / 2;
+  const y0 = from.top + from.height / 2 - box.height / 2;
+  const x1 = to.left + to.width / 2 - box.width / 2;
+  const y1 = to.top + to.height / 2 - box.height / 2;
+  el.style.left = "0px";
+  el.style.top = "0px";
+  const end = fade ? 0.15 : 1;
+  const anim = el.animate([
+    { transform: `translate(${x0}px, ${y0}px) scale(${fade ? 1 : 0.6})`, opacity: 1 },
+    { transform: `translate(${x1}px, ${y1}px) scale(${fade ? 0.4 : 1})`, opacity: end },
+  ], { duration: ms, easing: "cubic-bezier(.2,.7,.3,1)", fill: "forwards" });
+  const finish = () => { el.remove(); if (done) done(); };
+  anim.onfinish = finish;
+  anim.oncancel = finish;
+  return el;
+}
+
+function rectOf(el) {
+  if (!el || el.hidden) return null;
+  const r = el.getBoundingClientRect();
+  return r.width || r.height ? r : null;
+}
+
+function seatElement(seat) {
+  if (app.state && seat === me()) return $("hand");
+  return document.querySelector(`#opponents [data-seat="${seat}"]`);
+}
+
+// A play flies from its seat to the pile; the pile's top is shown once the last flight lands.
+function animatePlay(ev) {
+  if (!flightMs()) return;
+  const from = ev.seat === me() ? rectOf($("hand")) : rectOf(seatElement(ev.seat));
+  const to = rectOf($("pile-cards")) || rectOf($("pile"));
+  if (!from || !to) return;
+  app.landing += 1;
+  $("pile-cards").classList.add("landing");
+  fly(facesImage(ev.cards), from, to, {
+    seat: ev.seat,
+    done: () => {
+      app.landing = Math.max(0, app.landing - 1);
+      if (!app.landing) $("pile-cards").classList.remove("landing");
+    },
+  });
+}
+
+// A clear sweeps what is on the pile to the discard.
+function animateClear() {
+  if (!flightMs()) return;
+  const cards = [...document.querySelectorAll("#pile-cards .face")];
+  if (!cards.length) return;
+  const from = rectOf($("pile-cards"));
+  const to = rectOf($("discard"));
+  const copy = $("pile-cards").cloneNode(true);
+  copy.removeAttribute("id");
+  copy.classList.remove("landing");
+  fly(copy, from, to, { fade: true });
+}
+
 // ----- start screen -------------------------------------------------------------------
 
 async function loadOptions() {
@@ -156,7 +324,7 @@ function fillPresets() {
     opt.textContent = p.name;
     sel.append(opt);
   }
-  const saved = store.get(STORE_OPTIONS, {});
+  const saved = prefs();
   if (saved.preset && o.presets.some((p) => p.name === saved.preset)) sel.value = saved.preset;
   fillPresetDetails();
 }
@@ -169,9 +337,12 @@ function fillPresetDetails() {
   const p = currentPreset();
   const rules = $("preset-rules");
   rules.innerHTML = "";
-  for (const line of p.rules) {
+  for (const r of p.rules) {
     const li = document.createElement("li");
-    li.textContent = line;
+    const strong = document.createElement("strong");
+    strong.textContent = `${r.label}: `;
+    const [q, help] = helpToggle(r.label.toLowerCase(), r.help);
+    li.append(strong, r.text, q, help);
     rules.append(li);
   }
   const list = $("twist-list");
@@ -184,6 +355,8 @@ function fillPresetDetails() {
     row.innerHTML = `<input type="checkbox" id="${id}" value="${t.name}"> <label for="${id}"><strong></strong> — <span></span></label>`;
     row.querySelector("strong").textContent = t.name;
     row.querySelector("span").textContent = t.text;
+    const [q, help] = helpToggle(`the ${t.name} twist`, t.help || t.text);
+    row.append(q, help);
     list.append(row);
   }
   const players = $("players");
@@ -262,7 +435,10 @@ function renderSaved() {
     const li = document.createElement("li");
     const won = h.winners?.length ? `won by ${h.winners.join(" and ")}` : "unfinished";
     const line = h.scoring === false ? "" : ` — ${scoreLine(h.players, h.scores)}`;
-    li.textContent = `${new Date(h.when).toLocaleString()}: ${h.rules}, ${h.deals} deal${h.deals === 1 ? "" : "s"}, ${won}${line}`;
+    const when = document.createElement("time");
+    when.dateTime = new Date(h.when).toISOString();
+    when.textContent = new Date(h.when).toLocaleString();
+    li.append(when, `: ${h.rules}, ${plural(h.deals, "deal")}, ${won}${line}`);
     list.append(li);
   }
   if (!list.children.length) {
@@ -281,6 +457,7 @@ function scoreLine(players, scores) {
 
 async function showStart(message = "") {
   closeSocket();
+  tabStore.remove(SESSION_PRACTICE);
   app.session = null;
   app.state = null;
   if (location.hash) history.replaceState(null, "", location.pathname);
@@ -293,6 +470,7 @@ async function showStart(message = "") {
 
 async function startPractice() {
   show("connecting");
+  if (app.options) notice("");
   const r = await fetch("/api/tables", {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ kind: "practice" }),
   });
@@ -327,21 +505,30 @@ async function startMatch(ev) {
   }
   const twists = [...$("twist-list").querySelectorAll("input:checked")].map((x) => x.value);
   const body = { kind: "match", preset: $("preset").value, twists, players: n, names, levels };
+  setPref("preset", body.preset);
+  const error = await createMatch(body);
+  if (error) $("form-error").textContent = error;
+}
+
+// Make a match table from a start-screen body (also "Rematch": the same seats again);
+// answers an error text, or null once connecting.
+async function createMatch(setup) {
+  const body = { ...setup };
   const seed = new URLSearchParams(location.search).get("seed");
   if (seed !== null) body.seed = Number(seed);   // honoured only by a test server
-  store.set(STORE_OPTIONS, { preset: body.preset });
   const r = await fetch("/api/tables", {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
   const reply = await r.json();
-  if (!r.ok) { $("form-error").textContent = reply.message || "The server refused the match."; return; }
+  if (!r.ok) return reply.message || "The server refused the match.";
   const old = store.get(STORE_MATCH);
-  if (old) archive(old);
+  if (old && !old.finished) archive(old);
   store.set(STORE_MATCH, {
-    table: reply.table, token: reply.token, rules: ruleName(body), players: names,
-    scores: names.map(() => 0), deals: [], invites: reply.invites, started: Date.now(),
+    table: reply.table, token: reply.token, rules: ruleName(body), players: body.names,
+    scores: body.names.map(() => 0), deals: [], invites: reply.invites, started: Date.now(), setup,
   });
   connect({ table: reply.table, token: reply.token, kind: "match", invites: reply.invites });
+  return null;
 }
 
 function ruleName(body) {
@@ -376,6 +563,8 @@ function connect(session) {
   app.state = null;
   app.selected.clear();
   app.dealEvents = [];
+  app.resultClosed = null;
+  app.autoPassed = -1;
   $("log").innerHTML = "";
   $("message").textContent = "";
   $("announce").textContent = "";
@@ -415,7 +604,10 @@ function receive(msg) {
     case "welcome":
       app.retries = 0;
       app.session.player = msg.player;
-      $("rules-text").textContent = msg.rules.join("\n");
+      app.rules = msg.rules;
+      renderRules();
+      if (app.session.kind === "practice") tabStore.set(SESSION_PRACTICE, "1");
+      send({ type: "speed", speed: prefs().speed });
       break;
     case "state":
       onState(msg);
@@ -459,37 +651,46 @@ function setMessage(text, info = false) {
 
 // ----- events -------------------------------------------------------------------------
 
-function addLogLine(text) {
+function addLogLine(ev) {
   const li = document.createElement("li");
-  li.textContent = text;
+  li.textContent = ev.text;
+  if (ev.kind === "dealt") li.className = "deal-line";
   const log = $("log");
   log.append(li);
-  while (log.children.length > 200) log.firstChild.remove();
+  while (log.children.length > 3000) log.firstChild.remove();
   log.scrollTop = log.scrollHeight;
 }
 
-function announce(text) {
+function announce(ev) {
   const el = $("announce");
-  el.textContent = text;
+  el.textContent = ev.text;
   el.classList.remove("fresh");
   void el.offsetWidth;   // restart the highlight animation
   el.classList.add("fresh");
-  addLogLine(text);
+  addLogLine(ev);
 }
 
 function onEvent(ev) {
   // A practice round is one standalone deal (seed 003): no match winner to announce.
   if (ev.kind === "match-ended" && app.session?.kind === "practice") return;
-  if (ev.kind === "dealt") app.dealEvents = [];
+  if (ev.kind === "dealt") { app.dealEvents = []; app.resultClosed = null; }
   app.dealEvents.push(ev);
-  announce(ev.text);
+  if (app.state) {
+    if (ev.kind === "played") animatePlay(ev);
+    else if (ev.kind === "cleared") animateClear();
+    else if (ev.kind === "out") app.justOut = ev.seat;
+  }
+  announce(ev);
 }
 
-// On joining (a reload, Continue): this deal's events so far, so the play log is whole again.
+// On joining (a reload, Continue): the match's events so far, every deal, so the play log
+// is whole again; this deal's events give the pass bubbles and the exchange summary.
 function onLog(msg) {
   $("log").innerHTML = "";
-  app.dealEvents = msg.events.slice();
-  for (const ev of msg.events) addLogLine(ev.text);
+  let start = 0;
+  msg.events.forEach((ev, i) => { if (ev.kind === "dealt") start = i; });
+  app.dealEvents = msg.events.slice(start);
+  for (const ev of msg.events) addLogLine(ev);
   const last = msg.events[msg.events.length - 1];
   $("announce").textContent = last ? last.text : "";
 }
@@ -507,11 +708,24 @@ function onHint(msg) {
     renderHand();
     setMessage(`Hint: ${msg.text}`, true);
     const first = document.querySelector(`#hand [data-card="${msg.cards[0]}"]`);
-    if (first) first.focus();
+    if (first) first.focus({ preventScroll: true });
   } else {
     setMessage(`Hint: ${msg.text}`, true);
   }
   if (app.state) renderControls();
+}
+
+// Seats whose "Pass" bubble shows: they passed on this pile and have not played since; the
+// bubble goes when the pile clears, and while that seat is to act again.
+function passBubbles() {
+  const out = new Set();
+  for (const ev of app.dealEvents) {
+    if (ev.kind === "passed") out.add(ev.seat);
+    else if (ev.kind === "played") out.delete(ev.seat);
+    else if (ev.kind === "cleared" || ev.kind === "dealt") out.clear();
+  }
+  if (app.state) out.delete(app.state.to_act);
+  return out;
 }
 
 // ----- state --------------------------------------------------------------------------
@@ -526,16 +740,37 @@ function onState(state) {
   }
   if (before && before.to_act !== state.to_act) setMessage("");
   if (app.session.kind === "match") saveMatch(state);
+  if (app.session.kind === "practice" && ["between-deals", "match-over"].includes(state.phase)) {
+    tabStore.remove(SESSION_PRACTICE);   // a finished round is not lost by a reload
+  }
   const played = app.focusHand && before && before.hand.length !== state.hand.length;
   render();
   if (played) {
     app.focusHand = false;
     const active = document.activeElement;
-    if (!openDialog() && (!active || active === document.body || active.closest("#hand, .controls"))) {
+    if (!openDialog() && (!active || active === document.body || active.closest("#hand, .action-bar"))) {
       const cards = [...document.querySelectorAll("#hand .card")];
-      if (cards.length) cards[Math.min(app.lastPlayedIndex ?? 0, cards.length - 1)].focus();
+      if (cards.length) cards[Math.min(app.lastPlayedIndex ?? 0, cards.length - 1)].focus({ preventScroll: true });
     }
   }
+  maybeAutoPass();
+}
+
+// "Pass for me when nothing I hold can beat the pile": only when following (never a lead,
+// which cannot pass) and only when pass is the one legal action.
+function maybeAutoPass() {
+  const s = app.state;
+  if (!prefs().autoPass || s.phase !== "play" || !myTurn() || !s.to_beat) return;
+  if (s.legal.length !== 1 || s.legal[0] !== "pass" || s.table.paused) return;
+  if (app.autoPassed === s.table.actions) return;
+  app.autoPassed = s.table.actions;
+  const what = playWords(s.to_beat.cards);
+  setTimeout(() => {
+    const now = app.state;
+    if (!now || now.table.actions !== s.table.actions || !myTurn() || now.table.paused) return;
+    send({ type: "pass" });
+    setMessage(`Passed for you: nothing you hold beats ${what}.`, true);
+  }, 250);
 }
 
 function saveMatch(state) {
@@ -563,6 +798,7 @@ function me() { return app.state.you.seat; }
 function myTurn() { return app.state.to_act === me(); }
 function nameOf(seat) { return seat === me() ? "You" : app.state.seats[seat].name; }
 function nameIn(seat) { return seat === me() ? "you" : app.state.seats[seat].name; }
+function playerName(p) { return p === app.state.you.player ? "You" : app.state.players[p]; }
 
 function playableCards() {
   const set = new Set();
@@ -575,24 +811,31 @@ function scored() {
   return s.table.kind === "match" && Array.isArray(s.rules.scoring) && s.rules.scoring.length > 0;
 }
 
+function dealOver() { return ["between-deals", "match-over"].includes(app.state.phase); }
+
 function render() {
   const s = app.state;
   const deal = s.table.kind === "practice" ? "Practice round" : `${s.rules.name} · deal ${s.deal}`;
   $("bar-info").textContent = `${deal} · dealer: ${nameIn(s.dealer)} · first lead: ${nameIn(s.leader)}`;
   renderInvites();
-  renderOpponents();
+  renderSeats();
   renderPile();
   renderHand();
   renderYou();
   renderControls();
   renderExchange();
   renderScores();
+  renderGone();
   renderResult();
   showPaused(s.table.paused);
+  $("speed").value = s.table.speed || prefs().speed;
   const t = $("table");
   t.dataset.turn = myTurn() ? "you" : "";
   t.dataset.phase = s.phase;
   t.dataset.actions = String(s.table.actions);
+  t.dataset.motion = flightMs() ? "on" : "off";
+  t.dataset.onlyPass = s.phase === "play" && myTurn() && s.legal.length === 1 && s.legal[0] === "pass" ? "1" : "";
+  if (s.table.kind === "practice" && !store.get(STORE_GUIDE)) $("guide").hidden = false;
 }
 
 function renderInvites() {
@@ -608,51 +851,15 @@ function renderInvites() {
     li.innerHTML = `<strong></strong>: <input readonly class="invite-link">`;
     li.querySelector("strong").textContent = inv.name;
     li.querySelector("input").value = link;
+    li.querySelector("input").setAttribute("aria-label", `Seat link for ${inv.name}`);
     ul.append(li);
   }
   box.append(ul);
 }
 
-function renderOpponents() {
-  const s = app.state;
-  const ul = $("opponents");
-  ul.innerHTML = "";
-  const n = s.seats.length;
-  for (let k = 1; k < n; k++) {
-    const seat = s.seats[(me() + k) % n];
-    const li = document.createElement("li");
-    li.className = "opponent";
-    li.dataset.seat = String(seat.seat);
-    if (s.to_act === seat.seat) li.classList.add("to-act");
-    if (seat.place) li.classList.add("out");
-    const status = [];
-    if (seat.place) status.push(`${placeWords(seat)} (${seat.title})`);
-    else if (s.to_act === seat.seat) status.push("to play");
-    else if (seat.passed) status.push("passed");
-    const level = seat.level === "human" ? "friend" : seat.level;
-    li.innerHTML = `<div class="opp-name"><span class="name"></span>${seat.seat === s.dealer ? ' <span class="chip" title="dealer">dealer</span>' : ""}</div>
-      <div class="opp-meta"><span class="level"></span></div>
-      <div class="opp-cards"><span class="count"></span></div>
-      <div class="opp-status"></div>`;
-    li.querySelector(".name").textContent = seat.name;
-    const was = previousTitle(seat);
-    li.querySelector(".level").textContent = level + (was ? ` · was ${was}` : "");
-    li.querySelector(".count").textContent = `${seat.cards} card${seat.cards === 1 ? "" : "s"}`;
-    li.querySelector(".opp-status").textContent = status.join(" · ");
-    if (scored()) {
-      const sc = document.createElement("div");
-      sc.className = "opp-score";
-      sc.textContent = `${s.scores[seat.player]} pt${s.scores[seat.player] === 1 ? "" : "s"}`;
-      li.append(sc);
-    }
-    li.setAttribute("aria-label", `${seat.name}: ${seat.cards} cards${status.length ? ", " + status.join(", ") : ""}`);
-    ul.append(li);
-  }
-}
-
 function placeWords(seat) {
   // The last player keeps their cards: they did not go out.
-  return seat.cards > 0 ? `last, ${ordinal(seat.place)}` : `out ${ordinal(seat.place)}`;
+  return seat.cards > 0 ? `last (${ordinal(seat.place)})` : `out ${ordinal(seat.place)}`;
 }
 
 function ordinal(n) {
@@ -660,38 +867,166 @@ function ordinal(n) {
   return `${n}${suffix}`;
 }
 
+function levelWords(level) { return level === "human" ? "friend" : level; }
+
+// The other seats around the oval, clockwise from your left; your own seat marker at the
+// bottom of the felt.
+function renderSeats() {
+  const s = app.state;
+  const ul = $("opponents");
+  const n = s.seats.length;
+  const bubbles = passBubbles();
+  ul.innerHTML = "";
+  for (let k = 1; k < n; k++) {
+    const seat = s.seats[(me() + k) % n];
+    const li = document.createElement("li");
+    li.className = "opponent seat";
+    li.dataset.seat = String(seat.seat);
+    li.dataset.order = String(k);
+    const acting = s.to_act === seat.seat;
+    if (acting) li.classList.add("to-act");
+    if (seat.place) li.classList.add("out");
+    if (app.justOut === seat.seat) li.classList.add("just-out");
+    const was = previousTitle(seat);
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = seat.name;
+    const head = document.createElement("span");
+    head.className = "head";
+    head.append(name);
+    const meta = document.createElement("span");
+    meta.className = "meta";
+    meta.innerHTML = '<span class="level"></span>';
+    meta.querySelector(".level").textContent = levelWords(seat.level);
+    if (seat.seat === s.dealer) meta.insertAdjacentHTML("beforeend", ' <span class="chip dealer" title="Dealer">dealer</span>');
+    if (was) {
+      const t = document.createElement("span");
+      t.className = "chip title";
+      t.title = "Title from the last deal";
+      t.textContent = was;
+      meta.append(" ", t);
+    }
+    li.append(head, meta);
+    const backs = document.createElement("span");
+    backs.className = "backs";
+    backs.setAttribute("aria-hidden", "true");
+    for (let i = 0; i < Math.min(seat.cards, 5); i++) backs.insertAdjacentHTML("beforeend", '<span class="back"></span>');
+    backs.insertAdjacentHTML("beforeend", `<span class="count">${seat.cards}</span>`);
+    li.append(backs);
+    const status = [];
+    if (seat.place) {
+      const badge = document.createElement("span");
+      badge.className = "place-badge";
+      badge.textContent = `${ordinal(seat.place)} · ${seat.title}`;
+      li.append(badge);
+      status.push(`${placeWords(seat)}, ${seat.title}`);
+    } else if (acting && s.phase === "play") {
+      const t = document.createElement("span");
+      t.className = "turn";
+      t.textContent = "to play…";
+      li.append(t);
+      status.push("to play");
+    } else if (acting && s.phase === "exchange") {
+      status.push("to give cards");
+    }
+    if (bubbles.has(seat.seat) && !seat.place) {
+      li.insertAdjacentHTML("beforeend", '<span class="bubble">Pass</span>');
+      status.push("passed");
+    }
+    if (scored()) status.push(plural(s.scores[seat.player], "point"));
+    li.setAttribute("aria-label", `${seat.name}, ${levelWords(seat.level)}: ${plural(seat.cards, "card")}`
+      + `${seat.seat === s.dealer ? ", dealer" : ""}${was ? `, was ${was}` : ""}`
+      + `${status.length ? ", " + status.join(", ") : ""}`);
+    ul.append(li);
+  }
+  app.justOut = null;
+  const mine = s.seats[me()];
+  const my = $("my-seat");
+  my.innerHTML = "";
+  my.classList.toggle("to-act", myTurn());
+  my.append(mine.place ? `You · ${ordinal(mine.place)} · ${mine.title}` : "You");
+  if (mine.seat === s.dealer) my.insertAdjacentHTML("beforeend", ' <span class="chip dealer">dealer</span>');
+  const was = previousTitle(mine);
+  if (was) my.insertAdjacentHTML("beforeend", ` <span class="chip title">${was}</span>`);
+  if (bubbles.has(mine.seat) && !mine.place) my.insertAdjacentHTML("beforeend", '<span class="bubble">Pass</span>');
+  layoutSeats();
+}
+
+// Place the seats on an oval: you at the bottom (90°), the others clockwise from your left,
+// each kept wholly inside the felt.
+function layoutSeats() {
+  const felt = $("felt");
+  const W = felt.clientWidth;
+  const H = felt.clientHeight;
+  const seats = [...document.querySelectorAll("#opponents .seat")];
+  const n = seats.length + 1;
+  seats.forEach((li, i) => {
+    const k = i + 1;
+    const angle = (Math.PI / 180) * (90 + (360 * k) / n);
+    const w = li.offsetWidth;
+    const h = li.offsetHeight;
+    let x = W / 2 + (W / 2 - w / 2) * Math.cos(angle) * 0.98;
+    let y = H / 2 + (H / 2 - h / 2) * Math.sin(angle) * 0.92;
+    x = Math.min(W - w / 2 - 2, Math.max(w / 2 + 2, x));
+    y = Math.min(H - h / 2 - 2, Math.max(h / 2 + 2, y));
+    li.style.left = `${x}px`;
+    li.style.top = `${y}px`;
+  });
+}
+
 function renderPile() {
   const s = app.state;
   const toBeat = $("to-beat");
   const cards = $("pile-cards");
+  const under = $("pile-under");
   cards.innerHTML = "";
+  under.innerHTML = "";
+  const pile = s.phase === "play" ? s.pile : [];
+  $("pile").classList.toggle("empty", !pile.length);
   if (s.phase === "exchange") {
     toBeat.textContent = "Exchange before the deal";
   } else if (s.phase !== "play") {
     toBeat.textContent = "The deal is over";
   } else if (s.to_beat) {
-    toBeat.textContent = `To beat: ${s.to_beat.text} by ${nameIn(s.to_beat.seat)} — ${beatWords(s.to_beat, s.rules.beat)}`;
-    for (const c of s.to_beat.cards) cards.append(cardFace(c));
+    const top = pile[pile.length - 1];
+    cards.append(facesImage(top.cards));
+    toBeat.innerHTML = "";
+    const who = document.createElement("span");
+    who.textContent = `To beat: ${playWords(top.cards)} by ${nameIn(top.seat)}. `;
+    const need = document.createElement("strong");
+    need.textContent = needWords(s.to_beat, s.rules.beat);
+    toBeat.append(who, need);
   } else {
     toBeat.textContent = `Empty pile: ${nameOf(s.to_act)} ${s.to_act === me() ? "lead" : "leads"} any single, pair, triple or four of a kind`;
   }
-  const pile = s.phase === "play" ? s.pile : [];
+  // Earlier plays of this pile, tucked under the play to beat (the four latest).
+  for (const p of pile.slice(0, -1).slice(-4)) {
+    const box = document.createElement("span");
+    box.className = "under-play";
+    box.append(facesImage(p.cards));
+    const who = document.createElement("span");
+    who.textContent = nameOf(p.seat);
+    box.append(who);
+    under.append(box);
+  }
   const earlier = pile.slice(0, -1).map((p) => `${nameOf(p.seat)}: ${p.cards.map(cardText).join(" ")}`);
   $("pile-history").textContent = earlier.length ? `Earlier on this pile — ${earlier.join(" · ")}` : "";
   $("pile").dataset.count = s.to_beat ? String(s.to_beat.count) : "0";
+  $("discard-count").textContent = String(s.cleared);
+  $("discard").setAttribute("aria-label", `Discard: ${plural(s.cleared, "card")}`);
 }
 
-// What answers the play to beat: same count, higher rank (or equal too, under equal-or-higher);
-// nothing outranks a 2.
-function beatWords(toBeat, beat) {
+// What answers the play to beat: "2 cards, higher than 9" (or "9 or higher" under
+// equal-or-higher); nothing outranks a 2.
+function needWords(toBeat, beat) {
   const size = toBeat.count;
-  const many = `${size} card${size > 1 ? "s" : ""}`;
-  const top = cardParts(toBeat.cards[0]).rank === "2";
-  if (beat === "equal-or-higher") {
-    return top ? `only ${size > 1 ? `${size} twos` : "a two"} can match it, or pass`
-      : `play ${many} of the same or a higher rank, or pass`;
+  const many = plural(size, "card");
+  const rank = rankOf(toBeat.cards[0]);
+  if (rank === "2") {
+    return beat === "equal-or-higher" ? `Only ${size > 1 ? `${size} twos` : "a 2"} can match it, or pass.`
+      : "Nothing beats it: pass.";
   }
-  return top ? "nothing beats it: pass" : `play ${many} of a higher rank, or pass`;
+  return beat === "equal-or-higher" ? `Needs ${many}, ${rank} or higher.` : `Needs ${many}, higher than ${rank}.`;
 }
 
 function renderHand() {
@@ -699,7 +1034,7 @@ function renderHand() {
   const hand = $("hand");
   const focused = document.activeElement?.dataset?.card;
   hand.innerHTML = "";
-  const playable = $("highlight").checked && myTurn() ? playableCards() : new Set();
+  const playable = prefs().highlight && myTurn() ? playableCards() : new Set();
   const received = new Set();
   for (const x of s.exchange.mine) if (x.receiver === me()) for (const c of x.cards) received.add(c);
   for (const c of s.hand) {
@@ -710,14 +1045,32 @@ function renderHand() {
     b.append(cardFace(c));
     const sel = app.selected.has(c);
     b.setAttribute("aria-pressed", sel ? "true" : "false");
-    let label = cardLabel(c);
-    if (playable.has(c)) { b.classList.add("playable"); label += ", playable"; }
-    if (received.has(c) && s.phase !== "match-over") { b.classList.add("received"); label += ", received in the exchange"; }
-    b.setAttribute("aria-label", label);
+    const notes = [];
+    if (playable.has(c)) { b.classList.add("playable"); notes.push("playable"); }
+    if (received.has(c) && s.phase !== "match-over") { b.classList.add("received"); notes.push("received in the exchange"); }
+    if (notes.length) {
+      const extra = document.createElement("span");
+      extra.className = "visually-hidden";
+      extra.textContent = `, ${notes.join(", ")}`;
+      b.append(extra);
+    }
     b.addEventListener("click", () => toggle(c));
     hand.append(b);
   }
-  if (focused) hand.querySelector(`[data-card="${focused}"]`)?.focus();
+  layoutHand();
+  if (focused) hand.querySelector(`[data-card="${focused}"]`)?.focus({ preventScroll: true });
+}
+
+// One row at every width: the cards overlap as much as the row needs.
+function layoutHand() {
+  const hand = $("hand");
+  const cards = hand.querySelectorAll(".card");
+  if (!cards.length) return;
+  const w = cards[0].offsetWidth || 52;
+  const room = hand.clientWidth;
+  const n = cards.length;
+  const step = n > 1 ? Math.min(w + 5, (room - w - 2) / (n - 1)) : w;
+  hand.style.setProperty("--overlap", `${Math.floor((step - w) * 100) / 100}px`);
 }
 
 function toggle(card) {
@@ -731,9 +1084,9 @@ function renderYou() {
   const s = app.state;
   const seat = s.seats[me()];
   $("your-name").textContent = seat.name;
-  const bits = [`${seat.cards} card${seat.cards === 1 ? "" : "s"}`];
-  if (seat.place) bits.push(`${placeWords(seat)} (${seat.title})`);
-  if (scored()) bits.push(`${s.scores[seat.player]} pts`);
+  const bits = [plural(seat.cards, "card")];
+  if (seat.place) bits.push(`${placeWords(seat)}, ${seat.title}`);
+  if (scored()) bits.push(plural(s.scores[seat.player], "point"));
   if (previousTitle(seat)) bits.push(`was ${previousTitle(seat)}`);
   if (myTurn()) bits.push(s.phase === "exchange" ? "your turn to give" : "your turn");
   else if (seat.place && s.phase === "play") bits.push("the others play on until every place is known");
@@ -741,13 +1094,39 @@ function renderYou() {
   document.querySelector(".you").classList.toggle("to-act", myTurn());
 }
 
+// Why Hint cannot help now, or null when it can.
+function hintBlocked() {
+  const s = app.state;
+  if (!myTurn()) return "not your turn";
+  if (s.phase === "play" && s.legal.length === 1 && s.legal[0] === "pass") return "nothing you hold beats the pile";
+  if (s.phase === "exchange" && s.exchange.pending?.forced && s.legal.filter((a) => a !== "pass").length <= 1) {
+    return "the cards to give are forced";
+  }
+  return null;
+}
+
 function renderControls() {
   const s = app.state;
   const playing = s.phase === "play" && myTurn();
-  $("play").disabled = !playing;
+  const over = dealOver();
+  const onlyPass = playing && s.legal.length === 1 && s.legal[0] === "pass";
+  $("play").disabled = !playing || app.selected.size === 0;
   $("pass").disabled = !playing || !s.legal.includes("pass");
-  $("hint").disabled = !myTurn() || app.hinting;
+  $("hint").disabled = app.hinting || hintBlocked() !== null;
+  $("hint").title = hintBlocked() ? `Hint: ${hintBlocked()}` : "Ask a computer player for a suggestion";
   $("clear").disabled = app.selected.size === 0;
+  for (const id of ["play", "pass", "hint", "clear"]) $(id).hidden = over;
+  $("show-result").hidden = !over || !$("result").hidden;
+  let why = "";
+  if (over) why = s.phase === "match-over" ? "The match is over." : "The deal is over.";
+  else if (s.phase === "exchange") why = myTurn() ? "Give your cards above the hand." : `Waiting for ${nameOf(s.to_act)} to give cards…`;
+  else if (!myTurn()) why = s.to_act === null ? "" : `Waiting for ${nameOf(s.to_act)}…`;
+  else if (onlyPass) why = `Nothing you hold beats ${playWords(s.to_beat.cards)}: pass.`;
+  else if (app.selected.size === 0) {
+    why = s.to_beat ? `Select ${plural(s.to_beat.count, "card")} of one rank to play, or pass.`
+      : "Select a card, or cards of one rank, to lead.";
+  }
+  $("play-why").textContent = why;
 }
 
 function renderExchange() {
@@ -777,9 +1156,10 @@ function renderExchange() {
   }
   if (!pending) return;
   const p = document.createElement("p");
-  const many = `${pending.count} card${pending.count > 1 ? "s" : ""}`;
+  const many = plural(pending.count, "card");
+  const highest = pending.count === 1 ? "highest card" : `${pending.count} highest cards`;
   if (pending.giver !== me()) {
-    p.textContent = `Waiting: ${nameOf(pending.giver)} ${pending.forced ? "must give their highest" : "gives back"} ${many} to ${pending.receiver === me() ? "you" : nameOf(pending.receiver)}.`;
+    p.textContent = `Waiting: ${nameOf(pending.giver)} ${pending.forced ? `must give their ${highest}` : `gives back ${many}`} to ${pending.receiver === me() ? "you" : nameOf(pending.receiver)}.`;
     box.append(p);
     return;
   }
@@ -788,7 +1168,7 @@ function renderExchange() {
   if (pending.forced) {
     const options = s.legal.filter((a) => a !== "pass");
     if (options.length === 1) {
-      p.textContent = `You finished last: you must give your highest ${many} to ${nameOf(pending.receiver)}.`;
+      p.textContent = `You finished last: you must give your ${highest} to ${nameOf(pending.receiver)}.`;
       const b = document.createElement("button");
       b.type = "button";
       b.id = "give-forced";
@@ -797,7 +1177,7 @@ function renderExchange() {
       b.onclick = () => send({ type: "give", cards: options[0] });
       actions.append(b);
     } else {
-      p.textContent = `You finished last: give your highest ${many} to ${nameOf(pending.receiver)}; choose which of the equal cards.`;
+      p.textContent = `You finished last: give your ${highest} to ${nameOf(pending.receiver)}; choose which of the equal cards.`;
       for (const opt of options) {
         const b = document.createElement("button");
         b.type = "button";
@@ -874,11 +1254,45 @@ function renderScores() {
   body.append(total);
 }
 
+// Cards of each rank played face up this deal (public information: the server counts them).
+function renderGone() {
+  const list = $("gone");
+  list.innerHTML = "";
+  for (const [rank, n] of app.state.gone || []) {
+    const li = document.createElement("li");
+    li.dataset.rank = rank;
+    li.innerHTML = `<b></b><span></span>`;
+    li.querySelector("b").textContent = rank;
+    li.querySelector("span").textContent = `${n}/4`;
+    li.setAttribute("aria-label", `${RANK_PLURAL[rank]}: ${n} of 4 gone`);
+    if (n === 4) li.classList.add("all");
+    list.append(li);
+  }
+}
+
+function renderRules() {
+  const dl = $("rules-text");
+  dl.innerHTML = "";
+  for (const r of app.rules) {
+    const dt = document.createElement("dt");
+    dt.textContent = r.label;
+    const [q, help] = helpToggle(r.label.toLowerCase(), r.help);
+    dt.append(q);
+    const dd = document.createElement("dd");
+    dd.textContent = r.text.charAt(0).toUpperCase() + r.text.slice(1) + ".";
+    dd.append(help);
+    dl.append(dt, dd);
+  }
+}
+
+function resultKey() { return `${app.state.deal}:${app.state.phase}`; }
+
 function renderResult() {
   const s = app.state;
   const box = $("result");
   const actions = $("result-actions");
-  if (!["between-deals", "match-over"].includes(s.phase)) { box.hidden = true; return; }
+  if (!dealOver()) { box.hidden = true; return; }
+  if (app.resultClosed === resultKey()) { box.hidden = true; $("show-result").hidden = false; return; }
   const body = $("result-body");
   body.innerHTML = "";
   actions.innerHTML = "";
@@ -894,7 +1308,7 @@ function renderResult() {
       .sort((a, b) => b.total - a.total || a.p - b.p);
     for (const o of order) {
       const li = document.createElement("li");
-      li.textContent = `${o.name} — ${o.total} point${o.total === 1 ? "" : "s"}${s.winners.includes(o.p) ? " (winner)" : ""}`;
+      li.textContent = `${o.name} — ${plural(o.total, "point")}${s.winners.includes(o.p) ? " (winner)" : ""}`;
       if (o.p === s.you.player) li.classList.add("me");
       standings.append(li);
     }
@@ -906,7 +1320,7 @@ function renderResult() {
   ol.id = "finish-order";
   for (const o of last.order) {
     const li = document.createElement("li");
-    li.textContent = `${o.name} — ${o.title}${points ? ` (+${o.points})` : ""}`;
+    li.textContent = `${o.name} — ${o.title}${points && o.points ? ` (+${o.points})` : ""}`;
     if (o.player === s.you.player) li.classList.add("me");
     ol.append(li);
   }
@@ -923,10 +1337,18 @@ function renderResult() {
       body.append(p);
     }
     if (s.phase === "match-over") {
-      const names = s.winners.map((w) => s.players[w]);
+      const names = s.winners.map(playerName);
+      const mine = s.winners.length === 1 && s.winners[0] === s.you.player;
       $("result-title").textContent = names.length === 1
-        ? `Match over: ${names[0]} wins` : `Match over: ${names.join(" and ")} share the win`;
-      actions.append(button("New match", "primary", () => {
+        ? `Match over: ${names[0]} ${mine ? "win" : "wins"}` : `Match over: ${names.join(" and ")} share the win`;
+      const setup = store.get(STORE_MATCH)?.setup;
+      if (setup) {
+        actions.append(button("Rematch", "primary", async () => {
+          const error = await createMatch(setup);
+          if (error) setMessage(error);
+        }));
+      }
+      actions.append(button("New match", setup ? "" : "primary", () => {
         const saved = store.get(STORE_MATCH);
         if (saved) store.remove(STORE_MATCH);
         showStart();
@@ -936,9 +1358,25 @@ function renderResult() {
       actions.append(button("Next deal", "primary", () => send({ type: "next-deal" })));
     }
   }
+  actions.append(button("Look at the table", "", closeResult));
   const wasHidden = box.hidden;
   box.hidden = false;
+  $("show-result").hidden = true;
   if (wasHidden) actions.querySelector("button")?.focus();
+}
+
+function closeResult() {
+  if (!app.state || !dealOver()) return;
+  app.resultClosed = resultKey();
+  $("result").hidden = true;
+  renderControls();
+  $("show-result").focus();
+}
+
+function openResult() {
+  app.resultClosed = null;
+  renderResult();
+  renderControls();
 }
 
 function button(text, cls, onclick) {
@@ -952,17 +1390,25 @@ function button(text, cls, onclick) {
 
 // ----- actions ------------------------------------------------------------------------
 
-function playSelected() {
+async function playSelected() {
   if (!app.state || !myTurn() || app.state.phase !== "play") return;
   if (!app.selected.size) { setMessage("Select one or more cards of one rank first, or pass."); return; }
+  const chosen = [...app.selected];
+  if (prefs().askTwo && chosen.some((c) => rankOf(c) === "2")) {
+    const yes = await confirmBox("Play a 2?", `You are about to play ${chosen.map(cardText).join(", ")}. `
+      + "Twos are the highest cards: many players keep them to win a pile later.", "Play it");
+    if (!yes || !app.state || !myTurn()) return;
+  }
   const cards = [...document.querySelectorAll("#hand .card")].map((b) => b.dataset.card);
-  app.lastPlayedIndex = Math.max(0, Math.min(...[...app.selected].map((c) => cards.indexOf(c))));
+  app.lastPlayedIndex = Math.max(0, Math.min(...chosen.map((c) => cards.indexOf(c))));
   app.focusHand = true;
-  send({ type: "play", cards: [...app.selected] });
+  send({ type: "play", cards: chosen });
 }
 
 function askHint() {
-  if (!app.state || !myTurn() || app.hinting) return;
+  if (!app.state || app.hinting) return;
+  const blocked = hintBlocked();
+  if (blocked) { setMessage(`No hint: ${blocked}.`, true); return; }
   const level = $("hint-level").value || "simple";
   app.hinting = true;
   renderControls();
@@ -982,12 +1428,13 @@ function clearSelection() {
 }
 
 async function newPractice(ask = true) {
-  const over = app.state && ["between-deals", "match-over"].includes(app.state.phase);
+  const over = app.state && dealOver();
   if (ask && !over) {
     const yes = await confirmBox("New round?", "The current round will be lost: there is no undo or restart.", "New round");
     if (!yes) return;
   }
   closeSocket();
+  tabStore.remove(SESSION_PRACTICE);
   app.state = null;
   show("connecting");
   startPractice();
@@ -1007,16 +1454,18 @@ function onKey(e) {
   const tag = e.target.tagName;
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || e.ctrlKey || e.metaKey || e.altKey) return;
   const key = e.key.toLowerCase();
+  if (key === "escape" && !$("result").hidden) { closeResult(); e.preventDefault(); return; }
   if (key === "arrowleft" || key === "arrowright") {
     const cards = [...document.querySelectorAll("#hand .card")];
     const i = cards.indexOf(document.activeElement);
     if (!cards.length) return;
     const j = i < 0 ? 0 : (i + (key === "arrowright" ? 1 : -1) + cards.length) % cards.length;
-    cards[j].focus();
+    cards[j].focus({ preventScroll: true });
     e.preventDefault();
     return;
   }
   if (!$("paused").hidden) { if (key === "r") resume(); return; }
+  if (openDialog()) return;
   if (key === "p") { playSelected(); e.preventDefault(); }
   else if (key === "s") { pass(); e.preventDefault(); }
   else if (key === "c" || key === "escape") { clearSelection(); e.preventDefault(); }
@@ -1027,7 +1476,7 @@ function onKey(e) {
 
 function onVisibility() {
   if (!document.hidden || !app.state || app.unloading) return;   // leaving the page is no pause
-  if (["between-deals", "match-over"].includes(app.state.phase)) return;
+  if (dealOver()) return;
   send({ type: "pause" });
   showPaused(true);
 }
@@ -1035,7 +1484,7 @@ function onVisibility() {
 function resume() {
   send({ type: "resume" });
   showPaused(false);
-  document.querySelector("#hand .card")?.focus();
+  document.querySelector("#hand .card")?.focus({ preventScroll: true });
 }
 
 // ----- start --------------------------------------------------------------------------
@@ -1057,6 +1506,35 @@ async function fillHintLevels(chosen) {
   sel.value = (o.hint_levels || []).includes(want) ? want : o.default_hint_level;
 }
 
+function bindOptions() {
+  const p = prefs();
+  $("speed").value = p.speed;
+  $("auto-pass").checked = p.autoPass;
+  $("ask-two").checked = p.askTwo;
+  $("highlight").checked = p.highlight;
+  fillHintLevels(p.hintLevel);
+  $("speed").addEventListener("change", () => {
+    setPref("speed", $("speed").value);
+    send({ type: "speed", speed: $("speed").value });
+  });
+  $("auto-pass").addEventListener("change", () => {
+    setPref("autoPass", $("auto-pass").checked);
+    if (app.state) maybeAutoPass();
+  });
+  $("ask-two").addEventListener("change", () => setPref("askTwo", $("ask-two").checked));
+  $("highlight").addEventListener("change", () => {
+    setPref("highlight", $("highlight").checked);
+    if (app.state) renderHand();
+  });
+  $("hint-level").addEventListener("change", () => setPref("hintLevel", $("hint-level").value));
+}
+
+function relayout() {
+  if (!app.state || $("table").hidden) return;
+  layoutSeats();
+  layoutHand();
+}
+
 async function main() {
   $("start-practice").onclick = startPractice;
   $("match-form").addEventListener("submit", startMatch);
@@ -1076,20 +1554,24 @@ async function main() {
   $("resume").onclick = resume;
   $("new-round").onclick = () => newPractice(true);
   $("leave-match").onclick = leaveMatch;
-  const opts = store.get(STORE_OPTIONS, {});
-  $("highlight").checked = !!opts.highlight;
-  fillHintLevels(opts.hintLevel);
-  $("hint-level").addEventListener("change", () => {
-    store.set(STORE_OPTIONS, { ...store.get(STORE_OPTIONS, {}), hintLevel: $("hint-level").value });
-  });
-  $("highlight").addEventListener("change", () => {
-    store.set(STORE_OPTIONS, { ...store.get(STORE_OPTIONS, {}), highlight: $("highlight").checked });
-    if (app.state) renderHand();
-  });
+  $("result-close").onclick = closeResult;
+  $("show-result").onclick = openResult;
+  $("guide-close").onclick = () => { store.set(STORE_GUIDE, true); $("guide").hidden = true; };
+  $("show-guide").onclick = () => { $("guide").hidden = false; $("guide-close").focus(); };
+  bindOptions();
   document.addEventListener("keydown", onKey);
   document.addEventListener("visibilitychange", onVisibility);
   window.addEventListener("pagehide", () => { app.unloading = true; });
   window.addEventListener("pageshow", () => { app.unloading = false; });
+  window.addEventListener("resize", relayout);
+  if (window.ResizeObserver) new ResizeObserver(relayout).observe($("felt"));
+
+  // Seed 003: reloading or leaving clears a practice round. Say so instead of dealing a
+  // new one silently.
+  if (tabStore.get(SESSION_PRACTICE)) {
+    tabStore.remove(SESSION_PRACTICE);
+    notice("Reloading the page ended your practice round: a practice round lasts only while its page is open.");
+  }
 
   const join = location.hash.match(/^#join=([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/);
   if (join) {

@@ -1,0 +1,332 @@
+"""The card table (issue 8) in headless Chromium, on a 360×740 touch phone and a 1366×900
+desktop: the action bar and the pile stay on screen during your turn, the hand is one row
+(13 and 18 cards), seven players fit, a computer's play is seen moving (or, under reduced
+motion, shown at once), the result view closes and reopens, auto-pass never passes a lead,
+the whole match log survives a reload, and the names screen readers and tests rely on.
+
+Screenshots of each state go to ``test-artifacts/screenshots/table-*.png`` (not committed).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from president import Match, Rules
+
+from .test_web_browser import actions, hand, log_lines, play_to_result, take_turn, wait_ready
+from .test_web_findings import new_match
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+DESKTOP = {"viewport": {"width": 1366, "height": 900}}
+SIZES = [pytest.param(PHONE, id="phone"), pytest.param(DESKTOP, id="desktop")]
+
+
+def inside(page, selector) -> bool:
+    """Whether the element's box lies wholly inside the viewport (no scrolling needed)."""
+    box = page.locator(selector).bounding_box()
+    vp = page.viewport_size
+    return (box is not None and box["x"] >= 0 and box["y"] >= 0
+            and box["x"] + box["width"] <= vp["width"] + 0.5
+            and box["y"] + box["height"] <= vp["height"] + 0.5)
+
+
+def card_tops(page) -> list[float]:
+    return page.eval_on_selector_all(
+        "#hand .card[aria-pressed=false]", "els => els.map(e => Math.round(e.getBoundingClientRect().top))")
+
+
+def scroll_width(page) -> int:
+    return page.evaluate("document.documentElement.scrollWidth")
+
+
+def dismiss_guide(page) -> None:
+    if page.is_visible("#guide"):
+        page.click("#guide-close")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_action_bar_and_pile_stay_in_view_and_hand_is_one_row(browser, served, screenshots, size, request):
+    name = request.node.callspec.id
+    context = browser.new_context(base_url=served.url, **size)
+    page = context.new_page()
+    try:
+        page.goto("/")
+        page.click("#start-practice")
+        wait_ready(page)
+        page.screenshot(path=str(screenshots / f"table-{name}-first.png"))
+        for selector in ("#action-bar", "#pile"):
+            assert inside(page, selector), selector
+        tops = card_tops(page)
+        assert len(tops) == 13 and len(set(tops)) == 1          # one row
+        assert scroll_width(page) <= size["viewport"]["width"]
+        # Play disabled with nothing selected, and the page says why.
+        assert page.is_disabled("#play")
+        assert page.text_content("#play-why").startswith("Select a card")
+        dismiss_guide(page)
+        for turn in range(3):
+            take_turn(page)
+            if page.is_visible("#result"):
+                break
+            assert page.get_attribute("#table", "data-turn") == "you"
+            for selector in ("#action-bar", "#pile", "#play", "#pass", "#hint"):
+                assert inside(page, selector), (turn, selector)
+            assert page.evaluate("window.scrollY") == 0     # nothing scrolled the pile away
+        page.screenshot(path=str(screenshots / f"table-{name}-turn.png"))
+    finally:
+        context.close()
+
+
+def _seed_with_18_cards() -> int:
+    """A first-night seed whose 3-player deal gives the first player 18 cards."""
+    for seed in range(200):
+        m = Match(Rules.preset("first-night", players=3), ["You", "Alex", "Blair"], seed=seed,
+                  deal_seed_bits=32)
+        if len(m.deal.hand(m.seating.index(0))) == 18:
+            return seed
+    raise AssertionError("no such seed")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_eighteen_cards_in_one_row(browser, served, screenshots, size, request):
+    context = browser.new_context(base_url=served.url, **size)
+    page = context.new_page()
+    try:
+        info, seat = new_match(page, served, preset="first-night", players=3, seed=_seed_with_18_cards())
+        seat.close()
+        page.wait_for_selector("#hand .card")
+        assert len(hand(page)) == 18
+        tops = card_tops(page)
+        assert len(set(tops)) == 1
+        boxes = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.getBoundingClientRect().right)")
+        assert max(boxes) <= size["viewport"]["width"]
+        assert scroll_width(page) <= size["viewport"]["width"]
+        page.screenshot(path=str(screenshots / f"table-{request.node.callspec.id}-18-cards.png"))
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_seven_players_sit_around_the_table(browser, served, screenshots, size, request):
+    context = browser.new_context(base_url=served.url, **size)
+    page = context.new_page()
+    try:
+        info, seat = new_match(page, served, players=7)
+        seat.close()
+        page.wait_for_selector("#opponents .seat")
+        page.wait_for_timeout(200)
+        assert scroll_width(page) <= size["viewport"]["width"]
+        boxes = page.eval_on_selector_all("#opponents .seat", """els => els.map(e => {
+            const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })""")
+        felt = page.locator("#felt").bounding_box()
+        assert len(boxes) == 6
+        for left, top, right, bottom in boxes:   # every seat on the felt
+            assert left >= felt["x"] - 1 and right <= felt["x"] + felt["width"] + 1
+            assert top >= felt["y"] - 1 and bottom <= felt["y"] + felt["height"] + 1
+        for i, a in enumerate(boxes):            # no two seats overlap
+            for b in boxes[i + 1:]:
+                assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+        # Clockwise from your left: the first seat after you is left of the middle.
+        first = page.locator("#opponents .seat >> nth=0").bounding_box()
+        assert first["x"] + first["width"] / 2 < felt["x"] + felt["width"] / 2
+        # Each seat shows its name, level and card count.
+        text = page.text_content("#opponents .seat >> nth=0")
+        assert "Alex" in text and "simple" in text
+        page.screenshot(path=str(screenshots / f"table-{request.node.callspec.id}-7-players.png"))
+    finally:
+        context.close()
+
+
+def test_a_computer_play_is_shown_moving(browser, served_slow, screenshots):
+    context = browser.new_context(base_url=served_slow.url, **DESKTOP)
+    page = context.new_page()
+    try:
+        page.goto("/")
+        page.click("#start-practice")
+        wait_ready(page)
+        assert page.get_attribute("#table", "data-motion") == "on"
+        page.click("#hint")
+        page.wait_for_function("() => document.getElementById('message').textContent.startsWith('Hint')")
+        # Record every frame of each flight: where it is, from start to landing.
+        page.evaluate("""() => { window.paths = {}; window.landed = []; new MutationObserver((ms) => {
+            for (const m of ms) for (const n of m.addedNodes) {
+                if (!n.classList?.contains('flying')) continue;
+                const path = (window.paths[n.dataset.seat] = []);
+                const step = () => { if (!n.isConnected) { window.landed.push(n.dataset.seat); return; }
+                    const r = n.getBoundingClientRect(); path.push([r.left + r.width / 2, r.top + r.height / 2]);
+                    requestAnimationFrame(step); };
+                step();
+            } }).observe(document.getElementById('fx'), {childList: true}); }""")
+        page.click("#play")
+        # The first computer play after yours (Robin's, or Alex's or Sam's if Robin passed).
+        page.wait_for_selector(".flying:not([data-seat='0'])", timeout=5000)
+        page.screenshot(path=str(screenshots / "table-motion.png"))
+        page.wait_for_function("() => window.landed.some(s => s !== '0')", timeout=5000)
+        seat = next(s for s in page.evaluate("window.landed") if s != "0")
+        path = page.evaluate(f"window.paths['{seat}']")
+        robin = page.locator(f"#opponents [data-seat='{seat}']").bounding_box()
+        pile = page.locator("#pile-cards").bounding_box()
+        centre = lambda b: (b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)  # noqa: E731
+        dist = lambda p, q: ((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5  # noqa: E731
+        # It starts at that seat, moves over several frames and lands on the pile.
+        assert len({tuple(map(round, p)) for p in path}) >= 4, path
+        assert dist(path[0], centre(robin)) < 30, (path[0], robin)
+        assert dist(path[-1], centre(pile)) < 30, (path[-1], pile)
+    finally:
+        context.close()
+
+
+def test_reduced_motion_shows_plays_at_once(browser, served_slow):
+    context = browser.new_context(base_url=served_slow.url, reduced_motion="reduce", **DESKTOP)
+    page = context.new_page()
+    try:
+        page.goto("/")
+        page.click("#start-practice")
+        wait_ready(page)
+        assert page.get_attribute("#table", "data-motion") == "off"
+        page.evaluate("""() => { window.flights = 0; new MutationObserver((ms) => {
+            for (const m of ms) for (const n of m.addedNodes) if (n.classList?.contains('flying')) window.flights++;
+        }).observe(document.getElementById('fx'), {childList: true}); }""")
+        page.click("#hint")
+        page.wait_for_function("() => document.getElementById('message').textContent.startsWith('Hint')")
+        page.click("#play")
+        page.wait_for_function("() => [...document.querySelectorAll('#log li')].some(l => l.textContent.startsWith('Robin'))")
+        # Robin's cards are on the pile as soon as the page has them, with nothing in flight.
+        assert page.evaluate("window.flights") == 0
+        assert not page.locator("#pile-cards").evaluate("e => e.classList.contains('landing')")
+        assert page.locator("#pile-cards .face").count() >= 1
+    finally:
+        context.close()
+
+
+def test_result_view_closes_and_reopens(page, screenshots):
+    page.goto("/")
+    page.click("#start-practice")
+    play_to_result(page)
+    assert page.is_visible("#result")
+    page.get_by_role("button", name="Look at the table", exact=True).click()
+    assert page.is_hidden("#result")
+    page.screenshot(path=str(screenshots / "table-result-closed.png"))
+    assert page.is_visible("#show-result") and page.is_hidden("#play")
+    page.click("#show-result")
+    assert page.is_visible("#result")
+    page.keyboard.press("Escape")                        # Esc closes it too
+    assert page.is_hidden("#result")
+    page.click("#show-result")
+    page.click("#result-close")                          # and the × button
+    assert page.is_hidden("#result")
+    page.click("#show-result")
+    page.get_by_role("button", name="New round").last.click()
+    page.wait_for_selector("#result", state="hidden")
+    wait_ready(page)
+    assert len(hand(page)) == 13
+
+
+def test_auto_pass_passes_only_when_nothing_beats_and_never_on_a_lead(page):
+    page.goto("/")
+    page.evaluate("localStorage.setItem('president.options', JSON.stringify({autoPass: true}))")
+    page.reload()
+    page.click("#start-practice")
+    wait_ready(page)
+    assert page.is_checked("#auto-pass")
+    # You lead the first pile: the option never passes a lead.
+    page.wait_for_timeout(800)
+    assert actions(page) == 0 and page.get_attribute("#table", "data-turn") == "you"
+    autos = 0
+    for _ in range(60):
+        wait_ready(page)
+        if page.is_visible("#result"):
+            break
+        if page.get_attribute("#table", "data-only-pass") == "1":
+            before = actions(page)
+            # The page passes by itself (the test never presses Pass here).
+            page.wait_for_function(f"() => Number(document.getElementById('table').dataset.actions) > {before}")
+            autos += 1
+            continue
+        take_turn(page)
+    assert autos >= 1
+    lines = log_lines(page)
+    # A pass of yours never follows a line that gave you the lead.
+    for prev, line in zip(lines, lines[1:]):
+        if line == "You pass.":
+            assert not prev.endswith("You lead.") and "you lead" not in prev
+
+
+def test_whole_match_log_survives_a_reload(browser, served):
+    page = browser.new_page(base_url=served.url)
+    try:
+        info, seat = new_match(page, served, seed=21)
+        seat.play_deal()
+        seat.next_deal()
+        seat.play_deal(stop=lambda m: m["phase"] == "play")     # through the exchange
+        seat.close()
+        wait_ready(page)
+        take_turn(page)
+        before = log_lines(page)
+        deals = [line for line in before if line.startswith("Deal ")]
+        assert deals[0].startswith("Deal 1:") and any(d.startswith("Deal 2:") for d in deals)
+        page.reload()
+        wait_ready(page)
+        assert log_lines(page) == before
+    finally:
+        page.close()
+
+
+def test_accessible_names_and_plain_words(page, screenshots):
+    page.goto("/")
+    # A "?" beside every rule and twist of the start screen explains it.
+    page.click("summary:has-text('These rules in plain words')")
+    marks = page.locator("#preset-rules .qmark")
+    assert marks.count() >= 6
+    marks.first.click()
+    assert page.locator("#preset-rules .help-text").first.is_visible()
+    twist_marks = page.locator("#twist-list .qmark")
+    assert twist_marks.count() == page.locator("#twist-list input").count() >= 1
+    page.click("#start-practice")
+    wait_ready(page)
+    assert page.get_by_role("region", name="Pile").is_visible()
+    group = page.get_by_role("group", name="Your hand")
+    assert group.get_by_role("button").count() == 13
+    first = group.get_by_role("button").first
+    visible = first.inner_text().split("\n")[0]
+    assert visible and visible in first.evaluate("e => e.textContent")
+    for name in ("Play selected cards", "Clear selection", "Hint", "Pass", "New round"):
+        assert page.get_by_role("button", name=name, exact=True).count() == 1, name
+    # The rules panel is in plain words, without internal terms.
+    rules = page.text_content("#rules-text")
+    assert "seat 0" not in rules and "seed" not in rules and "docs/" not in rules
+    assert "First deal's lead" in rules
+    page.screenshot(path=str(screenshots / "table-names.png"))
+
+
+def test_first_game_guide_shows_once_and_on_request(page):
+    page.goto("/")
+    page.evaluate("localStorage.clear()")
+    page.click("#start-practice")
+    wait_ready(page)
+    assert page.is_visible("#guide")
+    page.click("#guide-close")
+    assert page.is_hidden("#guide")
+    page.click("#new-round")
+    page.click("#confirm-yes")
+    wait_ready(page)
+    assert page.is_hidden("#guide")
+    page.click("summary:has-text('Options')")
+    page.click("#show-guide")
+    assert page.is_visible("#guide")
+
+
+def test_reload_that_ended_a_practice_round_says_so(page):
+    page.goto("/")
+    page.click("#start-practice")
+    wait_ready(page)
+    page.reload()
+    page.wait_for_selector("#notice", state="visible")
+    assert "ended your practice round" in page.text_content("#notice")
+    assert page.is_visible("#start")
+    page.reload()               # said once: a second reload has no round to lose
+    page.wait_for_selector("#start", state="visible")
+    assert page.is_hidden("#notice")
+    page.evaluate("location.hash = '#practice'")
+    page.reload()               # the address of a practice round deals a new one
+    wait_ready(page)
+    assert actions(page) == 0 and page.is_hidden("#notice")
