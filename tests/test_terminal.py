@@ -26,6 +26,12 @@ def make_console() -> tuple[Console, io.StringIO]:
     return Console(file=buf, width=100, color_system=None, highlight=False), buf
 
 
+def shown(cards) -> str:
+    """Cards as the game shows them on a console that has the suit symbols (this file's
+    consoles write to a StringIO, which rich takes for UTF-8): ``"9D 9S"`` -> ``"9♦ 9♠"``."""
+    return str(cards).translate(str.maketrans("CDHS", "♣♦♥♠"))
+
+
 class HintFollower:
     """Input that asks for a hint at each prompt, then types exactly what the hint showed
     (the cards in parentheses, ``give …`` cards, or ``pass``). Counts prompts answered."""
@@ -89,7 +95,7 @@ def test_whole_practice_deal_following_hints():
         if str(action) == "pass":
             assert " pass" in line
         else:
-            assert line.endswith(f"{action.describe()} {action}.")
+            assert line.endswith(f"{action.describe()} {shown(action)}.")
     # Every answer typed was a hint or what the hint said; each one was accepted.
     assert driver.lines.count("hint") == sum(1 for s, _ in history if s == 0)
     assert "Not accepted" not in out
@@ -163,12 +169,12 @@ def _hand_by_rank(hand):
 
 def test_a_rank_alone_on_a_lead_plays_all_your_cards_of_it():
     # Seed 3: your hand is 3D 8C 8H 10D 10H 10S JC JS QS KH AD AH 2C (read from the deal).
-    for word in ("10", "T", "t", "8", "a", "q", "2"):
+    for word in ("10", "T", "t", "8", "a", "queen", "Queens", "2"):
         console, buf = make_console()
         game = TerminalGame(Rules.preset("practice"), seed=3, console=console,
                             input_fn=scripted([word, "quit"]))
         by_rank = _hand_by_rank(game.observation().hand)
-        rank = Rank.parse(word)
+        rank = Rank.QUEEN if word.lower().startswith("queen") else Rank.parse(word)
         game.run()
         assert game.match.deal.history[0] == (0, Play.of(by_rank[rank])), word
         assert "Not accepted" not in buf.getvalue()
@@ -219,7 +225,7 @@ def test_a_rank_alone_when_following_plays_as_many_as_the_pile_needs():
     game.input_fn = scripted(["k", "quit"])
     game.run()
     out = buf.getvalue()
-    assert "Beat 5D 5S: a rank (a pair of it) or cards, or pass: " in out
+    assert "Beat 5♦ 5♠: a rank (a pair of it) or cards, or pass: " in out
     # Two kings out of three, the lowest suits (clubs, hearts); the spade stays.
     assert game.match.deal.history[1] == (0, Play.parse("KC KH"))
     assert game.match.deal.hand(0) == parse_cards("3C 9D KS")
@@ -418,12 +424,12 @@ def test_unknown_level_is_refused():
 def test_play_through_a_real_subprocess(tmp_path):
     # Each rank low to high, then pass: a lead plays the lowest rank held (all of it); when
     # following, the lowest rank that beats, else pass. So the deal always ends.
-    ranks = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "pass"]
+    ranks = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "queen", "K", "A", "2", "pass"]
     stdin = "\n".join(ranks * 40) + "\n"
     record = tmp_path / "game.json"
     proc = subprocess.run([sys.executable, "-m", "president", "play", "--rules", "practice",
-                           "--seed", "3", "--record", str(record)], input=stdin,
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+                           "--seed", "3", "--delay", "0", "--record", str(record)],
+                          input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "seed 3" in proc.stdout
     assert "You lead the first pile" in proc.stdout
@@ -579,7 +585,7 @@ def test_help_during_the_exchange_explains_the_exchange():
     hand_line = out[at:].splitlines()[1]
     threes = [Card.parse(w) for w in hand_line.split() if w.startswith("3")]
     assert threes  # this hand holds a three; the lowest suit of them goes
-    assert re.search(rf"^You give {scum} {threes[0]}\.$", out, re.M)
+    assert re.search(rf"^You give {scum} {shown(threes[0])}\.$", out, re.M)
 
 
 @pytest.mark.parametrize("passing, label", [

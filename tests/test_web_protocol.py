@@ -644,3 +644,14 @@ def test_rules_panel_is_in_plain_words(client):
     text = json.dumps(welcome["rules"])
     assert "seat 0" not in text and "seed" not in text and "docs/" not in text
     assert all(r["help"] for r in welcome["rules"])
+
+
+def test_match_over_says_you_win_to_the_winner():
+    from president.events import MatchEnded
+    names = ["You", "Robin", "Alex", "Sam"]
+    ev = MatchEnded(winners=(0,), scores=(11, 3, 2, 1))
+    assert P.event_message(ev, 0, names, 4, names)["text"] == "Match over: you win."
+    assert P.event_message(ev, 1, names, 4, names)["text"] == "Match over: You wins."
+    both = MatchEnded(winners=(0, 2), scores=(11, 3, 11, 1))
+    assert P.event_message(both, 0, names, 4, names)["text"] == "Match over: you and Alex share the win."
+    assert P.event_message(both, 3, names, 4, names)["text"] == "Match over: You and Alex share the win."

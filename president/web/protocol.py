@@ -293,9 +293,12 @@ def event_message(event: Event, seat: int, names: Sequence[str], players: int,
                 "points": list(ev.points), "totals": list(ev.totals), "titles": list(ev.titles),
                 "text": f"Deal over: {order}."}
     if isinstance(ev, MatchEnded):
-        won = [player_names[p] for p in ev.winners]
-        text = (f"Match over: {won[0]} wins." if len(won) == 1
-                else f"Match over: {', '.join(won)} share the win.")
+        me = names[seat]
+        won = ["you" if player_names[p] == me else player_names[p] for p in ev.winners]
+        if len(won) == 1:
+            text = "Match over: you win." if won[0] == "you" else f"Match over: {won[0]} wins."
+        else:
+            text = f"Match over: {', '.join(won[:-1])} and {won[-1]} share the win."
         return {"type": "event", "kind": "match-ended", "winners": list(ev.winners),
                 "scores": list(ev.scores), "text": text}
     raise TypeError(f"unknown event {ev!r}")  # pragma: no cover

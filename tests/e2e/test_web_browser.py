@@ -235,7 +235,7 @@ def president_seed() -> int:
 
 
 def totals(page) -> list[str]:
-    return page.eval_on_selector_all("#scores tr.totals td", "els => els.map(e => e.textContent)")
+    return page.eval_on_selector_all("#scores td.total", "els => els.map(e => e.textContent)")
 
 
 def test_house_match_exchange_and_reload(page, screenshots):
@@ -295,8 +295,9 @@ def test_house_match_exchange_and_reload(page, screenshots):
     final = [int(x) for x in totals(page)]
     assert sum(final) == 6                       # 2 + 1 points per deal
     page.screenshot(path=str(screenshots / "match-deal-2-result.png"))
-    rows = page.eval_on_selector_all("#scores tbody tr", "els => els.length")
-    assert rows == 3                             # two deals and the totals
+    columns = page.eval_on_selector_all("#scores thead th.deal", "els => els.map(e => e.textContent)")
+    assert columns == ["Deal 2", "Deal 1"]       # the latest deal first, beside the totals
+    assert page.eval_on_selector_all("#scores tbody tr", "els => els.length") == 4   # a row per player
 
 
 def test_highlight_marks_exactly_the_playable_cards(page):

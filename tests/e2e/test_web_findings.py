@@ -95,7 +95,11 @@ def test_seven_players_scored_deal_fits_a_phone(browser, served, screenshots):
         assert page_width(page) <= 360
         seat.play_deal()
         page.wait_for_selector("#result", state="visible")
-        page.wait_for_function("() => document.querySelectorAll('#scores tbody tr').length === 2")
+        page.wait_for_function("() => document.querySelectorAll('#scores thead th.deal').length === 1")
+        assert page.eval_on_selector_all("#scores tbody th", "els => els.map(e => e.textContent)") == [
+            "You", "Alex", "Blair", "Casey", "Drew", "Emery", "Frankie"]
+        # every name whole: no cell cut short
+        assert page.eval_on_selector_all("#scores tbody th", "els => els.every(e => e.scrollWidth <= e.clientWidth)")
         page.screenshot(path=str(screenshots / "phone-360-seven-players.png"), full_page=True)
         assert page_width(page) <= 360
         assert page.evaluate("document.querySelector('#scores-panel').getBoundingClientRect().right") <= 360
@@ -111,7 +115,7 @@ def test_desktop_play_column_keeps_its_width_once_scored(browser, served, screen
         wait_ready(page)
         before = page.evaluate("document.querySelector('.you').getBoundingClientRect().width")
         seat.play_deal()
-        page.wait_for_function("() => document.querySelectorAll('#scores tbody tr').length === 2")
+        page.wait_for_function("() => document.querySelectorAll('#scores thead th.deal').length === 1")
         after = page.evaluate("document.querySelector('.you').getBoundingClientRect().width")
         page.screenshot(path=str(screenshots / "desktop-1280-seven-players.png"))
         assert abs(after - before) < 1 and before > 600
@@ -129,10 +133,10 @@ def test_first_night_shows_roles_not_points(browser, served):
         info, seat = new_match(page, served, preset="first-night", players=4, seed=2)
         seat.play_deal()
         page.wait_for_selector("#result", state="visible")
-        page.wait_for_function("() => document.querySelectorAll('#scores tbody tr').length === 1")
+        page.wait_for_function("() => document.querySelectorAll('#scores thead th.deal').length === 1")
         text = page.text_content("#table") + page.text_content("#result")
         assert not re.search(r"\bpts?\b|\+0|Total", text), text
-        assert page.locator("#scores tr.totals").count() == 0
+        assert page.locator("#scores td.total").count() == 0
         assert page.text_content("#scores-title") == "Deals (no points: roles only)"
         order = page.eval_on_selector_all("#finish-order li", "els => els.map(e => e.textContent)")
         titles = [o.split(" — ")[1] for o in order]

@@ -330,3 +330,38 @@ def test_reload_that_ended_a_practice_round_says_so(page):
     page.reload()               # the address of a practice round deals a new one
     wait_ready(page)
     assert actions(page) == 0 and page.is_hidden("#notice")
+
+
+def _seed_you_lead_holding_a_two() -> int:
+    """A house seed (4 players) whose first deal you lead while holding a 2."""
+    for seed in range(200):
+        m = Match(Rules.preset("house", players=4), ["You", "Alex", "Blair", "Casey"], seed=seed,
+                  deal_seed_bits=32)
+        me = m.seating.index(0)
+        if m.to_act == me and any(c.rank.symbol == "2" for c in m.deal.hand(me)):
+            return seed
+    raise AssertionError("no such seed")
+
+
+def test_ask_before_playing_a_two(browser, served):
+    page = browser.new_page(base_url=served.url)
+    try:
+        page.goto("/")
+        page.evaluate("localStorage.setItem('president.options', JSON.stringify({askTwo: true}))")
+        info, seat = new_match(page, served, seed=_seed_you_lead_holding_a_two())
+        seat.close()
+        wait_ready(page)
+        two = next(c for c in hand(page) if c.startswith("2"))
+        page.click(f"#hand [data-card='{two}']")
+        page.click("#play")
+        page.wait_for_selector("#confirm", state="visible")
+        assert "2" in page.text_content("#confirm-text")
+        page.click("#confirm-no")                       # changed my mind: nothing is played
+        page.wait_for_timeout(300)
+        assert actions(page) == 0 and two in hand(page)
+        page.click("#play")
+        page.click("#confirm-yes")
+        page.wait_for_function("() => Number(document.getElementById('table').dataset.actions) > 0")
+        assert two not in hand(page)
+    finally:
+        page.close()

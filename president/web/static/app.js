@@ -1118,7 +1118,7 @@ function renderControls() {
   for (const id of ["play", "pass", "hint", "clear"]) $(id).hidden = over;
   $("show-result").hidden = !over || !$("result").hidden;
   let why = "";
-  if (over) why = s.phase === "match-over" ? "The match is over." : "The deal is over.";
+  if (over) why = s.table.kind === "practice" ? "The round is over." : s.phase === "match-over" ? "The match is over." : "The deal is over.";
   else if (s.phase === "exchange") why = myTurn() ? "Give your cards above the hand." : `Waiting for ${nameOf(s.to_act)} to give cards…`;
   else if (!myTurn()) why = s.to_act === null ? "" : `Waiting for ${nameOf(s.to_act)}…`;
   else if (onlyPass) why = `Nothing you hold beats ${playWords(s.to_beat.cards)}: pass.`;
@@ -1203,6 +1203,8 @@ function renderExchange() {
   box.append(p, actions);
 }
 
+// The scoreboard: a row per player (name, total, then each deal's place and title, the
+// latest deal first), so seven players fit a narrow column; more deals scroll inside it.
 function renderScores() {
   const s = app.state;
   const panel = $("scores-panel");
@@ -1212,46 +1214,43 @@ function renderScores() {
   $("scores-title").textContent = points ? "Scores" : "Deals (no points: roles only)";
   const t = $("scores");
   t.innerHTML = "";
+  const deals = s.deals.slice().reverse();
   const head = document.createElement("tr");
-  head.innerHTML = "<th scope=\"col\">Deal</th>";
-  for (const name of s.players) {
-    const th = document.createElement("th");
-    th.scope = "col";
-    th.textContent = name;
-    head.append(th);
-  }
+  head.innerHTML = "<th scope=\"col\">Player</th>";
+  if (points) head.insertAdjacentHTML("beforeend", "<th scope=\"col\" class=\"total\">Total</th>");
+  for (const d of deals) head.insertAdjacentHTML("beforeend", `<th scope="col" class="deal">Deal ${d.number}</th>`);
   const thead = document.createElement("thead");
   thead.append(head);
   t.append(thead);
   const body = document.createElement("tbody");
-  for (const d of s.deals) {
+  for (let p = 0; p < s.players.length; p++) {
     const tr = document.createElement("tr");
-    tr.innerHTML = `<th scope="row">${d.number}</th>`;
-    const byPlayer = {};
-    d.order.forEach((o, i) => { byPlayer[o.player] = { ...o, place: i + 1 }; });
-    for (let p = 0; p < s.players.length; p++) {
+    tr.dataset.player = String(p);
+    if (p === s.you.player) tr.className = "me";
+    const th = document.createElement("th");
+    th.scope = "row";
+    th.textContent = s.players[p];
+    tr.append(th);
+    if (points) {
       const td = document.createElement("td");
-      const o = byPlayer[p];
+      td.className = "total";
+      td.dataset.player = String(p);
+      td.textContent = String(s.scores[p]);
+      tr.append(td);
+    }
+    for (const d of deals) {
+      const i = d.order.findIndex((o) => o.player === p);
+      const o = d.order[i];
+      const td = document.createElement("td");
       const place = document.createElement("span");
       place.className = "place";
-      place.textContent = ordinal(o.place);
+      place.textContent = ordinal(i + 1);
       td.append(place, `${o.title}${points && o.points ? ` +${o.points}` : ""}`);
       tr.append(td);
     }
     body.append(tr);
   }
   t.append(body);
-  if (!points) return;
-  const total = document.createElement("tr");
-  total.className = "totals";
-  total.innerHTML = "<th scope=\"row\">Total</th>";
-  for (let p = 0; p < s.players.length; p++) {
-    const td = document.createElement("td");
-    td.textContent = String(s.scores[p]);
-    td.dataset.player = String(p);
-    total.append(td);
-  }
-  body.append(total);
 }
 
 // Cards of each rank played face up this deal (public information: the server counts them).
