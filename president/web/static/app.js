@@ -278,7 +278,8 @@ function seatElement(seat) {
 // A play flies from its seat to the pile; the pile's top is shown once the last flight lands.
 function animatePlay(ev) {
   if (!flightMs()) return;
-  const from = ev.seat === me() ? rectOf($("hand")) : rectOf(seatElement(ev.seat));
+  const from = ev.seat === me() ? (app.playFrom || rectOf($("hand"))) : rectOf(seatElement(ev.seat));
+  if (ev.seat === me()) app.playFrom = null;
   const to = rectOf($("pile-cards")) || rectOf($("pile"));
   if (!from || !to) return;
   app.landing += 1;
@@ -1400,6 +1401,13 @@ async function playSelected() {
   }
   const cards = [...document.querySelectorAll("#hand .card")].map((b) => b.dataset.card);
   app.lastPlayedIndex = Math.max(0, Math.min(...chosen.map((c) => cards.indexOf(c))));
+  // Where your cards leave from: the raised cards themselves.
+  const raised = chosen.map((c) => rectOf(document.querySelector(`#hand [data-card="${c}"]`))).filter(Boolean);
+  app.playFrom = raised.length ? {
+    left: Math.min(...raised.map((r) => r.left)), top: Math.min(...raised.map((r) => r.top)),
+    width: Math.max(...raised.map((r) => r.right)) - Math.min(...raised.map((r) => r.left)),
+    height: Math.max(...raised.map((r) => r.bottom)) - Math.min(...raised.map((r) => r.top)),
+  } : null;
   app.focusHand = true;
   send({ type: "play", cards: chosen });
 }
