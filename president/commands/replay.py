@@ -1,8 +1,12 @@
 """``president replay FILE [--json]``: check and replay a game record (``docs/records.md``).
 
 Exit status: 0 when every step is legal, 1 when a step is illegal (the first one is
-reported by deal index, step and action index, with the reason), 2 when the file cannot be
-read or is not a valid ``president/1`` record.
+reported by deal, step and action, with the reason), 2 when the file cannot be read or is
+not a valid ``president/1`` record.
+
+The words report numbers deals from 1, as the game does ("deal 1" is the first deal), and
+gives the record's own 0-based indexes beside them (``record index: deal 0, action 5``);
+``--json`` keeps the 0-based indexes of ``docs/records.md``.
 """
 
 from __future__ import annotations
@@ -24,7 +28,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="print the outcome and the state after the last legal step as JSON")
 
 
-def _read(path: str) -> str:
+def read_text(path: str) -> str:
+    """The text of the record at ``path`` (``-``: standard input), decoded as UTF-8 (a
+    byte order mark is skipped).
+
+    Raises:
+        OSError: the file cannot be read.
+        RecordError: the file is not UTF-8 text.
+    """
     if path == "-":
         return sys.stdin.read()
     with open(path, "rb") as f:
@@ -39,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     """Replay ``args.file``; print a report (or JSON with ``args.json``); return 0, 1 or 2."""
     name = "standard input" if args.file == "-" else args.file
     try:
-        text = _read(args.file)
+        text = read_text(args.file)
         record = loads(text)
     except OSError as e:
         return _invalid(args, name, RecordError("", f"cannot read the file: {e.strerror or e}"))
@@ -92,7 +103,9 @@ def _report(name: str, result: ReplayResult) -> list[str]:
         if err.seat is not None and result.match is not None:
             who = f" by seat {err.seat} ({names[result.match.seating[err.seat]]})"
         entry = f" {json.dumps(err.entry, ensure_ascii=False)}" if err.entry else ""
-        lines.append(f"{name}: illegal at {err.where()}{entry}{who}: {err.reason}")
+        # Deals count from 1 in words; the record's own indexes (0-based) follow.
+        lines.append(f"{name}: illegal in deal {err.deal + 1} (record index: {err.where()})"
+                     f"{entry}{who}: {err.reason}")
         lines.append(f"  {err.message}")
     match = result.match
     if match is None:
@@ -100,7 +113,7 @@ def _report(name: str, result: ReplayResult) -> list[str]:
     if result.deals:
         state = result.deals[-1]
         lines.append(f"State{' after the last legal step' if err else ''}: deal "
-                     f"{len(result.deals) - 1}, {state['phase']}")
+                     f"{len(result.deals)}, {state['phase']}")
         seat_names = [names[p] for p in state["seating"]]
         for seat, hand in enumerate(state["hands"]):
             mark = " <- to act" if state["to_act"] == seat else ""
