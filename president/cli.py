@@ -30,9 +30,24 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
+def version() -> str:
+    """The installed version of the ``president`` package (its distribution metadata), or
+    :data:`president.__version__` when it runs from a source tree that is not installed."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed_version
+
+    try:
+        return installed_version("president")
+    except PackageNotFoundError:
+        from . import __version__
+        return __version__
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every sub-command."""
+    """The argument parser with every sub-command, and ``--version``."""
     parser = _Parser(prog="president", description="President, the card game.")
+    parser.add_argument("--version", action="version", version=f"president {version()}",
+                        help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, help_text in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
