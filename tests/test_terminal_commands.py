@@ -190,7 +190,9 @@ def _match_with_score_prompt(rules: str, seed: int, at_deal: int, players: int |
     def read() -> str:
         if game.match.phase == "between-deals":
             return ""  # "Another deal?" of a match with no end: yes
-        if game.match.deal_number == at_deal and not asked:
+        if game.match.deal_number == at_deal:
+            if asked:
+                return "quit"
             asked.append(len(buf.getvalue()))
             return "score"
         action = follower.act(game.observation())
