@@ -208,3 +208,67 @@ def test_play_help_shows_record_option(capsys):
         main(["play", "--help"])
     out = capsys.readouterr().out
     assert "--record FILE" in out
+
+
+def test_version_prints_the_package_version():
+    from importlib.metadata import version
+    proc = run_cli("--version")
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout == f"president {version('president')}\n"
+    import president
+    assert version("president") == president.__version__
+
+
+@pytest.mark.parametrize("value, message", [
+    ("soon", "argument --delay: 'soon' is not a number of seconds; give e.g. 0.5, or 0 for "
+             "no pause"),
+    ("-1", "argument --delay: -1 seconds is out of range; give 0 to 10 seconds (0: no pause)"),
+    ("nan", "argument --delay: nan seconds is out of range"),
+    ("11", "argument --delay: 11 seconds is out of range"),
+])
+def test_a_bad_delay_is_refused_in_one_line(value, message, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["play", f"--delay={value}"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"president play: {message}")
+    assert err.count("\n") == 1
+
+
+def test_play_help_shows_the_new_options(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--delay SECONDS pause before each computer play" in out
+    assert "(default: 0.6; 0: no pause)" in out
+    assert "--auto-pass pass for you, without asking, whenever nothing you hold beats" in out
+    assert "--resume FILE continue the match recorded in FILE" in out
+
+
+def test_play_passes_delay_and_auto_pass_to_the_game(monkeypatch):
+    import president.terminal as terminal
+    seen = {}
+
+    class Fake:
+        def __init__(self, rules, **options):
+            seen.update(options, rules=rules)
+
+        def run(self):
+            return 0
+    monkeypatch.setattr(terminal, "TerminalGame", Fake)
+    assert main(["play", "--rules", "practice", "--delay", "0.25", "--auto-pass"]) == 0
+    assert seen["delay"] == 0.25 and seen["auto_pass"] is True and seen["match"] is None
+    assert main(["play", "--rules", "practice"]) == 0
+    assert seen["delay"] == 0.6 and seen["auto_pass"] is False
+
+
+def test_replay_numbers_deals_from_1_in_words(capsys):
+    data = ROOT / "tests" / "data" / "records"
+    assert main(["replay", str(data / "bug_scum_keeps_best_card.json")]) == 1
+    out = capsys.readouterr().out
+    assert ('illegal in deal 2 (record index: deal 1, exchange step 0) "3>0 9D" by seat 3 '
+            "(Drew): bad-exchange") in out
+    assert "State after the last legal step: deal 2, exchange" in out
+    assert main(["replay", str(data / "house_two_deals_exchange.json")]) == 0
+    out = capsys.readouterr().out
+    assert "State: deal 2, " in out and "deal 0" not in out and "Deal 0" not in out
