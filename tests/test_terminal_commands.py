@@ -625,3 +625,32 @@ def test_resume_refuses_bad_files_in_one_line(tmp_path, capsys):
     assert capsys.readouterr().err == ("president play: --rules and --name cannot be used "
                                        "with --resume: the rules and names come from the "
                                        "record\n")
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "SIGHUP"), reason="no SIGHUP here")
+def test_a_closed_terminal_still_writes_the_record(tmp_path):
+    import os
+    import select
+    import signal
+    import time
+    path = tmp_path / "game.json"
+    proc = subprocess.Popen([sys.executable, "-m", "president", "play", "--rules", "practice",
+                             "--seed", "3", "--delay", "0", "--record", str(path)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=ROOT)
+    proc.stdin.write(b"3\n")
+    proc.stdin.flush()
+    seen = b""
+    deadline = time.monotonic() + 30
+    while b"Beat " not in seen and time.monotonic() < deadline:  # waiting at your turn
+        ready, _, _ = select.select([proc.stdout], [], [], 1)
+        if ready:
+            seen += os.read(proc.stdout.fileno(), 65536)
+    assert b"Beat " in seen
+    proc.send_signal(signal.SIGHUP)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 129, err
+    assert err == b""
+    assert f"Match record written to {path}".encode() in out
+    result = records.replay(records.load(path.open()))
+    assert result.ok and result.match.deal.history[0] == (0, Play.parse("3D"))

@@ -10,9 +10,12 @@ instead: the rules and the names come from the record, and the record is written
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
+import signal
 import sys
+from typing import Iterator
 
 from ..errors import RulesError
 from ..rules import PRESETS, Rules
@@ -135,7 +138,7 @@ def load_match(path: str):
 
 def run(args: argparse.Namespace) -> int:
     """Play the match; exit status 0 when it ends or you quit, 2 for bad options, 130 on
-    Ctrl-C."""
+    Ctrl-C, 129 when the terminal hangs up (the record, if any, is written in every case)."""
     from ..players import available_levels
 
     match = None
@@ -203,4 +206,24 @@ def run(args: argparse.Namespace) -> int:
     game = TerminalGame(rules, levels=levels, seed=args.seed, name=name,
                         hint_level=args.hint_level, record=record, delay=args.delay,
                         auto_pass=args.auto_pass, match=match)
-    return game.run()
+    with _exit_on_hang_up():
+        return game.run()
+
+
+@contextlib.contextmanager
+def _exit_on_hang_up() -> Iterator[None]:
+    """While in effect, a hang-up (SIGHUP: the terminal window was closed) ends the game
+    with :class:`SystemExit` (status 129) instead of killing the process at once, so the
+    match record is still written. Does nothing where there is no SIGHUP (Windows)."""
+    if not hasattr(signal, "SIGHUP"):
+        yield
+        return
+    previous = signal.signal(signal.SIGHUP, _hang_up)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGHUP, previous)
+
+
+def _hang_up(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)

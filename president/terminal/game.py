@@ -422,8 +422,12 @@ class TerminalGame:
                                f"{escape(why)}", soft_wrap=True)
             return
         # soft_wrap: a long path is never broken by an inserted newline (copy and paste).
-        self.console.print(f"Match record written to {escape(path)} (seed {self.seed}); "
-                           f"check it with: president replay {escape(path)}", soft_wrap=True)
+        try:
+            self.console.print(f"Match record written to {escape(path)} (seed {self.seed}); "
+                               f"check it with: president replay {escape(path)}",
+                               soft_wrap=True)
+        except OSError:  # the terminal is gone (closed window); the record is written
+            pass
 
     def _run(self) -> int:
         c = self.console
