@@ -3,6 +3,7 @@ clear refusals (exit status 2) for bad presets, twists, table sizes and play opt
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -272,3 +273,25 @@ def test_replay_numbers_deals_from_1_in_words(capsys):
     assert main(["replay", str(data / "house_two_deals_exchange.json")]) == 0
     out = capsys.readouterr().out
     assert "State: deal 2, " in out and "deal 0" not in out and "Deal 0" not in out
+
+
+def test_replay_messages_count_deals_from_1_in_words(tmp_path, capsys):
+    record = {"format": "president/1", "rules": {"preset": "house", "players": 4},
+              "players": ["A", "B", "C", "D"],
+              "deals": [{"dealer": 3, "hands": ["3C", "4C", "5C", "6C"], "actions": ["0 3C"]},
+                        {"hands": ["3D 4D", "5D 6D", "7D 8D", "9D 2D"]}]}
+    path = tmp_path / "not_ended.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{path}: illegal in deal 2 (record index: deal 1): wrong-phase"
+    assert out[1] == ("  deal 1 has not ended (seat 1 is to act); list the rest of its actions "
+                      "before starting another deal")
+    assert main(["replay", str(path), "--json"]) == 1  # JSON keeps the record's indexes
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["deal"] == 1 and error["message"].startswith("deal 0 has not ended")
+    assert main(["play", "--resume", str(path)]) == 2
+    assert capsys.readouterr().err == (
+        f"president play: --resume {str(path)!r}: the record breaks the rules in deal 2: deal "
+        "1 has not ended (seat 1 is to act); list the rest of its actions before starting "
+        f"another deal (see: president replay {path})\n")

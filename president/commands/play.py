@@ -113,7 +113,7 @@ def load_match(path: str):
             over (deal numbers in the message count from 1).
     """
     from ..records import RecordError, loads, replay
-    from .replay import read_text
+    from .replay import count_deals_from_1, read_text
 
     if os.path.isdir(path):
         raise ValueError("is a folder; give the record file, e.g. game.json")
@@ -126,7 +126,8 @@ def load_match(path: str):
     result = replay(record)
     if result.error is not None:
         raise ValueError(f"the record breaks the rules in deal {result.error.deal + 1}: "
-                         f"{result.error.message} (see: president replay {path})")
+                         f"{count_deals_from_1(result.error.message)} (see: president "
+                         f"replay {path})")
     if result.match is None:
         raise ValueError("the record has no deal to continue; start a new match instead")
     if result.match_over:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from typing import Any
 
@@ -86,6 +87,13 @@ def _invalid(args: argparse.Namespace, name: str, e: RecordError) -> int:
     return 2
 
 
+def count_deals_from_1(message: str) -> str:
+    """A replay message with its deal numbers counted from 1, as the words report counts
+    them: the replayer names deals by their 0-based record index ("deal 0 has not ended");
+    the engine's own messages name no deal number."""
+    return re.sub(r"\bdeal (\d+)\b", lambda m: f"deal {int(m.group(1)) + 1}", message)
+
+
 def _report(name: str, result: ReplayResult) -> list[str]:
     rec = result.record
     names = rec.players
@@ -106,7 +114,7 @@ def _report(name: str, result: ReplayResult) -> list[str]:
         # Deals count from 1 in words; the record's own indexes (0-based) follow.
         lines.append(f"{name}: illegal in deal {err.deal + 1} (record index: {err.where()})"
                      f"{entry}{who}: {err.reason}")
-        lines.append(f"  {err.message}")
+        lines.append(f"  {count_deals_from_1(err.message)}")
     match = result.match
     if match is None:
         return lines
