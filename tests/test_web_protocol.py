@@ -368,23 +368,23 @@ def test_bottom_gives_the_highest_card_and_a_lower_one_is_refused(client):
 
 
 def test_a_slow_computer_level_does_not_hold_up_other_tables(client):
-    """``expert`` decides in a worker thread: while one of its decisions is held back, another
-    table still answers."""
+    """``expert`` decides in the thinker's worker processes: while one of its decisions is
+    held back, another table still answers."""
+    import asyncio
     import threading
+    from president.web.thinker import decide
     tables = client.app.state.tables
     slow = house_match(client, levels=["human", "expert", "expert", "expert"], seed=4)
     fast = new_table(client)
-    table = tables.get(slow["table"])
     release, started, finished = threading.Event(), threading.Event(), threading.Event()
     held = {"answered_while_thinking": None}
-    real = table.bots[1].act
 
-    def thinking(obs):
+    async def thinking(level, obs, seed):
         started.set()
-        release.wait(timeout=10)
+        await asyncio.to_thread(release.wait, 10)
         finished.set()
-        return real(obs)
-    table.bots[1].act = thinking
+        return decide(level, obs, seed)
+    tables.thinker.decide = thinking
     with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
         state = join(client, a, slow)
         join(client, b, fast)
@@ -398,7 +398,7 @@ def test_a_slow_computer_level_does_not_hold_up_other_tables(client):
         assert reply["type"] == "hint"
         state, _ = until_state(a, my_turn)
     assert held["answered_while_thinking"] is True
-    assert table.match.deal.history[1][0] == 1            # the expert then played its turn
+    assert tables.get(slow["table"]).match.deal.history[1][0] == 1   # the expert then played its turn
 
 
 # ----- tester's findings: hostile messages, API consistency --------------------------------
@@ -534,22 +534,21 @@ def test_hint_level_is_validated(client):
         assert fingerprint(client, info["table"]) == before
 
 
-def test_slow_hint_thinks_in_a_thread_with_the_seat_view_only(client, monkeypatch):
-    """An expert hint does not hold up the event loop, and its player is given only the
-    human seat's own observation."""
+def test_slow_hint_thinks_in_a_worker_with_the_seat_view_only(client):
+    """An expert hint does not hold up the event loop (it goes to the thinker's worker
+    processes), and its player is given only the human seat's own observation."""
+    import asyncio
     import threading
     from president.observation import Observation
-    from president.web import tables as T
     release, started = threading.Event(), threading.Event()
     seen = []
 
-    class Slow:
-        def act(self, obs):
-            seen.append(obs)
-            started.set()
-            release.wait(timeout=10)
-            return obs.legal_actions[-1]
-    monkeypatch.setattr(T, "make_player", lambda level, seed=None: Slow())
+    async def slow(level, obs, seed):
+        seen.append((level, obs))
+        started.set()
+        await asyncio.to_thread(release.wait, 10)
+        return obs.legal_actions[-1]
+    client.app.state.tables.thinker.decide = slow
     slow, fast = new_table(client), new_table(client)
     with client.websocket_connect("/ws") as a, client.websocket_connect("/ws") as b:
         state = join(client, a, slow)
@@ -563,8 +562,9 @@ def test_slow_hint_thinks_in_a_thread_with_the_seat_view_only(client, monkeypatc
         hint = a.receive_json()
     assert answered_while_thinking and other["type"] == "hint"
     assert hint["cards"] == state["legal"][-1]
-    assert len(seen) == 1 and isinstance(seen[0], Observation) and seen[0].seat == 0
-    assert [str(c) for c in seen[0].hand] == state["hand"]
+    assert len(seen) == 1 and seen[0][0] == "expert"
+    assert isinstance(seen[0][1], Observation) and seen[0][1].seat == 0
+    assert [str(c) for c in seen[0][1].hand] == state["hand"]
 
 
 # ----- the play log comes back on reconnect ---------------------------------------------------
@@ -655,3 +655,25 @@ def test_match_over_says_you_win_to_the_winner():
     both = MatchEnded(winners=(0, 2), scores=(11, 3, 11, 1))
     assert P.event_message(both, 0, names, 4, names)["text"] == "Match over: you and Alex share the win."
     assert P.event_message(both, 3, names, 4, names)["text"] == "Match over: You and Alex share the win."
+
+
+def test_thinker_decides_in_another_process_and_by_its_seed():
+    import asyncio
+    import os
+    from president import Match, Rules
+    from president.web.thinker import Thinker
+    thinker = Thinker(1)
+    try:
+        assert thinker._executor().submit(os.getpid).result(timeout=30) != os.getpid()
+        m = Match(Rules.preset("house", players=4), ["A", "B", "C", "D"], seed=9)
+        obs = m.observation(m.to_act)
+
+        async def twice():
+            return [await thinker.decide("intermediate", obs, 5) for _ in range(2)]
+        first, second = asyncio.run(twice())
+        assert first in obs.legal_actions and first == second        # same seed, same choice
+        assert thinker.pending == 0
+        thinker.max_pending = 0
+        assert thinker.busy()
+    finally:
+        thinker.close()

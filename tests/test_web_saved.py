@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from president.web.app import create_app  # noqa: E402
 from president.web.ledger import KEEP_SECONDS, LEDGER_FILE, Ledger, StaleRecord  # noqa: E402
 from president.web.sealing import SealError, Sealer  # noqa: E402
+from president.web.store import TABLES_FILE  # noqa: E402
 
 SECRET = b"saved-test-secret-0123456789abcd"
 
@@ -61,7 +62,17 @@ def test_old_snapshot_is_refused_after_a_restart(tmp_path):
     assert early and late and late_actions > early_actions
     assert (tmp_path / LEDGER_FILE).exists()
 
-    # The restart: a new app with the same secret and the same state directory.
+    # A restart with the state folder: the table comes back from the store by itself, and
+    # the early copy cannot rewind it (a live or stored table is never rebuilt from a record).
+    with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)) as c:
+        with c.websocket_connect("/ws") as ws:
+            assert hello(ws, info, early)["type"] == "welcome"
+            back = until_state(ws)
+    assert back["table"]["actions"] == late_actions and back["hand"] == state["hand"]
+
+    # The restart after the table store was lost (the ledger kept): the early copy is refused.
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / f"{TABLES_FILE}{suffix}").unlink(missing_ok=True)
     with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)) as c:
         tables = c.app.state.tables
         with c.websocket_connect("/ws") as ws:

@@ -37,6 +37,8 @@ from ..rules import OPTION_HELP, PRESETS, TWISTS, Rules, describe_items
 from . import protocol as P
 from .ledger import LEDGER_FILE, Ledger, default_state_dir
 from .sealing import SECRET_FILE, Sealer, load_secret
+from .store import TABLES_FILE, TableStore
+from .thinker import Thinker
 from .tables import (DEFAULT_HINT_LEVEL, DEFAULT_NAMES, HUMAN, MATCH_PRESETS, PRACTICE_NAMES,
                      TableError, Tables, bot_delay_from_env, known_levels)
 
@@ -122,7 +124,8 @@ def _twist_help(preset: str, twist: str) -> str:
 
 def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                allow_seed: bool | None = None, max_tables: int = 20_000,
-               state_dir: str | os.PathLike[str] | None = None) -> FastAPI:
+               state_dir: str | os.PathLike[str] | None = None,
+               workers: int | None = None, per_address: int = 30) -> FastAPI:
     """The browser game as an ASGI app.
 
     Args:
@@ -148,14 +151,17 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     if secret is None:
         secret = load_secret(state / SECRET_FILE if state_dir is not None else None)
     ledger = Ledger(state / LEDGER_FILE)
+    store = TableStore(state / TABLES_FILE)
     tables = Tables(sealer=Sealer(secret), bot_delay=bot_delay, allow_seed=allow_seed,
-                    max_tables=max_tables, ledger=ledger)
+                    max_tables=max_tables, ledger=ledger, store=store,
+                    thinker=Thinker(workers), per_address=per_address)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         yield
         tables.close_all()
         ledger.close()
+        store.close()
 
     app = FastAPI(title="President", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
@@ -215,14 +221,15 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         }
 
     @app.post("/api/tables")
-    async def new_table(body: NewTable) -> JSONResponse:
+    async def new_table(body: NewTable, request: Request) -> JSONResponse:
         """Make a table; answer ``{"table", "player", "token", "invites"}``."""
         try:
             table = tables.create(kind=body.kind, preset=body.preset, twists=body.twists,
                                   players=body.players, names=body.names, levels=body.levels,
-                                  seed=body.seed)
+                                  seed=body.seed,
+                                  client=request.client.host if request.client else None)
         except TableError as e:
-            status = 503 if e.reason == "full" else 400
+            status = {"full": 503, "busy": 429}.get(e.reason, 400)
             return JSONResponse(status_code=status, content={"error": e.reason, "message": e.message})
         invites = [{"player": p, "name": table.names[p], "token": h.token}
                    for p, h in table.humans.items() if p != 0]
@@ -239,10 +246,12 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         table = None
         player = -1
         bad_hellos = 0
+        closed_code = None
         try:
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
+                    closed_code = message.get("code")
                     break
                 raw = message.get("text")
                 if raw is None:
@@ -279,7 +288,12 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                             break
                         continue
                     table, player = found, who
-                    await table.join(player, conn)
+                    try:
+                        await table.join(player, conn)
+                    except TableError as e:
+                        await conn.send(P.error_message(e.reason, e.message))
+                        table = None
+                        break
                     continue
                 try:
                     await table.handle(player, conn, msg)
@@ -294,8 +308,10 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         finally:
             if table is not None:
                 table.leave(player, conn)
-                if table.kind == "practice" and table.connected == 0:
-                    tables.drop(table.id)  # seed 003: leaving or reloading clears the round
+                # Seed 003: leaving or reloading clears the round; a server going away (1012,
+                # a restart) does not: the round comes back from the store.
+                if table.kind == "practice" and table.connected == 0 and closed_code != 1012:
+                    tables.drop(table.id)
             if ws.application_state == WebSocketState.CONNECTED:
                 try:
                     await ws.close()

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
+from collections import OrderedDict, deque
 import hmac
 import os
 import secrets
@@ -33,6 +35,10 @@ from ..rules import OPTION_HELP, PRESETS, Rules, describe_items
 from . import protocol as P
 from .ledger import KEEP_SECONDS, Ledger, StaleRecord
 from .sealing import SealError, Sealer
+from .store import TableStore
+from .thinker import Thinker, decide
+
+log = logging.getLogger("president.web")
 
 __all__ = ["Table", "Tables", "Connection", "TableError", "PRACTICE_NAMES", "DEFAULT_NAMES",
            "MATCH_PRESETS", "DEFAULT_HINT_LEVEL", "bot_delay_from_env", "known_levels"]
@@ -108,6 +114,8 @@ class Table:
         tokens: seat tokens by human player index (new ones if omitted).
         bot_delay: seconds between computer actions (0 in tests).
         sealer: seals :meth:`record` for the browsers of a match (``None``: no snapshots).
+        thinker: where slow computer players (not in :data:`FAST_LEVELS`) decide, in other
+            processes (``None``: a thread of this process, for tests).
 
     Raises:
         TableError: ``bad-table`` for a wrong number of names or levels, no human, or an unknown
@@ -117,7 +125,7 @@ class Table:
     def __init__(self, table_id: str, kind: str, rules: Rules, names: Sequence[str],
                  levels: Sequence[str], seed: int, *, tokens: dict[int, str] | None = None,
                  bot_delay: float = 0.8, sealer: Sealer | None = None,
-                 deal_seed_bits: int = 128) -> None:
+                 deal_seed_bits: int = 128, thinker: Thinker | None = None) -> None:
         n = rules.players
         if len(names) != n or len(levels) != n:
             raise TableError("bad-table", f"give {n} names and {n} levels for a table of {n}, "
@@ -133,6 +141,7 @@ class Table:
         self.bot_delay = bot_delay
         self.sealer = sealer
         self.deal_seed_bits = deal_seed_bits
+        self.thinker = thinker
         # 128-bit deal seeds: a player cannot find the other hands by trying seeds.
         self.match = Match(rules, list(names), seed=seed, deal_seed_bits=deal_seed_bits)
         self.humans: dict[int, _Human] = {}
@@ -164,6 +173,11 @@ class Table:
         self._hinting: set[int] = set()
         self.on_send: Callable[[int, dict[str, Any]], None] | None = None
         """Test hook: called with (player, message) before each message is sent."""
+        self.on_action: Callable[["Table", Any], None] | None = None
+        """Called with (table, log entry) for each accepted action, after the engine took it
+        and before anyone is sent its result (the store of :class:`Tables` keeps it there)."""
+        self.on_join: Callable[["Table"], None] | None = None
+        """Called when a socket joins the table."""
         self.on_snapshot: Callable[[str, int], None] | None = None
         """Called with (table id, version) each time a new sealed record is made to be sent
         (the :class:`~president.web.ledger.Ledger` of :class:`Tables`)."""
@@ -190,15 +204,29 @@ class Table:
 
     # ----- records ----------------------------------------------------------------------
 
-    def record(self) -> dict[str, Any]:
-        """Everything needed to rebuild this table (secret: seal it before it leaves)."""
+    def setup(self) -> dict[str, Any]:
+        """The table without its actions: rules, names, levels, seat tokens, the secret match
+        seed (secret: seal it or keep it in the private state folder)."""
         return {"v": RECORD_VERSION, "id": self.id, "kind": self.kind, "rules": self.rules.to_dict(),
                 "names": list(self.names), "levels": list(self.levels), "seed": self.seed,
                 "deal_seed_bits": self.deal_seed_bits,
-                "tokens": {str(p): h.token for p, h in self.humans.items()}, "log": list(self.log)}
+                "tokens": {str(p): h.token for p, h in self.humans.items()}}
+
+    def record(self) -> dict[str, Any]:
+        """Everything needed to rebuild this table: :meth:`setup` and ``"log"``, every
+        accepted action (secret: seal it before it leaves)."""
+        return {**self.setup(), "log": list(self.log)}
+
+    def _accept(self, entry: Any) -> None:
+        """Log an action the engine accepted, and keep it (``on_action``) before anything is
+        sent about it."""
+        self.log.append(entry)
+        if self.on_action is not None:
+            self.on_action(self, entry)
 
     @classmethod
-    def from_record(cls, record: Any, *, bot_delay: float, sealer: Sealer | None) -> "Table":
+    def from_record(cls, record: Any, *, bot_delay: float, sealer: Sealer | None,
+                    thinker: Thinker | None = None) -> "Table":
         """Rebuild a table by replaying its record through the engine.
 
         Raises:
@@ -212,7 +240,7 @@ class Table:
             tokens = {int(p): str(t) for p, t in record["tokens"].items()}
             table = cls(str(record["id"]), str(record["kind"]), rules, record["names"],
                         record["levels"], int(record["seed"]), tokens=tokens,
-                        bot_delay=bot_delay, sealer=sealer,
+                        bot_delay=bot_delay, sealer=sealer, thinker=thinker,
                         deal_seed_bits=int(record.get("deal_seed_bits", 32)))
             for entry in record["log"]:
                 if entry == "n":
@@ -302,6 +330,8 @@ class Table:
         async with self._lock:
             self.humans[player].connections.add(conn)
             self.last_active = time.monotonic()
+            if self.on_join is not None:
+                self.on_join(self)
             await conn.send({"type": "welcome", "table": self.id, "player": player,
                              "name": self.names[player], "kind": self.kind,
                              "rules": self.rule_lines(player)})
@@ -368,7 +398,7 @@ class Table:
                 except PresidentError as e:
                     await conn.send(P.error_message(e.reason, P.readable(e.message, names, seat)))
                     return
-                self.log.append([seat, str(action)])
+                self._accept([seat, str(action)])
                 self._collect(events)
                 await self._broadcast(events)
             self.kick()
@@ -382,7 +412,7 @@ class Table:
                     await conn.send(P.error_message("wrong-phase", why))
                     return
                 events = m.start_next_deal()
-                self.log.append("n")
+                self._accept("n")
                 self._collect(events)
                 await self._broadcast(events)
             self.kick()
@@ -438,16 +468,26 @@ class Table:
         if player in self._hinting:
             return {"type": "hint", "cards": None, "pass": False,
                     "text": "Still working on your last hint; wait for it."}
+        if self.thinker is not None and self.thinker.busy():
+            return {"type": "hint", "cards": None, "pass": False,
+                    "text": "The computer players are all busy thinking; ask again in a moment."}
         self._hinting.add(player)
         actions = len(self.log)
         try:
-            choice = await asyncio.to_thread(self._hint_choice, obs, level)
+            choice = await self._think(level, obs, secrets.randbits(32))
         finally:
             self._hinting.discard(player)
         if len(self.log) != actions or self.closed:
             return {"type": "hint", "cards": None, "pass": False,
                     "text": "The table moved on while the hint was worked out; ask again."}
         return self._hint_text(choice, obs, level)
+
+    async def _think(self, level: str, obs: Any, seed: int) -> Any:
+        """A slow level's choice, made by a fresh player of ``level`` seeded ``seed``, in the
+        :class:`~president.web.thinker.Thinker`'s processes (a thread without one)."""
+        if self.thinker is None:
+            return await asyncio.to_thread(decide, level, obs, seed)
+        return await self.thinker.decide(level, obs, seed)
 
     def _hint_start(self, player: int, level: str) -> tuple[Any, dict[str, Any] | None]:
         if level not in known_levels():
@@ -514,14 +554,16 @@ class Table:
                 assert seat is not None
                 bot = self.bots[player]
                 obs = m.observation(seat)
-                if self.levels[player] in FAST_LEVELS:
+                level = self.levels[player]
+                if level in FAST_LEVELS:
                     action = bot.act(obs)
                 else:
-                    action = await asyncio.to_thread(bot.act, obs)
+                    seed = (self.seed * 7919 + len(self.log) * 104729 + player) & 0xFFFFFFFF
+                    action = await self._think(level, obs, seed)
                     if self.closed:
                         return
                 events = m.act(seat, action)
-                self.log.append([seat, str(action)])
+                self._accept([seat, str(action)])
                 self._collect(events)
                 await self._broadcast(events)
 
@@ -539,54 +581,164 @@ class Table:
 
 
 class Tables:
-    """Every table of one server process, by id.
+    """Every table of one server process, by id; with a store, every table on disk too.
+
+    With a :class:`~president.web.store.TableStore`, each table is written there when made
+    and each accepted action before its result is sent, so a crash (``kill -9``) loses none;
+    after a restart a table comes back from the store the first time its id is asked for
+    (:meth:`get`), exactly as it was. Tables idle for ``memory_seconds`` without a socket leave
+    memory (they stay on disk); tables idle for ``idle_seconds``, and tables nobody joined
+    within ``unjoined_seconds``, are forgotten. Making room never walks every table: memory
+    is kept in order of last use, and the store finds stale tables by an index.
 
     Args:
         sealer: seals match records (``None``: no snapshots, no restore).
         bot_delay: seconds between computer actions.
         allow_seed: accept a client-chosen match seed (tests only: a seed reveals the deal).
-        max_tables: the most tables kept; idle tables are dropped first.
-        idle_seconds: a table with no socket for this long may be dropped.
-        ledger: remembers the newest sealed record issued per table, so an older one is
-            refused (``None``: no such check; then an old record rewinds its match).
+        max_tables: the most tables kept (memory and store).
+        idle_seconds: a table with no action or socket for this long is forgotten.
+        unjoined_seconds: a table nobody joined is forgotten after this long.
+        memory_seconds: a table with no socket for this long leaves memory (store only).
+        per_address: the most tables one client address may make per minute.
+        ledger: remembers the newest record version issued or action accepted per table, so
+            an older sealed record is refused (``None``: no such check).
+        store: keeps every table on disk (``None``: memory only; a restart loses them).
+        thinker: the worker processes of slow computer players (``None``: threads).
     """
+
+    SWEEP_SECONDS = 5.0
+    """Tables are swept (memory and store) at most this often, on the way of a new one."""
 
     def __init__(self, *, sealer: Sealer | None, bot_delay: float = 0.8, allow_seed: bool = False,
                  max_tables: int = 20_000, idle_seconds: float = 6 * 3600,
-                 ledger: Ledger | None = None) -> None:
+                 unjoined_seconds: float = 600, memory_seconds: float = 120,
+                 per_address: int = 30, ledger: Ledger | None = None,
+                 store: TableStore | None = None, thinker: Thinker | None = None) -> None:
         self.sealer = sealer
         self.ledger = ledger
+        self.store = store
+        self.thinker = thinker
         self.bot_delay = bot_delay
         self.allow_seed = allow_seed
         self.max_tables = max_tables
         self.idle_seconds = idle_seconds
-        self.tables: dict[str, Table] = {}
+        self.unjoined_seconds = unjoined_seconds
+        self.memory_seconds = memory_seconds
+        self.per_address = per_address
+        self.tables: OrderedDict[str, Table] = OrderedDict()
+        """Tables in memory, least recently used first."""
+        self._count = len(store) if store is not None else 0
+        self._made: dict[str, deque[float]] = {}
+        self._swept = 0.0
 
     def __len__(self) -> int:
-        return len(self.tables)
+        """Tables kept (in the store, or in memory without one)."""
+        return self._count if self.store is not None else len(self.tables)
 
     def get(self, table_id: str) -> Table | None:
-        """The table with this id, or ``None``."""
-        return self.tables.get(table_id)
+        """The table with this id (from memory, else rebuilt from the store), or ``None``."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            self.tables.move_to_end(table_id)
+            return table
+        if self.store is None:
+            return None
+        record = self.store.load(table_id)
+        if record is None:
+            return None
+        try:
+            table = Table.from_record(record, bot_delay=self.bot_delay, sealer=self.sealer,
+                                      thinker=self.thinker)
+        except TableError:
+            log.exception("table %s cannot be rebuilt from the store; forgetting it", table_id)
+            self.store.remove(table_id)
+            self._count -= 1
+            return None
+        self._watch(table)
+        self.tables[table.id] = table
+        return table
 
-    def _make_room(self) -> None:
+    def _touch(self, table: Table) -> None:
+        if table.id in self.tables:
+            self.tables.move_to_end(table.id)
+
+    def _accepted(self, table: Table, entry: Any) -> None:
+        """An action the engine accepted: on disk before anyone hears of it."""
+        self._touch(table)
+        if self.store is not None:
+            self.store.append(table.id, len(table.log) - 1, entry)
+        if self.ledger is not None and table.kind == "match":
+            self.ledger.issued(table.id, len(table.log))
+
+    def _joined(self, table: Table) -> None:
+        self._touch(table)
+        if self.store is not None:
+            self.store.joined(table.id)
+
+    def _sweep(self, *, force: bool = False) -> None:
+        """Let idle tables leave memory, and forget stale ones; O(tables swept)."""
         now = time.monotonic()
-        for tid, t in list(self.tables.items()):
-            if t.connected == 0 and (now - t.last_active > self.idle_seconds
-                                     or (t.kind == "practice" and now - t.last_active > 120)):
+        if not force and now - self._swept < self.SWEEP_SECONDS:
+            return
+        self._swept = now
+        # Memory, least recently used first: stop at the first table that is still fresh.
+        for tid in list(self.tables):
+            t = self.tables[tid]
+            if t.connected:
+                self.tables.move_to_end(tid)    # in use: to the back of the line
+                continue
+            if self.store is not None:
+                limit = self.memory_seconds     # it leaves memory, and stays on disk
+            else:
+                limit = 120 if t.kind == "practice" else self.idle_seconds
+            if now - t.last_active < limit:
+                break
+            if self.store is None:
                 self.drop(tid)
-        if len(self.tables) >= self.max_tables:
+            else:
+                t.close()
+                del self.tables[tid]
+        if self.store is not None:
+            wall = time.time()
+            for tid in self.store.expire(before=wall - self.idle_seconds,
+                                         unjoined_before=wall - self.unjoined_seconds):
+                self._count -= 1
+                gone = self.tables.pop(tid, None)
+                if gone is not None:
+                    gone.close()
+
+    def _admit(self, client: str | None) -> None:
+        """Refuse a new table past the per-address rate or the total."""
+        now = time.monotonic()
+        if client is not None and self.per_address:
+            made = self._made.setdefault(client, deque())
+            while made and now - made[0] > 60:
+                made.popleft()
+            if len(made) >= self.per_address:
+                raise TableError("busy", f"{self.per_address} new tables a minute is the most one "
+                                 "address may make; wait a minute and try again")
+            made.append(now)
+            if len(self._made) > 10_000:        # forget quiet addresses (bounded memory)
+                for addr in [a for a, q in self._made.items() if not q or now - q[-1] > 60]:
+                    del self._made[addr]
+        self._sweep(force=len(self) >= self.max_tables)
+        if len(self) >= self.max_tables:
             raise TableError("full", f"this server already holds {self.max_tables} tables; "
                              "try again later")
 
     def create(self, *, kind: str, preset: str = "practice", twists: Sequence[str] = (),
                players: int | None = None, names: Sequence[str] | None = None,
-               levels: Sequence[str] | None = None, seed: int | None = None) -> Table:
+               levels: Sequence[str] | None = None, seed: int | None = None,
+               client: str | None = None) -> Table:
         """Make a table. ``kind="practice"`` ignores the other options (seed 003).
+
+        Args:
+            client: the address asking (for the per-address limit), if known.
 
         Raises:
             TableError: ``bad-rules`` / ``bad-table`` with what was wrong and what is allowed,
-                ``full`` when the server holds ``max_tables``.
+                ``busy`` past :attr:`per_address` tables a minute from ``client``, ``full``
+                when the server holds ``max_tables``.
         """
         if seed is not None and not self.allow_seed:
             raise TableError("bad-table", "this server does not accept a chosen seed "
@@ -628,7 +780,7 @@ class Tables:
                                      f"{', '.join(sorted(known))}")
         else:
             raise TableError("bad-table", f"no table kind {kind!r}; kinds are practice, match")
-        self._make_room()
+        self._admit(client)
         tid = secrets.token_urlsafe(16)
         # A chosen seed (tests only) keeps 32-bit deal seeds so a test can pick its deal;
         # otherwise 128 random bits, so no one can search the seeds for the deal.
@@ -636,12 +788,17 @@ class Tables:
         if seed is None:
             seed = secrets.randbits(128)
         table = Table(tid, kind, rules, names, levels, seed, bot_delay=self.bot_delay,
-                      sealer=self.sealer, deal_seed_bits=bits)
+                      sealer=self.sealer, deal_seed_bits=bits, thinker=self.thinker)
         self._watch(table)
+        if self.store is not None:
+            self.store.add(tid, table.setup())
+        self._count += 1
         self.tables[tid] = table
         return table
 
     def _watch(self, table: Table) -> None:
+        table.on_action = self._accepted
+        table.on_join = self._joined
         if self.ledger is not None:
             table.on_snapshot = self.ledger.issued
 
@@ -662,8 +819,9 @@ class Tables:
         except SealError as e:
             raise TableError("bad-record", str(e)) from None
         tid = record.get("id") if isinstance(record, dict) else None
-        if isinstance(tid, str) and tid in self.tables:
-            return self.tables[tid]
+        live = self.get(tid) if isinstance(tid, str) else None
+        if live is not None:       # a live or stored table is never rebuilt from a record
+            return live
         log = record.get("log") if isinstance(record, dict) else None
         if not isinstance(tid, str) or not isinstance(log, list):
             raise TableError("bad-record", "the saved match cannot be restored (it has no table id "
@@ -673,19 +831,34 @@ class Tables:
                 self.ledger.check(tid, len(log))
             except StaleRecord as e:
                 raise TableError("old-record", str(e)) from None
-        self._make_room()
-        table = Table.from_record(record, bot_delay=self.bot_delay, sealer=self.sealer)
+        self._admit(None)
+        table = Table.from_record(record, bot_delay=self.bot_delay, sealer=self.sealer,
+                                  thinker=self.thinker)
         self._watch(table)
+        if self.store is not None:
+            self.store.add(table.id, table.setup())
+            for n, entry in enumerate(table.log):
+                self.store.append(table.id, n, entry)
+        if self.ledger is not None:
+            self.ledger.issued(table.id, len(table.log))
+        self._count += 1
         self.tables[table.id] = table
         return table
 
     def drop(self, table_id: str) -> None:
-        """Forget a table and stop its computer players."""
+        """Forget a table (memory and store) and stop its computer players."""
         table = self.tables.pop(table_id, None)
         if table is not None:
             table.close()
+        if self.store is not None and table_id in self.store:
+            self.store.remove(table_id)
+            self._count -= 1
 
     def close_all(self) -> None:
-        """Stop every table (server shutdown)."""
-        for tid in list(self.tables):
-            self.drop(tid)
+        """Stop every table in memory (server shutdown); the store keeps them for the next
+        start."""
+        for table in self.tables.values():
+            table.close()
+        self.tables.clear()
+        if self.thinker is not None:
+            self.thinker.close()

@@ -585,7 +585,9 @@ function connect(session) {
   ws.onclose = () => {
     if (app.ws !== ws || app.leaving) return;
     app.ws = null;
-    if (session.kind === "match" && app.retries < 5) {
+    // A match, or a practice round across a server restart (the server keeps both), comes
+    // back when the page reconnects with its seat token.
+    if (app.retries < 5) {
       app.retries += 1;
       setTimeout(() => connect(session), 500 * app.retries);
     } else {
@@ -638,7 +640,9 @@ function onError(msg) {
       const saved = store.get(STORE_MATCH);
       if (saved && saved.table === app.session.table) archive(saved);
     }
-    showStart(`That game is no longer available: ${msg.message}`);
+    showStart(app.session?.kind === "practice" && app.retries
+      ? "The connection was lost, which ends a practice round. Start a new one."
+      : `That game is no longer available: ${msg.message}`);
     return;
   }
   setMessage(withSymbols(msg.message));

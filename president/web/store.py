@@ -1,0 +1,175 @@
+"""Every live table of the browser game on disk, so a crash loses no accepted action.
+
+A table is its setup (rules, names, computer levels, seat tokens, the secret match seed: the
+:meth:`~president.web.tables.Table.record` without its actions) and the list of its accepted
+actions. :class:`TableStore` keeps both in one SQLite file (stdlib ``sqlite3``,
+``web-tables.sqlite3`` in the server's state directory, mode 0600 in a 0700 folder): the
+setup when the table is made, then each action *before* the server sends its result to
+anyone, each in its own committed transaction. SQLite's write-ahead log makes a commit
+durable against the death of the process (``kill -9``) without a flush to the disk per write
+(``synchronous=NORMAL``; only a power cut could lose the last few).
+
+After a restart, :meth:`TableStore.load` gives a table's record back, which replays through
+the engine to the identical table (:meth:`~president.web.tables.Table.from_record`).
+
+>>> store = TableStore(":memory:")
+>>> store.add("t1", {"v": 1, "id": "t1", "kind": "match"}, now=100.0)
+>>> store.append("t1", 0, [0, "3C"], now=101.0); store.append("t1", 1, [1, "pass"], now=102.0)
+>>> store.load("t1")["log"]
+[[0, '3C'], [1, 'pass']]
+>>> store.expire(before=101.5)
+[]
+>>> store.expire(before=103.0)
+['t1']
+>>> store.load("t1") is None
+True
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+__all__ = ["TableStore", "TABLES_FILE"]
+
+TABLES_FILE = "web-tables.sqlite3"
+log = logging.getLogger("president.web")
+
+
+def _private(path: Path) -> None:
+    """Mode 0600 for ``path`` and its SQLite companions (best effort)."""
+    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            if p.exists():
+                os.chmod(p, 0o600)
+        except OSError:
+            pass
+
+
+class TableStore:
+    """Table id → setup and accepted actions, in one SQLite file.
+
+    Args:
+        path: the SQLite file, or ``":memory:"`` (nothing survives the process). Its folder
+            is made with mode 0700. If the file cannot be opened (a read-only home), the store
+            falls back to memory and logs a warning: tables then last as long as the process.
+
+    Thread-safe (one connection behind a lock). Each method is one committed transaction.
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = str(path)
+        self._lock = threading.Lock()
+        old_umask = os.umask(0o077)
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            self._db = self._open(self.path)
+        except (OSError, sqlite3.Error) as e:
+            log.warning("cannot keep tables in %s (%s); keeping them in memory only", self.path, e)
+            self.path = ":memory:"
+            self._db = self._open(self.path)
+        finally:
+            os.umask(old_umask)
+        if self.path != ":memory:":
+            _private(Path(self.path))
+
+    @staticmethod
+    def _open(path: str) -> sqlite3.Connection:
+        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        if path != ":memory:":
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, setup TEXT NOT NULL, "
+                   "created REAL NOT NULL, active REAL NOT NULL, joined INTEGER NOT NULL DEFAULT 0)")
+        db.execute("CREATE INDEX IF NOT EXISTS tables_active ON tables (active)")
+        db.execute("CREATE TABLE IF NOT EXISTS actions (table_id TEXT NOT NULL, n INTEGER NOT NULL, "
+                   "entry TEXT NOT NULL, PRIMARY KEY (table_id, n)) WITHOUT ROWID")
+        return db
+
+    def add(self, table_id: str, setup: dict[str, Any], *, now: float | None = None) -> None:
+        """Keep a new table's setup (its record without actions)."""
+        at = time.time() if now is None else now
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO tables (id, setup, created, active) VALUES (?, ?, ?, ?)",
+                             (table_id, json.dumps(setup, separators=(",", ":")), at, at))
+
+    def append(self, table_id: str, n: int, entry: Any, *, now: float | None = None) -> None:
+        """Keep accepted action number ``n`` (0 for the first) of a table: ``[seat, text]``,
+        or ``"n"`` for "the next deal was dealt". Committed before this returns."""
+        at = time.time() if now is None else now
+        with self._lock:
+            self._db.execute("BEGIN")
+            try:
+                self._db.execute("INSERT OR REPLACE INTO actions (table_id, n, entry) VALUES (?, ?, ?)",
+                                 (table_id, int(n), json.dumps(entry, separators=(",", ":"))))
+                self._db.execute("UPDATE tables SET active = ? WHERE id = ?", (at, table_id))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def joined(self, table_id: str, *, now: float | None = None) -> None:
+        """Note that a player joined the table (it is no longer a table nobody took)."""
+        at = time.time() if now is None else now
+        with self._lock:
+            self._db.execute("UPDATE tables SET joined = 1, active = ? WHERE id = ?", (at, table_id))
+
+    def load(self, table_id: str) -> dict[str, Any] | None:
+        """The table's record (setup plus ``"log"``: every accepted action in order), or
+        ``None`` if the store has no such table."""
+        with self._lock:
+            row = self._db.execute("SELECT setup FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                return None
+            entries = self._db.execute("SELECT entry FROM actions WHERE table_id = ? ORDER BY n",
+                                       (table_id,)).fetchall()
+        record = json.loads(row[0])
+        record["log"] = [json.loads(e) for (e,) in entries]
+        return record
+
+    def __contains__(self, table_id: object) -> bool:
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
+
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT COUNT(*) FROM tables").fetchone()[0])
+
+    def remove(self, table_id: str) -> None:
+        """Forget a table and its actions."""
+        with self._lock:
+            self._db.execute("BEGIN")
+            self._db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
+            self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
+            self._db.execute("COMMIT")
+
+    def expire(self, *, before: float, unjoined_before: float | None = None,
+               limit: int = 1000) -> list[str]:
+        """Forget tables idle since before ``before`` (seconds since the epoch), and tables
+        nobody joined made before ``unjoined_before``; at most ``limit`` at a time, found by
+        index (no walk over every table). Returns their ids."""
+        with self._lock:
+            ids = [r[0] for r in self._db.execute(
+                "SELECT id FROM tables WHERE active < ? ORDER BY active LIMIT ?", (before, limit))]
+            if unjoined_before is not None and len(ids) < limit:
+                ids += [r[0] for r in self._db.execute(
+                    "SELECT id FROM tables WHERE joined = 0 AND active < ? ORDER BY active LIMIT ?",
+                    (unjoined_before, limit - len(ids))) if r[0] not in ids]
+            if ids:
+                self._db.execute("BEGIN")
+                self._db.executemany("DELETE FROM actions WHERE table_id = ?", [(i,) for i in ids])
+                self._db.executemany("DELETE FROM tables WHERE id = ?", [(i,) for i in ids])
+                self._db.execute("COMMIT")
+        return ids
+
+    def close(self) -> None:
+        """Close the file."""
+        with self._lock:
+            self._db.close()
