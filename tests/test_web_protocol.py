@@ -677,3 +677,54 @@ def test_thinker_decides_in_another_process_and_by_its_seed():
         assert thinker.busy()
     finally:
         thinker.close()
+
+
+def test_a_seat_opens_in_at_most_four_pages(client):
+    from president.web.tables import MAX_SOCKETS_PER_SEAT
+    info = house_match(client, seed=1)
+    sockets = [client.websocket_connect("/ws") for _ in range(MAX_SOCKETS_PER_SEAT + 1)]
+    opened = [s.__enter__() for s in sockets]
+    try:
+        for ws in opened[:MAX_SOCKETS_PER_SEAT]:
+            join(client, ws, info)
+        extra = opened[-1]
+        extra.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
+        err = extra.receive_json()
+        assert err["type"] == "error" and err["reason"] == "too-many-pages" and "4 pages" in err["message"]
+        table = client.app.state.tables.get(info["table"])
+        assert table.connected == MAX_SOCKETS_PER_SEAT
+    finally:
+        for s in sockets:
+            try:
+                s.__exit__(None, None, None)
+            except Exception:
+                pass
+
+
+def test_store_keeps_every_table_and_forgets_stale_ones(tmp_path):
+    import time as _time
+    from president.web.app import create_app as make
+    app = make(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)
+    with TestClient(app) as c:
+        tables = c.app.state.tables
+        info = new_table(c, kind="match", preset="house", players=4, seed=2)
+        assert info["table"] in tables.store and len(tables) == 1
+        # Out of memory, still on disk: the same table comes back on the next look-up.
+        tables.tables.clear()
+        back = tables.get(info["table"])
+        assert back is not None and back.id == info["table"] and back.humans[0].token == info["token"]
+        # Nobody joined it: after unjoined_seconds it is forgotten, found by index.
+        tables.unjoined_seconds = 0
+        _time.sleep(0.01)
+        tables._sweep(force=True)
+        assert tables.get(info["table"]) is None and len(tables) == 0
+
+
+def test_per_address_rate_of_new_tables(tmp_path):
+    from president.web.app import create_app as make
+    app = make(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path, per_address=3)
+    with TestClient(app) as c:
+        codes = [c.post("/api/tables", json={"kind": "practice"}).status_code for _ in range(5)]
+        assert codes == [200, 200, 200, 429, 429]
+        r = c.post("/api/tables", json={"kind": "practice"})
+        assert r.json()["error"] == "busy" and "a minute" in r.json()["message"]

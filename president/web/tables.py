@@ -53,6 +53,8 @@ FAST_LEVELS = frozenset({"random", "beginner", "simple", "intermediate"})
 """Levels that decide in well under a millisecond; any other level (``expert`` searches for
 a tenth of a second or more) decides in a worker thread so other tables are not held up."""
 RECORD_VERSION = 1
+MAX_SOCKETS_PER_SEAT = 4
+"""Open pages (sockets) one seat may have at once; another is refused (``too-many-pages``)."""
 DEFAULT_HINT_LEVEL = "simple"
 """Seed 003: "Hint selects one legal option or tells you to pass" (the practice player's
 choice); the browser may ask any level of :func:`president.players.available_levels`."""
@@ -324,10 +326,18 @@ class Table:
     # ----- joining ----------------------------------------------------------------------
 
     async def join(self, player: int, conn: Any) -> None:
-        """Attach a socket of human ``player`` and send it ``welcome``, this deal's ``log`` and
-        the ``state``, in that order: the table's lock keeps computer plays from slipping in
-        between (they follow the state)."""
+        """Attach a socket of human ``player`` and send it ``welcome``, the match's ``log``
+        and the ``state``, in that order: the table's lock keeps computer plays from slipping
+        in between (they follow the state).
+
+        Raises:
+            TableError: ``too-many-pages`` when the seat already has
+                :data:`MAX_SOCKETS_PER_SEAT` sockets.
+        """
         async with self._lock:
+            if len(self.humans[player].connections) >= MAX_SOCKETS_PER_SEAT:
+                raise TableError("too-many-pages", f"this seat is already open in "
+                                 f"{MAX_SOCKETS_PER_SEAT} pages; close one of them first")
             self.humans[player].connections.add(conn)
             self.last_active = time.monotonic()
             if self.on_join is not None:
