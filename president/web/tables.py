@@ -800,10 +800,12 @@ class Tables:
         table = Table(tid, kind, rules, names, levels, seed, bot_delay=self.bot_delay,
                       sealer=self.sealer, deal_seed_bits=bits, thinker=self.thinker)
         self._watch(table)
-        if self.store is not None:
-            self.store.add(tid, table.setup())
         self._count += 1
-        self.tables[tid] = table
+        if self.store is not None:
+            # On disk only until someone joins: a table nobody takes costs no memory.
+            self.store.add(tid, table.setup())
+        else:
+            self.tables[tid] = table
         return table
 
     def _watch(self, table: Table) -> None:
