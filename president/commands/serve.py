@@ -1,7 +1,11 @@
-"""``president serve [--host H] [--port N] [--no-browser] [--bot-delay S]``: the browser game.
+"""``president serve [--host H] [--port N] [--allow-host NAME] [--no-browser] [--bot-delay S]``:
+the browser game.
 
 Starts the web app (:mod:`president.web.app`) with uvicorn, prints the address and opens the
 browser unless ``--no-browser`` (a machine without a browser only gets the printed address).
+The app answers only to the hosts it was started for (127.0.0.1, localhost, [::1], ``--host``,
+each ``--allow-host`` and ``$PRESIDENT_WEB_HOSTS``: :func:`president.web.guard.allowed_hosts_for`),
+and uvicorn sends no ``server`` header.
 """
 
 from __future__ import annotations
@@ -19,6 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                        help="another host name or address the game answers to, besides "
+                             "127.0.0.1, localhost, [::1] and --host (repeatable; for friends "
+                             "on other machines with --host 0.0.0.0)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                         help="pause between computer plays (default $PRESIDENT_BOT_DELAY or 0.8)")
@@ -45,12 +53,14 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from ..web.app import WS_MAX_BYTES, create_app
+        from ..web.guard import allowed_hosts_for
     except ModuleNotFoundError as e:
         print(f"president serve: {e.name} is not installed; install the web extra: "
               "pip install 'president[web]'", file=sys.stderr)
         return 1
     try:
-        app = create_app(bot_delay=args.bot_delay)
+        hosts = allowed_hosts_for(args.host, getattr(args, "allow_host", None) or ())
+        app = create_app(bot_delay=args.bot_delay, allowed_hosts=hosts)
     except ValueError as e:
         print(f"president serve: {e}", file=sys.stderr)
         return 2
@@ -59,7 +69,8 @@ def run(args: argparse.Namespace) -> int:
         shown = f"[{shown}]"
     url = f"http://{shown}:{args.port}/"
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
-                            ws_max_size=WS_MAX_BYTES, ws_ping_interval=20, ws_ping_timeout=20)
+                            ws_max_size=WS_MAX_BYTES, ws_ping_interval=20, ws_ping_timeout=20,
+                            server_header=False)
     server = uvicorn.Server(config)
 
     def announce() -> None:
@@ -67,6 +78,10 @@ def run(args: argparse.Namespace) -> int:
             threading.Event().wait(0.05)
         if server.started:
             print(f"President is being served at {url} (Ctrl+C stops it)", flush=True)
+            if args.host in ("0.0.0.0", "::") and not getattr(args, "allow_host", None):
+                print("Friends on other machines: restart with --allow-host and the name or "
+                      "address they open (it answers only to this machine's own names now)",
+                      flush=True)
             if not args.no_browser:
                 _open_browser(url)
 

@@ -11,7 +11,12 @@ Routes:
 
 Configuration (arguments of :func:`create_app`, else environment): ``PRESIDENT_BOT_DELAY``
 (seconds between computer plays, 0 for tests), ``PRESIDENT_WEB_SECRET`` (seals saved matches;
-else a key file), ``PRESIDENT_WEB_ALLOW_SEED=1`` (accept a chosen match seed: tests only).
+else a key file), ``PRESIDENT_WEB_ALLOW_SEED=1`` (accept a chosen match seed: tests only),
+``PRESIDENT_WEB_HOSTS`` (more host names to answer to, comma-separated).
+
+Before a route sees a request, :mod:`president.web.guard` refuses a body over 16 KiB (413), a
+``Host`` the server was not started for (400) and a websocket from another origin (403); every
+HTTP refusal is ``{"error": reason, "message": ...}``.
 """
 
 from __future__ import annotations
@@ -22,27 +27,29 @@ import logging
 import os
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
+from typing import Annotated, Any, Literal, Sequence
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..rules import OPTION_HELP, PRESETS, TWISTS, Rules, describe_items
+from . import guard
 from . import protocol as P
 from .ledger import LEDGER_FILE, Ledger, default_state_dir
+from .names import MAX_NAME_CHARS, BadName, check_names
 from .sealing import SECRET_FILE, Sealer, load_secret
 from .store import TABLES_FILE, TableStore
 from .thinker import Thinker
 from .tables import (DEFAULT_HINT_LEVEL, DEFAULT_NAMES, HUMAN, MATCH_PRESETS, PRACTICE_NAMES,
                      TableError, Tables, bot_delay_from_env, known_levels)
 
-__all__ = ["create_app", "NewTable", "STATIC", "WS_MAX_BYTES", "MAX_BAD_HELLOS"]
+__all__ = ["create_app", "NewTable", "STATIC", "WS_MAX_BYTES", "MAX_BAD_HELLOS", "MAX_BEFORE_HELLO"]
 
 WS_MAX_BYTES = 1 << 20
 """Largest websocket message uvicorn takes (bytes; ``president serve``); a bigger one closes
@@ -53,6 +60,9 @@ GZIP_MINIMUM_BYTES = 500
 MAX_BAD_HELLOS = 5
 """Failed ``hello`` messages (unknown table or seat, or a saved match that cannot be restored)
 after which the server closes the socket."""
+MAX_BEFORE_HELLO = 5
+"""Messages other than ``hello`` (or not valid at all) a socket may send before it joins a table;
+at this many the server answers a last ``bad-message`` error and closes it (code 1008)."""
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("president.web")
@@ -60,7 +70,7 @@ log = logging.getLogger("president.web")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
        "form-action 'self'")
-_Name = Annotated[str, Field(max_length=24)]
+_Name = Annotated[str, Field(max_length=MAX_NAME_CHARS)]
 
 
 class NewTable(BaseModel):
@@ -70,8 +80,9 @@ class NewTable(BaseModel):
     ``preset`` (a name in :data:`president.rules.PRESETS` other than ``practice``, which is
     the practice round's), ``twists`` (names in
     ``TWISTS[preset]``), ``players`` (the preset's range), ``names`` and ``levels`` by seat
-    (seat 0 is you and must be ``"human"``; another ``"human"`` gets its own seat link; no two
-    names alike, ignoring case and spaces),
+    (seat 0 is you and must be ``"human"``; another ``"human"`` gets its own seat link; the
+    rules of :mod:`president.web.names`: no control or invisible characters, no two names
+    alike, ignoring case, spaces and lookalike letters),
     ``seed`` only when the server allows it (tests).
     """
 
@@ -98,13 +109,6 @@ class _Socket:
                 await self.ws.send_text(json.dumps(message, separators=(",", ":")))
 
 
-def _same_origin(ws: WebSocket) -> bool:
-    origin = ws.headers.get("origin")
-    if not origin:  # not a browser (tests, tools): the tokens still guard every table
-        return True
-    return urlsplit(origin).netloc == ws.headers.get("host", "")
-
-
 def _rule_lines(preset: str) -> list[dict[str, str]]:
     """The preset's options in plain words for the start screen: ``[{"option", "label",
     "text", "help"}]`` (:func:`~president.rules.describe_items` without the table size, which
@@ -124,6 +128,7 @@ def _twist_help(preset: str, twist: str) -> str:
 
 def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                allow_seed: bool | None = None, max_tables: int = 20_000,
+               allowed_hosts: Sequence[str] | None = None,
                state_dir: str | os.PathLike[str] | None = None,
                workers: int | None = None, per_address: int = 30) -> FastAPI:
     """The browser game as an ASGI app.
@@ -139,6 +144,11 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             (:class:`~president.web.ledger.Ledger`, file ``web-saved-matches.sqlite3``) that
             refuses an old saved match after a restart; default
             :func:`~president.web.ledger.default_state_dir`.
+        allowed_hosts: the ``Host`` names the server answers to (HTTP and websocket) and the
+            only hostnames a websocket's ``Origin`` may have; default
+            :func:`~president.web.guard.allowed_hosts_for` with no host: 127.0.0.1,
+            localhost, [::1] and ``$PRESIDENT_WEB_HOSTS`` (``president serve`` passes its
+            ``--host`` and ``--allow-host`` names).
 
     Raises:
         ValueError: for a bad ``$PRESIDENT_BOT_DELAY``.
@@ -147,6 +157,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         bot_delay = bot_delay_from_env()
     if allow_seed is None:
         allow_seed = os.environ.get("PRESIDENT_WEB_ALLOW_SEED") == "1"
+    hosts = list(allowed_hosts) if allowed_hosts is not None else guard.allowed_hosts_for()
     state = Path(state_dir) if state_dir is not None else default_state_dir()
     if secret is None:
         secret = load_secret(state / SECRET_FILE if state_dir is not None else None)
@@ -166,6 +177,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     app = FastAPI(title="President", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
     app.state.tables = tables
+    app.state.allowed_hosts = hosts
 
     # Compression sits inside the headers middleware below (added first, so innermost): it sees
     # each answer whole, as the routes send it, so it can leave bodies under
@@ -174,13 +186,17 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     # websockets through. (Outside it, it would get the headers middleware's streamed body
     # and compress even a 100-byte answer, chunked.)
     app.add_middleware(GZipMiddleware, minimum_size=GZIP_MINIMUM_BYTES, compresslevel=6)
+    # Outside compression and inside the headers middleware (so refusals carry the headers
+    # too): bodies over 16 KiB get 413 before they are read (guard.BodyLimit), then a Host
+    # the server was not started for gets 400 (guard.HostCheck, websockets included).
+    app.add_middleware(guard.BodyLimit, limit=guard.MAX_BODY_BYTES)
+    app.add_middleware(guard.HostCheck, allowed_hosts=hosts)
 
     @app.middleware("http")
     async def headers(request: Request, call_next):
         response = await call_next(request)
         response.headers["Content-Security-Policy"] = CSP
-        response.headers["X-Content-Type-Options"] = "nosniff"
-        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers.update(guard.SECURITY_HEADERS)
         if request.url.path == "/" or request.url.path.startswith("/static/"):
             response.headers["Cache-Control"] = "no-cache"
         return response
@@ -190,10 +206,27 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         errors = exc.errors()
         first = errors[0] if errors else {"loc": (), "msg": "bad request"}
         where = ".".join(str(p) for p in first.get("loc", ())[1:]) or "body"
-        return JSONResponse(status_code=422, content={
-            "error": "bad-request",
-            "message": f"{where}: {first.get('msg')}; send JSON such as "
-                       '{"kind": "match", "preset": "house", "players": 4}'})
+        return guard.refusal(422, "bad-request", f"{P.excerpt(where)[1:-1]}: "
+                             f"{P.excerpt(first.get('msg'), 120)[1:-1]}; send JSON such as "
+                             '{"kind": "match", "preset": "house", "players": 4}')
+
+    @app.exception_handler(StarletteHTTPException)
+    async def refused(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        """Every other HTTP refusal in the documented shape: a body that is not UTF-8 JSON or
+        nests too deeply (FastAPI's 400; 422 here, as for any body that is not JSON), an
+        unknown page (404), a wrong method (405), a body over the limit (413)."""
+        status, message = exc.status_code, str(exc.detail)
+        if status == 400 and message == "There was an error parsing the body":
+            status, message = 422, ("the body is not JSON text in UTF-8, or nests too deeply; "
+                                    'send JSON such as {"kind": "match", "preset": "house", '
+                                    '"players": 4}')
+        elif status == 404:
+            message = f"nothing here at {P.excerpt(request.url.path)}; the game is at /"
+        elif status == 405:
+            message = f"{P.excerpt(request.method)[1:-1]} is not allowed here"
+        reason = {404: "not-found", 405: "method-not-allowed", 413: "too-large",
+                  422: "bad-request"}.get(status, "bad-request" if status < 500 else "server-error")
+        return guard.refusal(status, reason, message, headers=exc.headers)
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> FileResponse:
@@ -223,9 +256,16 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     @app.post("/api/tables")
     async def new_table(body: NewTable, request: Request) -> JSONResponse:
         """Make a table; answer ``{"table", "player", "token", "invites"}``."""
+        names = body.names
+        if body.kind == "match" and names is not None:
+            try:   # president.web.names: no invisible characters, no lookalike names, no "You"
+                names = check_names(names, defaults=DEFAULT_NAMES,
+                                    friends=HUMAN in (body.levels or [])[1:])
+            except BadName as e:
+                return guard.refusal(400, "bad-table", e.message)
         try:
             table = tables.create(kind=body.kind, preset=body.preset, twists=body.twists,
-                                  players=body.players, names=body.names, levels=body.levels,
+                                  players=body.players, names=names, levels=body.levels,
                                   seed=body.seed,
                                   client=request.client.host if request.client else None)
         except TableError as e:
@@ -238,14 +278,36 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
 
     @app.websocket("/ws")
     async def socket(ws: WebSocket) -> None:
-        if not _same_origin(ws):
-            await ws.close(code=1008)
+        if not guard.origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
+                                    ws.url.scheme, hosts):
+            # A page of another site (or a DNS-rebinding page): refused before the upgrade.
+            try:
+                await ws.send_denial_response(guard.refusal(
+                    403, "bad-origin", "this game's websocket only serves its own page; "
+                    f"the origin {P.excerpt(ws.headers.get('origin'))} is not one of its hosts"))
+            except RuntimeError:  # a server without the denial-response extension
+                await ws.close(code=1008)
             return
         await ws.accept()
         conn = _Socket(ws)
         table = None
         player = -1
         bad_hellos = 0
+        before_hello = 0
+
+        async def junk(error: dict[str, Any]) -> bool:
+            """Answer a message that is not a hello before the join; True (and the socket
+            closed) at the MAX_BEFORE_HELLO-th."""
+            nonlocal before_hello
+            before_hello += 1
+            if before_hello < MAX_BEFORE_HELLO:
+                await conn.send(error)
+                return False
+            await conn.send(P.error_message(
+                "bad-message", f"{before_hello} messages and no hello: this socket is closed; "
+                'join a table first with {"type": "hello", "table": ..., "token": ...}'))
+            await ws.close(code=1008, reason="join a table first")
+            return True
         closed_code = None
         try:
             while True:
@@ -259,12 +321,17 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                 try:
                     msg = P.parse_client(raw)
                 except P.MessageError as e:
+                    if table is None:
+                        if await junk(P.error_message("bad-message", e.message)):
+                            break
+                        continue
                     await conn.send(P.error_message("bad-message", e.message))
                     continue
                 if table is None:
                     if not isinstance(msg, P.Hello):
-                        await conn.send(P.error_message(
-                            "bad-message", 'join a table first: {"type": "hello", "table": ..., "token": ...}'))
+                        if await junk(P.error_message(
+                                "bad-message", 'join a table first: {"type": "hello", "table": ..., "token": ...}')):
+                            break
                         continue
                     found = tables.get(msg.table)
                     if found is None and msg.snapshot:

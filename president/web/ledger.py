@@ -24,11 +24,13 @@ from __future__ import annotations
 import logging
 import os
 import sqlite3
+import stat
 import threading
 import time
 from pathlib import Path
 
-__all__ = ["Ledger", "StaleRecord", "default_state_dir", "LEDGER_FILE", "KEEP_SECONDS"]
+__all__ = ["Ledger", "StaleRecord", "default_state_dir", "private_dir", "private_file",
+           "tighten", "LEDGER_FILE", "KEEP_SECONDS"]
 
 LEDGER_FILE = "web-saved-matches.sqlite3"
 KEEP_SECONDS = 400 * 24 * 3600
@@ -50,12 +52,53 @@ def default_state_dir() -> Path:
     return Path(base) / "president"
 
 
+def tighten(path: Path, mode: int) -> None:
+    """Take away every permission bit of ``path`` outside ``mode`` (best effort: a path that
+    is not ours, a shared sticky folder such as /tmp, or a failing chmod is left as it is)."""
+    try:
+        st = path.stat()
+        if st.st_uid != os.getuid() or st.st_mode & stat.S_ISVTX:
+            return
+        if stat.S_IMODE(st.st_mode) & ~mode:
+            os.chmod(path, stat.S_IMODE(st.st_mode) & mode)
+    except (OSError, AttributeError):  # AttributeError: no os.getuid (Windows)
+        pass
+
+
+def private_dir(path: str | os.PathLike[str]) -> Path:
+    """Create the folder ``path`` (and its parents) for this user only: mode 0700, and an
+    existing folder with looser permissions is tightened to 0700 (best effort).
+
+    Raises:
+        OSError: if the folder cannot be created.
+    """
+    path = Path(path)
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tighten(path, 0o700)
+    return path
+
+
+def private_file(path: str | os.PathLike[str]) -> Path:
+    """Create the file ``path`` if missing, readable and writable by this user only (mode
+    0600), and tighten an existing one with looser permissions (best effort).
+
+    Raises:
+        OSError: if the file cannot be created.
+    """
+    path = Path(path)
+    os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+    tighten(path, 0o600)
+    return path
+
+
 class Ledger:
     """Table id → version of the newest sealed record issued, in one SQLite file.
 
     Args:
         path: the SQLite file (``":memory:"`` for a ledger that lasts as long as the process).
-            Its directory is created (mode 0700) if missing. If the file cannot be opened
+            Its directory is created (mode 0700) if missing, and the file (and SQLite's
+            ``-wal`` and ``-shm`` files beside it, which take its mode) with mode 0600;
+            looser modes of existing ones are tightened. If the file cannot be opened
             (read-only home), the ledger falls back to memory and logs a warning: old records
             are then refused only until the process ends.
 
@@ -68,7 +111,11 @@ class Ledger:
         self._lock = threading.Lock()
         try:
             if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                private_dir(Path(self.path).parent)
+                private_file(self.path)
+                for extra in ("-wal", "-shm"):
+                    if os.path.exists(self.path + extra):
+                        tighten(Path(self.path + extra), 0o600)
             self._db = self._open(self.path)
         except (OSError, sqlite3.Error) as e:
             log.warning("cannot keep saved-match versions in %s (%s); keeping them in memory",

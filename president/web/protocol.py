@@ -28,7 +28,7 @@ from .sealing import MAX_SEALED_CHARS
 
 __all__ = ["ClientMessage", "parse_client", "MessageError", "event_message", "state_message",
            "card_text", "error_message", "gone_by_rank", "SPEEDS", "MAX_MESSAGE_CHARS",
-           "MAX_BRACKETS", "readable"]
+           "MAX_BRACKETS", "readable", "excerpt", "EXCERPT_CHARS"]
 
 MAX_MESSAGE_CHARS = MAX_SEALED_CHARS + 1_000
 """Largest browser message accepted, in characters (a ``hello`` carrying a sealed record)."""
@@ -36,6 +36,9 @@ MAX_MESSAGE_CHARS = MAX_SEALED_CHARS + 1_000
 MAX_BRACKETS = 8
 """Most ``[`` and ``{`` a message may hold (a valid one has at most two): deeper JSON is
 refused before it is parsed, so nesting can never exhaust the parser's stack."""
+
+EXCERPT_CHARS = 40
+"""Most characters of the browser's own input that an error message quotes back."""
 
 _ID = r"^[A-Za-z0-9_-]{8,64}$"
 CardText = Annotated[str, Field(min_length=2, max_length=3, pattern=r"^(10|[2-9TJQKAtjqka])[CDHScdhs]$")]
@@ -120,6 +123,23 @@ _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 _TYPES = "hello, play, give, pass, hint, next-deal, pause, resume, speed"
 
 
+def _cut(text: str, limit: int = EXCERPT_CHARS) -> str:
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
+    """Input quoted in an error message: at most ``limit`` characters then "…", in quotes,
+    with invisible and control characters escaped, so a refusal never echoes a long or
+    deceptive input back.
+
+    >>> excerpt("dance"), excerpt("x" * 50)
+    ("'dance'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'")
+    >>> print(excerpt("a\\u202eb"))
+    'a\\u202eb'
+    """
+    return repr(_cut(value if isinstance(value, str) else str(value), limit))
+
+
 class MessageError(ValueError):
     """A browser message that is not valid protocol; ``message`` says what was wrong and what
     would be right."""
@@ -157,16 +177,17 @@ def parse_client(raw: str | bytes) -> Any:
     try:
         return _ADAPTER.validate_python(data)
     except RecursionError:
-        raise MessageError(f"bad {data['type']!r} message: it nests too deeply") from None
+        raise MessageError(f"bad {excerpt(data['type'])} message: it nests too deeply") from None
     except ValidationError as e:
         first = e.errors()[0]
-        where = ".".join(str(p) for p in first["loc"][1:]) or "type"
+        where = _cut(".".join(str(p) for p in first["loc"][1:]) or "type")
         if first["type"] == "union_tag_invalid":
-            raise MessageError(f"unknown message type {data['type']!r}; types are {_TYPES}") from None
+            raise MessageError(f"unknown message type {excerpt(data['type'])}; types are {_TYPES}") from None
         hint = ""
         if first["type"] == "string_pattern_mismatch" and "cards" in where:
             hint = ' (a card is its rank and suit letter, such as "9S" or "10H")'
-        raise MessageError(f"bad {data['type']!r} message: {where}: {first['msg']}{hint}") from None
+        raise MessageError(f"bad {excerpt(data['type'])} message: {where}: "
+                           f"{_cut(first['msg'], 120)}{hint}") from None
 
 
 def to_action(msg: Any, phase: str) -> Play | Pass | Give:

@@ -30,7 +30,7 @@ from typing import Any
 
 from cryptography.fernet import Fernet, InvalidToken
 
-from .ledger import default_state_dir
+from .ledger import default_state_dir, private_dir, tighten
 
 __all__ = ["Sealer", "SealError", "load_secret", "SECRET_FILE"]
 
@@ -100,7 +100,8 @@ class Sealer:
 
 def load_secret(path: str | os.PathLike[str] | None = None) -> bytes:
     """The server secret: ``$PRESIDENT_WEB_SECRET`` if set, else the key file (created with
-    32 random bytes and mode 0600 on first use) so sealed records survive a restart.
+    32 random bytes and mode 0600 on first use, its folder 0700; looser modes of an existing
+    file or folder are tightened) so sealed records survive a restart.
 
     Args:
         path: the key file; default ``$XDG_STATE_HOME/president/web-secret``
@@ -116,13 +117,16 @@ def load_secret(path: str | os.PathLike[str] | None = None) -> bytes:
     try:
         data = path.read_bytes()
         if len(data) >= 16:
+            tighten(path.parent, 0o700)
+            tighten(path, 0o600)
             return data
     except OSError:
         pass
     secret = secrets.token_bytes(32)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(path.parent)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        tighten(path, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(secret)
     except OSError:

@@ -1,0 +1,241 @@
+"""What the web app refuses before a route sees a request, and the shape of every refusal.
+
+- :class:`BodyLimit`: a request body over :data:`MAX_BODY_BYTES` gets 413 before it is
+  parsed: at once from its ``Content-Length``, or, for a body without one (chunked), as soon
+  as the bytes counted on arrival pass the limit; the rest is never read into memory.
+- :class:`HostCheck`: Starlette's ``TrustedHostMiddleware`` (HTTP and websocket requests) with
+  the hosts the server was started for (:func:`allowed_hosts_for`), its refusal in the JSON
+  shape below. A DNS-rebinding page (``http://evil.example:8000/`` resolved to 127.0.0.1)
+  sends ``Host: evil.example:8000`` and is refused.
+- :func:`origin_allowed`: a browser's websocket must come from a page of this server: the
+  hostname of its ``Origin`` is an allowed host and its port is the port of the ``Host``.
+- :data:`SECURITY_HEADERS`: sent with every HTTP answer.
+- :func:`refusal`: ``{"error": reason, "message": what was wrong and what would be right}``,
+  the body of every HTTP refusal.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+from collections.abc import Iterable, Sequence
+from urllib.parse import urlsplit
+
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .protocol import excerpt
+
+__all__ = ["BodyLimit", "HostCheck", "BodyTooLarge", "refusal", "allowed_hosts_for",
+           "origin_allowed", "MAX_BODY_BYTES", "LOCAL_HOSTS", "HOSTS_ENV", "SECURITY_HEADERS"]
+
+MAX_BODY_BYTES = 16 * 1024
+"""Largest HTTP request body, in bytes. ``POST /api/tables`` needs a few hundred (seven
+24-character names at most)."""
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+"""Names of this machine that every server answers to."""
+
+HOSTS_ENV = "PRESIDENT_WEB_HOSTS"
+"""Environment variable: more host names the server answers to, separated by commas."""
+
+SECURITY_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Permissions-Policy": ("accelerometer=(), autoplay=(), camera=(), display-capture=(), "
+                           "geolocation=(), gyroscope=(), magnetometer=(), microphone=(), "
+                           "midi=(), payment=(), publickey-credentials-get=(), usb=(), "
+                           "xr-spatial-tracking=()"),
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+"""Headers of every HTTP answer besides the Content-Security-Policy: no sniffing, no referrer,
+no device or sensor, no window or resource shared with another origin."""
+
+
+def refusal(status: int, reason: str, message: str,
+            headers: dict[str, str] | None = None) -> JSONResponse:
+    """An HTTP refusal in the documented shape ``{"error": reason, "message": message}``."""
+    return JSONResponse({"error": reason, "message": message}, status_code=status,
+                        headers=headers)
+
+
+class BodyTooLarge(HTTPException):
+    """Raised by :class:`BodyLimit` while a route reads a body past the limit (an
+    ``HTTPException``, so FastAPI passes it on to the app's handler instead of calling it a
+    body it could not parse)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"the request body is over {limit} bytes, the most this server "
+                              "reads; send a table request such as "
+                              '{"kind": "match", "preset": "house", "players": 4}',
+                         headers={"Connection": "close"})
+
+
+def _too_large(limit: int) -> JSONResponse:
+    e = BodyTooLarge(limit)
+    return refusal(413, "too-large", e.detail, headers=e.headers)
+
+
+class BodyLimit:
+    """Pure ASGI middleware: HTTP request bodies of at most ``limit`` bytes.
+
+    A ``Content-Length`` over the limit is answered 413 before the app runs. Otherwise the
+    bytes are counted as the app receives them; past the limit the receive raises
+    :class:`BodyTooLarge` (413), so a chunked body without a length is cut off there too.
+    The 413 says ``Connection: close``: the server stops reading the connection.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = Headers(scope=scope).get("content-length", "")
+        if length.strip().isdigit() and int(length) > self.limit:
+            await _too_large(self.limit)(scope, receive, send)
+            return
+        seen = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise BodyTooLarge(self.limit)
+            return message
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, counted, watched)
+        except BodyTooLarge:  # an app that let it through (not FastAPI's routes)
+            if started:
+                raise
+            await _too_large(self.limit)(scope, receive, send)
+
+
+def _bare(host: str) -> str:
+    """A host name or address, lower case, without IPv6 brackets."""
+    return host.strip().lower().removeprefix("[").removesuffix("]")
+
+
+def _as_host_header(host: str) -> str:
+    """A host as it appears in a ``Host`` header: IPv6 addresses in brackets."""
+    bare = _bare(host)
+    try:
+        if isinstance(ipaddress.ip_address(bare), ipaddress.IPv6Address):
+            return f"[{bare}]"
+    except ValueError:
+        pass
+    return bare
+
+
+def allowed_hosts_for(host: str | None = None, extra: Iterable[str] = ()) -> list[str]:
+    """The hosts a server listening on ``host`` answers to: :data:`LOCAL_HOSTS`, ``host``
+    itself, ``extra`` and the names in ``$PRESIDENT_WEB_HOSTS`` (comma-separated), each as a
+    ``Host`` header writes it (``[::1]``) and bare (``::1``).
+
+    A wildcard ``host`` (``0.0.0.0``, ``::``) adds no name: the addresses other machines use
+    for this one are named in ``extra`` (``president serve --allow-host``) or the variable.
+
+    >>> allowed_hosts_for("::1")
+    ['127.0.0.1', 'localhost', '[::1]', '::1']
+    >>> allowed_hosts_for("192.168.1.20", extra=["Game.Local"])[-2:]
+    ['192.168.1.20', 'game.local']
+    """
+    names = [*LOCAL_HOSTS]
+    if host and _bare(host) not in ("0.0.0.0", "::", ""):
+        names.append(host)
+    names.extend(extra)
+    names.extend(n for n in os.environ.get(HOSTS_ENV, "").split(",") if n.strip())
+    hosts: list[str] = []
+    for name in names:
+        for form in (_as_host_header(name), _bare(name)):
+            if form not in hosts:
+                hosts.append(form)
+    return hosts
+
+
+class _Refused:
+    """The ``send`` of a request TrustedHostMiddleware refuses: its plain-text answer is
+    replaced by the documented JSON refusal."""
+
+    def __init__(self, scope: Scope, receive: Receive, send: Send, allowed: Sequence[str]) -> None:
+        self.inner = send
+        self.scope, self.receive = scope, receive
+        self.allowed = allowed
+        self.sent = False
+
+    async def __call__(self, message: Message) -> None:
+        if self.sent:
+            return
+        self.sent = True
+        host = Headers(scope=self.scope).get("host", "")
+        names = ", ".join(h for h in self.allowed if not (":" in h and not h.startswith("[")))
+        response = refusal(400, "bad-host", f"this server does not answer to the host "
+                           f"{excerpt(host)}; open it as one of: {names} (president serve "
+                           "--allow-host NAME adds one)")
+        await response(self.scope, self.receive, self.inner)
+
+
+class HostCheck:
+    """Starlette's ``TrustedHostMiddleware`` (HTTP and websocket scopes) with its refusal as
+    ``400 {"error": "bad-host", "message": ...}`` (a websocket gets that as the HTTP answer to
+    its upgrade request)."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: Sequence[str]) -> None:
+        self.app = app
+        self.allowed = list(allowed_hosts)
+        self._check = TrustedHostMiddleware(self._passed, allowed_hosts=self.allowed,
+                                            www_redirect=False)
+
+    async def _passed(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.app(scope, receive, send.inner if isinstance(send, _Refused) else send)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        await self._check(scope, receive, _Refused(scope, receive, send, self.allowed))
+
+
+def origin_allowed(origin: str | None, host: str | None, scheme: str,
+                   allowed_hosts: Sequence[str]) -> bool:
+    """Whether a websocket with this ``Origin`` header may join: no ``Origin`` (not a
+    browser: the seat tokens still guard every table), or an ``http``/``https`` origin whose
+    hostname is an allowed host and whose port is the port of the ``Host`` header (defaults
+    by scheme).
+
+    >>> hosts = allowed_hosts_for()
+    >>> origin_allowed("http://localhost:8000", "127.0.0.1:8000", "ws", hosts)
+    True
+    >>> origin_allowed("http://evil.example:8000", "127.0.0.1:8000", "ws", hosts)
+    False
+    >>> origin_allowed("http://127.0.0.1:3000", "127.0.0.1:8000", "ws", hosts)
+    False
+    """
+    if origin is None:
+        return True
+    try:
+        seen = urlsplit(origin)
+        there = urlsplit("//" + (host or ""))
+        origin_port = seen.port or {"http": 80, "https": 443}.get(seen.scheme)
+        host_port = there.port or (443 if scheme in ("wss", "https") else 80)
+    except ValueError:
+        return False
+    if seen.scheme not in ("http", "https") or not seen.hostname:
+        return False
+    return _bare(seen.hostname) in {_bare(h) for h in allowed_hosts} and origin_port == host_port

@@ -1,0 +1,506 @@
+"""The game server under attack (issue 9): every bound holds, rebinding hosts and foreign
+origins are refused, names cannot deceive, refusals have the documented shape, and the state
+folder is private.
+
+In process through starlette's TestClient, and against ``president serve`` as a subprocess
+(its memory read from /proc/PID/status while a 50 MB body is refused)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import subprocess
+import sys
+import threading
+import unicodedata
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient  # noqa: E402
+from starlette.testclient import WebSocketDenialResponse  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+from president.web import guard  # noqa: E402
+from president.web import protocol as P  # noqa: E402
+from president.web.app import MAX_BEFORE_HELLO, create_app  # noqa: E402
+from president.web.names import (MAX_MARKS, BadName, check_names, clean_name,  # noqa: E402
+                                 same_name)
+
+SECRET = b"hostile-test-secret-0123456789abc"
+LOCAL = "http://127.0.0.1:8000"
+WS = "ws://127.0.0.1:8000/ws"
+
+
+@pytest.fixture
+def client(tmp_path, monkeypatch):
+    """The app as ``president serve`` makes it: this machine's names only (no
+    ``testserver``), so the requests name their host."""
+    monkeypatch.delenv("PRESIDENT_WEB_HOSTS")
+    app = create_app(bot_delay=0, secret=SECRET, state_dir=tmp_path,
+                     allowed_hosts=guard.allowed_hosts_for("127.0.0.1"))
+    with TestClient(app, base_url=LOCAL) as c:
+        yield c
+
+
+def is_refusal(r, status, reason):
+    """The documented shape of an HTTP refusal."""
+    assert r.status_code == status, r.text
+    body = r.json()
+    assert set(body) == {"error", "message"} and body["error"] == reason, body
+    assert body["message"]
+    return body["message"]
+
+
+# ----- request bodies -----------------------------------------------------------------------
+
+def test_a_body_over_the_limit_is_refused_before_it_is_parsed(client):
+    body = b'{"kind": "practice", "pad": "' + b"x" * guard.MAX_BODY_BYTES + b'"}'
+    r = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    message = is_refusal(r, 413, "too-large")
+    assert str(guard.MAX_BODY_BYTES) in message and r.headers["connection"] == "close"
+    assert len(client.app.state.tables) == 0
+
+
+def test_a_body_at_the_limit_is_read(tmp_path):
+    app = create_app(bot_delay=0, secret=SECRET, state_dir=tmp_path, allowed_hosts=["testserver"])
+    body = b'{"kind": "practice"}'
+    body += b" " * (guard.MAX_BODY_BYTES - len(body))
+    with TestClient(app) as c:
+        r = c.post("/api/tables", content=body, headers={"content-type": "application/json"})
+        assert r.status_code == 200, r.text
+
+
+def test_a_chunked_body_without_length_is_refused(client):
+    def chunks():
+        for _ in range(64):
+            yield b"[" * 1024
+    r = client.post("/api/tables", content=chunks(), headers={"content-type": "application/json"})
+    assert "content-length" not in r.request.headers
+    is_refusal(r, 413, "too-large")
+
+
+@pytest.mark.parametrize("declared", [True, False])
+def test_body_limit_stops_reading_at_the_limit(declared):
+    """The middleware itself, fed an endless body: with a Content-Length over the limit it
+    reads nothing; without one it stops after the chunk that passes the limit."""
+    import asyncio
+    reads = 0
+    sent: list[dict] = []
+
+    async def receive():
+        nonlocal reads
+        reads += 1
+        return {"type": "http.request", "body": b"x" * 4096, "more_body": True}
+
+    async def send(message):
+        sent.append(message)
+
+    async def app(scope, receive, send):           # reads the whole body, as a route does
+        while (await receive()).get("more_body"):
+            pass
+
+    headers = [(b"content-length", b"52428800")] if declared else [(b"transfer-encoding", b"chunked")]
+    scope = {"type": "http", "method": "POST", "path": "/", "headers": headers}
+    asyncio.run(guard.BodyLimit(app, limit=16384)(scope, receive, send))
+    assert reads == (0 if declared else 16384 // 4096 + 1)
+    assert sent[0]["status"] == 413
+    assert json.loads(sent[1]["body"])["error"] == "too-large"
+
+
+def test_bodies_that_are_not_json_get_the_documented_shape(client):
+    for body in [b"\xff\xfe{}", b"[" * 5000, b'{"kind": ' * 1500, b"\x00garbage"]:
+        r = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+        message = is_refusal(r, 422, "bad-request")
+        assert len(message) < 200
+    r = client.post("/api/tables", json={"kind": "practice", "x" * 10_000: 1})
+    message = is_refusal(r, 422, "bad-request")
+    assert "x" * 40 + "…" in message and "x" * 41 not in message
+    is_refusal(client.get("/nope"), 404, "not-found")
+    is_refusal(client.get("/static/nope.js"), 404, "not-found")
+    is_refusal(client.get("/api/tables"), 405, "method-not-allowed")
+
+
+# ----- websocket bounds -----------------------------------------------------------------------
+
+def test_junk_before_joining_closes_the_socket(client):
+    with client.websocket_connect(WS) as ws:
+        for i in range(MAX_BEFORE_HELLO - 1):
+            ws.send_text("junk" if i % 2 else '{"type": "pass"}')
+            assert ws.receive_json()["reason"] == "bad-message"
+        ws.send_bytes(b"\xff")
+        last = ws.receive_json()
+        assert last["reason"] == "bad-message" and "closed" in last["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 1008
+
+
+def test_a_join_after_a_little_junk_still_works(client):
+    info = client.post("/api/tables", json={"kind": "practice"}).json()
+    with client.websocket_connect(WS) as ws:
+        for _ in range(MAX_BEFORE_HELLO - 1):
+            ws.send_text("junk")
+            ws.receive_json()
+        ws.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
+        assert ws.receive_json()["type"] == "welcome"
+        for _ in range(MAX_BEFORE_HELLO + 3):           # after the join junk never closes it
+            ws.send_text("junk")
+            while (m := ws.receive_json())["type"] != "error":
+                pass
+
+
+@pytest.mark.parametrize("raw", [
+    json.dumps({"type": "x" * 400_000}),
+    json.dumps({"type": "pass", "y" * 300_000: 1}),
+    json.dumps({"type": "hello", "table": "t" * 300_000, "token": "k" * 32}),
+    json.dumps({"type": "\u202e" + "z" * 100}),
+])
+def test_errors_quote_at_most_a_short_excerpt(client, raw):
+    with client.websocket_connect(WS) as ws:
+        ws.send_text(raw)
+        reply = ws.receive_json()
+    assert reply["type"] == "error" and reply["reason"] == "bad-message"
+    assert len(reply["message"]) < 300, len(reply["message"])
+    assert "\u202e" not in reply["message"]
+    for letter in "xyzt":
+        assert letter * (P.EXCERPT_CHARS + 1) not in reply["message"]
+
+
+def test_excerpt_is_forty_characters_and_an_ellipsis():
+    assert P.excerpt("a" * 100) == repr("a" * P.EXCERPT_CHARS + "…")
+    assert P.excerpt("short") == "'short'"
+    assert P.EXCERPT_CHARS == 40
+
+
+# ----- hosts and origins ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("host", ["127.0.0.1:8000", "localhost:8000", "[::1]:8000", "127.0.0.1"])
+def test_this_machines_names_are_answered(client, host):
+    r = client.get("/api/options", headers={"host": host})
+    assert r.status_code == 200
+
+
+@pytest.mark.parametrize("host", ["evil.example:8000", "evil.example", "testserver",
+                                  "127.0.0.1.evil.example", "[::2]:8000", "localhost.:8000"])
+def test_other_hosts_are_refused(client, host):
+    r = client.get("/api/options", headers={"host": host})
+    message = is_refusal(r, 400, "bad-host")
+    assert "127.0.0.1" in message
+    assert r.headers["content-security-policy"] and r.headers["x-content-type-options"] == "nosniff"
+    r = client.post("/api/tables", json={"kind": "practice"}, headers={"host": host})
+    assert r.status_code == 400 and len(client.app.state.tables) == 0
+
+
+def test_rebinding_websocket_is_refused_by_host(client):
+    with pytest.raises(WebSocketDenialResponse) as refused:
+        with client.websocket_connect("ws://evil.example:8000/ws",
+                                      headers={"origin": "http://evil.example:8000"}):
+            pass
+    assert refused.value.status_code == 400 and refused.value.json()["error"] == "bad-host"
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example:8000", "null", "http://127.0.0.1:3000",
+                                    "file://", "http://127.0.0.1.evil.example:8000",
+                                    "chrome-extension://abc"])
+def test_foreign_origins_are_refused(client, origin):
+    with pytest.raises(WebSocketDenialResponse) as refused:
+        with client.websocket_connect("ws://127.0.0.1:8000/ws", headers={"origin": origin}):
+            pass
+    assert refused.value.status_code == 403 and refused.value.json()["error"] == "bad-origin"
+
+
+@pytest.mark.parametrize("origin, host", [
+    ("http://127.0.0.1:8000", "127.0.0.1:8000"),
+    ("http://localhost:8000", "127.0.0.1:8000"),      # the page opened as localhost
+    ("http://[::1]:8000", "[::1]:8000"),
+    (None, "127.0.0.1:8000"),                         # not a browser: the tokens guard the tables
+])
+def test_the_pages_own_origins_are_accepted(client, origin, host):
+    headers = {"origin": origin} if origin else {}
+    with client.websocket_connect(f"ws://{host}/ws", headers=headers) as ws:
+        ws.send_json({"type": "pass"})
+        assert ws.receive_json()["reason"] == "bad-message"
+
+
+def test_allowed_hosts_for_the_serve_host():
+    assert guard.allowed_hosts_for() == ["127.0.0.1", "localhost", "[::1]", "::1", "testserver"]
+    assert "[fe80::1]" in guard.allowed_hosts_for("fe80::1")
+    assert "[fe80::1]" in guard.allowed_hosts_for("[fe80::1]")
+    assert guard.allowed_hosts_for("0.0.0.0")[:4] == ["127.0.0.1", "localhost", "[::1]", "::1"]
+    assert "0.0.0.0" not in guard.allowed_hosts_for("0.0.0.0")
+    assert "game.lan" in guard.allowed_hosts_for("0.0.0.0", ["Game.LAN"])
+
+
+def test_production_default_does_not_answer_testserver(tmp_path, monkeypatch):
+    monkeypatch.delenv("PRESIDENT_WEB_HOSTS")
+    app = create_app(bot_delay=0, secret=SECRET, state_dir=tmp_path)
+    with TestClient(app) as c:
+        is_refusal(c.get("/"), 400, "bad-host")
+        assert c.get(f"{LOCAL}/").status_code == 200
+
+
+def test_every_answer_carries_the_security_headers(client):
+    answers = [client.get("/"), client.head("/"), client.get("/static/app.js"),
+               client.get("/api/options"), client.get("/nope"),
+               client.post("/api/tables", json={"kind": "casino"}),
+               client.post("/api/tables", content=b"x" * 20_000),
+               client.get("/", headers={"host": "evil.example"})]
+    for r in answers:
+        for name, value in guard.SECURITY_HEADERS.items():
+            assert r.headers.get(name) == value, (r.request.url, name)
+        assert "camera=()" in r.headers["permissions-policy"]
+        assert "microphone=()" in r.headers["permissions-policy"]
+        assert "geolocation=()" in r.headers["permissions-policy"]
+        assert "server" not in r.headers
+
+
+# ----- names ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, words", [
+    ("Al\u202eex", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+    ("\u202dAlex", "U+202D"),
+    ("Al\u200bex", "U+200B ZERO WIDTH SPACE"),
+    ("Al\u200dex", "U+200D"),
+    ("\u2066Alex\u2069", "U+2066"),
+    ("Alex\u2067", "U+2067"),
+    ("\u2068Alex", "U+2068"),
+    ("Al\u2069ex", "U+2069"),
+    ("\ufeffAlex", "U+FEFF"),
+    ("Al\u00adex", "U+00AD SOFT HYPHEN"),
+    ("Al\x07ex", "control character"),
+    ("Alex\nRobin", "control character"),
+    ("Al\tex", "control character"),
+    ("Alex\u2028", "line separator"),
+    ("Al\ue000ex", "private-use"),
+    ("Alex\u3164", "shows nothing"),
+    ("\u2800", "shows nothing"),
+    ("\u0301Alex", "starts with a combining mark"),
+    ("x" + "\u0301" * (MAX_MARKS + 1), "stacks more than"),
+    ("\u0301\u0301", "combining mark"),
+])
+def test_invisible_control_and_format_characters_are_refused(name, words):
+    with pytest.raises(BadName) as e:
+        check_names(["Robin", name])
+    assert words in e.value.message and "seat 2" in e.value.message
+    assert "letters of any script" in e.value.message and "24 characters" in e.value.message
+    assert not any(unicodedata.category(c) in ("Cc", "Cf") for c in e.value.message)
+
+
+@pytest.mark.parametrize("other", [
+    "alex", " ALEX ", "A\u200alex".replace("\u200a", ""),
+    "\u0410lex",                       # Cyrillic А
+    "\u0410l\u0435\u0445",             # Cyrillic А, е, х
+    "\u0391lex",                       # Greek Α
+    "\uff21\uff4c\uff45\uff58",        # fullwidth
+    "\U0001d400\U0001d425\U0001d41e\U0001d431",   # mathematical bold
+    "AIex",                            # capital i for the l
+])
+def test_lookalike_names_are_the_same_name(other):
+    with pytest.raises(BadName) as e:
+        check_names(["Robin", "Alex", other])
+    assert "seats 2 and 3" in e.value.message and "different name" in e.value.message
+    assert same_name("Alex", other)
+
+
+def test_different_names_stay_different():
+    names = ["Zoë", "Zoe", "José", "Jose", "Ana", "Anna", "Иван"]
+    assert check_names(names) == names
+    assert check_names(["שרה", "Sam", "李小龍", "Ålex", "Alex 2", "Ali"]) == \
+        ["שרה", "Sam", "李小龍", "Ålex", "Alex 2", "Ali"]
+    assert not same_name("Alex", "Alexa")
+
+
+def test_names_are_cleaned_for_showing():
+    assert clean_name("  Robin   Hood ") == "Robin Hood"
+    assert clean_name("Jose\u0301") == "José"              # NFC
+    assert clean_name("\u00a0Sam\u3000") == "Sam"
+    with pytest.raises(BadName, match="25 characters"):
+        clean_name("x" * 25)
+
+
+def test_you_is_only_the_first_seat_and_only_without_friends():
+    assert check_names(["You", "Alex", "Sam"]) == ["You", "Alex", "Sam"]
+    with pytest.raises(BadName, match="your own name"):
+        check_names(["You", "Alex", "Sam"], friends=True)
+    with pytest.raises(BadName, match="your own name"):
+        check_names(["Y\u043eu", "Alex", "Sam"], friends=True)       # Cyrillic о
+    with pytest.raises(BadName, match="seat 3 is named 'you'"):
+        check_names(["Me", "Alex", "you"])
+    # Left blank, the first seat is the host when friends sit at the table.
+    assert check_names(["", "Alex", "Sam"], defaults=["You", "Alex", "Blair"], friends=True)[0] == "Host"
+    assert check_names(["", "Host", "Sam"], friends=True)[0] == "Player 1"
+    assert check_names(["", "", "Sam"], defaults=["You", "Alex", "Blair"]) == ["You", "Alex", "Sam"]
+
+
+@pytest.mark.parametrize("names, words", [
+    (["Me", "Al\u202eex", "Sam", "Drew"], "U+202E"),
+    (["Me", "Alex", "Al\u200bex", "Drew"], "U+200B"),
+    (["Me", "Alex", "\u0410lex", "Drew"], "look alike"),
+    (["You", "Alex", "Sam", "Drew"], "your own name"),
+])
+def test_the_api_refuses_deceptive_names(client, names, words):
+    r = client.post("/api/tables", json={"kind": "match", "players": 4, "names": names,
+                                         "levels": ["human", "human", "simple", "simple"]})
+    assert words in is_refusal(r, 400, "bad-table")
+    assert len(client.app.state.tables) == 0
+
+
+def test_the_api_shows_cleaned_names_and_names_the_host(client):
+    r = client.post("/api/tables", json={"kind": "match", "players": 4,
+                                         "names": ["", "  Robin   Hood ", "Sam", "Drew"],
+                                         "levels": ["human", "human", "simple", "simple"]})
+    assert r.status_code == 200, r.text
+    info = r.json()
+    assert info["invites"][0]["name"] == "Robin Hood"
+    assert client.app.state.tables.get(info["table"]).names[0] == "Host"
+
+
+# ----- the state folder ------------------------------------------------------------------------
+
+def _mode(path) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def test_state_folder_and_files_are_private(tmp_path, monkeypatch):
+    monkeypatch.delenv("PRESIDENT_WEB_SECRET", raising=False)
+    state = tmp_path / "state" / "president"
+    app = create_app(bot_delay=0, state_dir=state, allowed_hosts=["testserver"])
+    with TestClient(app) as c:
+        info = c.post("/api/tables", json={"kind": "match", "players": 4}).json()
+        with c.websocket_connect("/ws") as ws:     # a record is sealed: the ledger is written
+            ws.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
+            ws.receive_json()
+        assert _mode(state) == 0o700
+        files = {p.name: _mode(p) for p in state.iterdir()}
+        for name in ["web-secret", "web-saved-matches.sqlite3", "web-saved-matches.sqlite3-wal",
+                     "web-saved-matches.sqlite3-shm"]:
+            assert files.get(name) == 0o600, (name, files)
+
+
+def test_loose_modes_are_tightened_on_opening(tmp_path, monkeypatch):
+    monkeypatch.delenv("PRESIDENT_WEB_SECRET", raising=False)
+    state = tmp_path / "president"
+    app = create_app(bot_delay=0, state_dir=state, allowed_hosts=["testserver"])
+    with TestClient(app):
+        pass
+    os.chmod(state, 0o755)
+    for name in ["web-secret", "web-saved-matches.sqlite3"]:
+        os.chmod(state / name, 0o644)
+    app = create_app(bot_delay=0, state_dir=state, allowed_hosts=["testserver"])
+    with TestClient(app):
+        assert _mode(state) == 0o700
+        assert _mode(state / "web-secret") == 0o600
+        assert _mode(state / "web-saved-matches.sqlite3") == 0o600
+
+
+# ----- president serve as a process ------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def served(tmp_path):
+    """``president serve`` in a subprocess (its own memory, uvicorn's own HTTP parser)."""
+    pytest.importorskip("uvicorn")
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k != "PRESIDENT_WEB_HOSTS"}
+    env.update(PRESIDENT_WEB_SECRET="hostile-test", BROWSER="false",
+               XDG_STATE_HOME=str(tmp_path / "state"))
+    proc = subprocess.Popen([sys.executable, "-m", "president", "serve", "--port", str(port),
+                             "--no-browser", "--bot-delay", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert f"127.0.0.1:{port}" in proc.stdout.readline()
+        yield proc, port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmRSS")
+
+
+def _raw(port: int, head: bytes, body_bytes: int = 0, chunked: bool = False) -> bytes:
+    """Send ``head`` then up to ``body_bytes`` of body (chunked or not) on a raw socket,
+    reading the answer all along; returns the answer (the server may stop reading early)."""
+    answer = bytearray()
+    s = socket.create_connection(("127.0.0.1", port), timeout=20)
+
+    def read():
+        try:
+            while data := s.recv(65536):
+                answer.extend(data)
+        except OSError:
+            pass
+    reader = threading.Thread(target=read)
+    reader.start()
+    try:
+        s.sendall(head)
+        block = b"[" * 65536
+        sent = 0
+        while sent < body_bytes:
+            s.sendall(b"%x\r\n%s\r\n" % (len(block), block) if chunked else block)
+            sent += len(block)
+        if chunked:
+            s.sendall(b"0\r\n\r\n")
+    except OSError:
+        pass                                   # the server closed the connection: good
+    reader.join(timeout=20)
+    s.close()
+    return bytes(answer)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc")
+@pytest.mark.parametrize("chunked", [False, True])
+def test_a_50_mb_body_is_refused_and_memory_stays_flat(served, chunked):
+    proc, port = served
+    size = 50 * 1024 * 1024
+    _raw(port, b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    before = _rss_kb(proc.pid)
+    length = b"Transfer-Encoding: chunked" if chunked else b"Content-Length: %d" % size
+    answer = _raw(port, b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+                  b"Content-Type: application/json\r\n%s\r\n\r\n" % (port, length), size, chunked)
+    after = _rss_kb(proc.pid)
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413"), answer[:300]
+    assert json.loads(body)["error"] == "too-large"
+    assert after - before < 5 * 1024, f"RSS grew by {after - before} kB"
+
+
+def test_serve_refuses_rebinding_and_sends_no_server_banner(served):
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+    _, port = served
+    answer = _raw(port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n" % port)
+    assert answer.startswith(b"HTTP/1.1 200") and b"\r\nserver:" not in answer.lower()
+    assert b"permissions-policy:" in answer.lower()
+    evil = _raw(port, b"GET / HTTP/1.1\r\nHost: evil.example:%d\r\nConnection: close\r\n\r\n" % port)
+    assert evil.startswith(b"HTTP/1.1 400") and b'"bad-host"' in evil
+    assert b"\r\nserver:" not in evil.lower()
+    # A websocket from a rebinding page: Host and Origin both evil.example.
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    with pytest.raises(InvalidStatus) as refused:
+        connect(f"ws://evil.example:{port}/ws", sock=sock,
+                origin=f"http://evil.example:{port}", open_timeout=10)
+    assert refused.value.response.status_code == 400
+    # A foreign page's websocket to the right host.
+    with pytest.raises(InvalidStatus) as refused:
+        connect(f"ws://127.0.0.1:{port}/ws", origin=f"http://evil.example:{port}", open_timeout=10)
+    assert refused.value.response.status_code == 403
+    assert json.loads(refused.value.response.body)["error"] == "bad-origin"
+    # The page's own origin joins.
+    with connect(f"ws://127.0.0.1:{port}/ws", origin=f"http://localhost:{port}", open_timeout=10) as ws:
+        ws.send('{"type": "pass"}')
+        assert json.loads(ws.recv(timeout=10))["reason"] == "bad-message"
