@@ -97,6 +97,21 @@ function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+// Player names inside sentences the page builds are isolated from the words around them, so
+// a name written right to left ("שרה") never reorders them ("שרה — 2 points" stays in that
+// order). named`Waiting for ${name}…` gives nodes for append(), each value in a <bdi>;
+// isolated(name) wraps a name in plain text (a string) in FSI … PDI, the same isolation.
+function named(strings, ...values) {
+  const nodes = [strings[0]];
+  values.forEach((value, i) => {
+    const b = document.createElement("bdi");
+    b.textContent = String(value);
+    nodes.push(b, strings[i + 1]);
+  });
+  return nodes;
+}
+function isolated(name) { return `\u2068${name}\u2069`; }
+
 // A card face: rank and suit in the corner (what shows when cards overlap), a large suit
 // below. The corner's text is visible, so a card's accessible name starts with it ("9").
 function cardFace(card, { named = true } = {}) {
@@ -434,7 +449,7 @@ function renderSaved() {
   }
   for (const h of store.get(STORE_HISTORY, []).slice().reverse()) {
     const li = document.createElement("li");
-    const won = h.winners?.length ? `won by ${h.winners.join(" and ")}` : "unfinished";
+    const won = h.winners?.length ? `won by ${h.winners.map(isolated).join(" and ")}` : "unfinished";
     const line = h.scoring === false ? "" : ` — ${scoreLine(h.players, h.scores)}`;
     const when = document.createElement("time");
     when.dateTime = new Date(h.when).toISOString();
@@ -453,7 +468,7 @@ function renderSaved() {
 
 function scoreLine(players, scores) {
   if (!players || !scores) return "";
-  return players.map((n, i) => `${n} ${scores[i]}`).join(", ");
+  return players.map((n, i) => `${isolated(n)} ${scores[i]}`).join(", ");
 }
 
 async function showStart(message = "") {
@@ -821,7 +836,7 @@ function dealOver() { return ["between-deals", "match-over"].includes(app.state.
 function render() {
   const s = app.state;
   const deal = s.table.kind === "practice" ? "Practice round" : `${s.rules.name} · deal ${s.deal}`;
-  $("bar-info").textContent = `${deal} · dealer: ${nameIn(s.dealer)} · first lead: ${nameIn(s.leader)}`;
+  $("bar-info").replaceChildren(...named`${deal} · dealer: ${nameIn(s.dealer)} · first lead: ${nameIn(s.leader)}`);
   renderInvites();
   renderSeats();
   renderPile();
@@ -997,12 +1012,12 @@ function renderPile() {
     cards.append(facesImage(top.cards));
     toBeat.innerHTML = "";
     const who = document.createElement("span");
-    who.textContent = `To beat: ${playWords(top.cards)} by ${nameIn(top.seat)}. `;
+    who.replaceChildren(`To beat: ${playWords(top.cards)} by `, ...named`${nameIn(top.seat)}. `);
     const need = document.createElement("strong");
     need.textContent = needWords(s.to_beat, s.rules.beat);
     toBeat.append(who, need);
   } else {
-    toBeat.textContent = `Empty pile: ${nameOf(s.to_act)} ${s.to_act === me() ? "lead" : "leads"} any single, pair, triple or four of a kind`;
+    toBeat.replaceChildren("Empty pile: ", ...named`${nameOf(s.to_act)} ${s.to_act === me() ? "lead" : "leads"} any single, pair, triple or four of a kind`);
   }
   // Earlier plays of this pile, tucked under the play to beat (the four latest).
   for (const p of pile.slice(0, -1).slice(-4)) {
@@ -1014,7 +1029,7 @@ function renderPile() {
     box.append(who);
     under.append(box);
   }
-  const earlier = pile.slice(0, -1).map((p) => `${nameOf(p.seat)}: ${p.cards.map(cardText).join(" ")}`);
+  const earlier = pile.slice(0, -1).map((p) => `${isolated(nameOf(p.seat))}: ${p.cards.map(cardText).join(" ")}`);
   $("pile-history").textContent = earlier.length ? `Earlier on this pile — ${earlier.join(" · ")}` : "";
   $("pile").dataset.count = s.to_beat ? String(s.to_beat.count) : "0";
   $("discard-count").textContent = String(s.cleared);
@@ -1124,14 +1139,14 @@ function renderControls() {
   $("show-result").hidden = !over || !$("result").hidden;
   let why = "";
   if (over) why = s.table.kind === "practice" ? "The round is over." : s.phase === "match-over" ? "The match is over." : "The deal is over.";
-  else if (s.phase === "exchange") why = myTurn() ? "Give your cards above the hand." : `Waiting for ${nameOf(s.to_act)} to give cards…`;
-  else if (!myTurn()) why = s.to_act === null ? "" : `Waiting for ${nameOf(s.to_act)}…`;
+  else if (s.phase === "exchange") why = myTurn() ? "Give your cards above the hand." : named`Waiting for ${nameOf(s.to_act)} to give cards…`;
+  else if (!myTurn()) why = s.to_act === null ? "" : named`Waiting for ${nameOf(s.to_act)}…`;
   else if (onlyPass) why = `Nothing you hold beats ${playWords(s.to_beat.cards)}: pass.`;
   else if (app.selected.size === 0) {
     why = s.to_beat ? `Select ${plural(s.to_beat.count, "card")} of one rank to play, or pass.`
       : "Select a card, or cards of one rank, to lead.";
   }
-  $("play-why").textContent = why;
+  $("play-why").replaceChildren(...[why].flat());
 }
 
 function renderExchange() {
@@ -1154,9 +1169,9 @@ function renderExchange() {
   for (const x of mine) {
     const p = document.createElement("p");
     p.className = "exchange-done";
-    p.textContent = x.giver === me()
-      ? `You gave ${x.cards.map(cardText).join(", ")} to ${nameOf(x.receiver)}.`
-      : `${nameOf(x.giver)} gave you ${x.cards.map(cardText).join(", ")}.`;
+    p.append(...(x.giver === me()
+      ? [`You gave ${x.cards.map(cardText).join(", ")} to `, ...named`${nameOf(x.receiver)}.`]
+      : [...named`${nameOf(x.giver)} gave you `, `${x.cards.map(cardText).join(", ")}.`]));
     box.append(p);
   }
   if (!pending) return;
@@ -1164,7 +1179,7 @@ function renderExchange() {
   const many = plural(pending.count, "card");
   const highest = pending.count === 1 ? "highest card" : `${pending.count} highest cards`;
   if (pending.giver !== me()) {
-    p.textContent = `Waiting: ${nameOf(pending.giver)} ${pending.forced ? `must give their ${highest}` : `gives back ${many}`} to ${pending.receiver === me() ? "you" : nameOf(pending.receiver)}.`;
+    p.append(...named`Waiting: ${nameOf(pending.giver)} ${pending.forced ? `must give their ${highest}` : `gives back ${many}`} to ${pending.receiver === me() ? "you" : nameOf(pending.receiver)}.`);
     box.append(p);
     return;
   }
@@ -1173,16 +1188,16 @@ function renderExchange() {
   if (pending.forced) {
     const options = s.legal.filter((a) => a !== "pass");
     if (options.length === 1) {
-      p.textContent = `You finished last: you must give your ${highest} to ${nameOf(pending.receiver)}.`;
+      p.append(`You finished last: you must give your ${highest} to `, ...named`${nameOf(pending.receiver)}.`);
       const b = document.createElement("button");
       b.type = "button";
       b.id = "give-forced";
       b.className = "primary";
-      b.textContent = `Give ${options[0].map(cardText).join(", ")} to ${nameOf(pending.receiver)}`;
+      b.append(`Give ${options[0].map(cardText).join(", ")} to `, ...named`${nameOf(pending.receiver)}`);
       b.onclick = () => send({ type: "give", cards: options[0] });
       actions.append(b);
     } else {
-      p.textContent = `You finished last: give your ${highest} to ${nameOf(pending.receiver)}; choose which of the equal cards.`;
+      p.append(`You finished last: give your ${highest} to `, ...named`${nameOf(pending.receiver)}; choose which of the equal cards.`);
       for (const opt of options) {
         const b = document.createElement("button");
         b.type = "button";
@@ -1193,12 +1208,12 @@ function renderExchange() {
       }
     }
   } else {
-    p.textContent = `Choose ${many} from your hand to give back to ${nameOf(pending.receiver)}, then press Give.`;
+    p.append(`Choose ${many} from your hand to give back to `, ...named`${nameOf(pending.receiver)}, then press Give.`);
     const b = document.createElement("button");
     b.type = "button";
     b.id = "give-selected";
     b.className = "primary";
-    b.textContent = `Give selected to ${nameOf(pending.receiver)}`;
+    b.append("Give selected to ", ...named`${nameOf(pending.receiver)}`);
     b.onclick = () => {
       if (app.selected.size !== pending.count) { setMessage(`Select exactly ${many} to give.`); return; }
       send({ type: "give", cards: [...app.selected] });
@@ -1312,7 +1327,7 @@ function renderResult() {
       .sort((a, b) => b.total - a.total || a.p - b.p);
     for (const o of order) {
       const li = document.createElement("li");
-      li.textContent = `${o.name} — ${plural(o.total, "point")}${s.winners.includes(o.p) ? " (winner)" : ""}`;
+      li.append(...named`${o.name}`, ` — ${plural(o.total, "point")}${s.winners.includes(o.p) ? " (winner)" : ""}`);
       if (o.p === s.you.player) li.classList.add("me");
       standings.append(li);
     }
@@ -1324,7 +1339,7 @@ function renderResult() {
   ol.id = "finish-order";
   for (const o of last.order) {
     const li = document.createElement("li");
-    li.textContent = `${o.name} — ${o.title}${points && o.points ? ` (+${o.points})` : ""}`;
+    li.append(...named`${o.name}`, ` — ${o.title}${points && o.points ? ` (+${o.points})` : ""}`);
     if (o.player === s.you.player) li.classList.add("me");
     ol.append(li);
   }
@@ -1343,8 +1358,9 @@ function renderResult() {
     if (s.phase === "match-over") {
       const names = s.winners.map(playerName);
       const mine = s.winners.length === 1 && s.winners[0] === s.you.player;
-      $("result-title").textContent = names.length === 1
-        ? `Match over: ${names[0]} ${mine ? "win" : "wins"}` : `Match over: ${names.join(" and ")} share the win`;
+      $("result-title").replaceChildren(...(names.length === 1
+        ? named`Match over: ${names[0]} ${mine ? "win" : "wins"}`
+        : ["Match over: ", ...names.flatMap((n, i) => [i ? " and " : "", ...named`${n}`]), " share the win"]));
       const setup = store.get(STORE_MATCH)?.setup;
       if (setup) {
         actions.append(button("Rematch", "primary", async () => {
