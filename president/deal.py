@@ -280,7 +280,9 @@ class Deal:
             self.passed = 0
         if not self.counts[seat]:
             self.finish_order.append(seat)
-            events.append(WentOut(seat, len(self.finish_order)))
+            place = len(self.finish_order)
+            events.append(WentOut(seat, place, title_for_place(place, self.players,
+                                                                naming=self.rules.titles)))
             if self.players - len(self.finish_order) == 1:
                 self._end(events)
                 return events
@@ -358,7 +360,7 @@ class Deal:
         self.points = tuple(points)
         titles = [""] * n
         for place, s in enumerate(self.finish_order):
-            titles[s] = title_for_place(place + 1, n)
+            titles[s] = title_for_place(place + 1, n, naming=self.rules.titles)
         events.append(DealEnded(tuple(self.finish_order), self.points, self.points, tuple(titles)))
 
     # ----- state snapshots ----------------------------------------------------------

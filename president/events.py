@@ -14,7 +14,7 @@ from .actions import Play
 from .cards import Card
 
 __all__ = ["Event", "Dealt", "Exchanged", "Played", "Passed", "PileCleared", "WentOut",
-           "DealEnded", "MatchEnded", "visible_to", "TITLES", "title_for_place"]
+           "DealEnded", "MatchEnded", "visible_to", "TITLE_NAMINGS", "title_for_place"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,16 +83,19 @@ class PileCleared:
 
 @dataclass(frozen=True, slots=True)
 class WentOut:
-    """``seat`` played its last cards and took finishing ``place`` (1 = first)."""
+    """``seat`` played its last cards and took finishing ``place`` (1 = first), which the
+    rules name ``title`` (:func:`title_for_place`)."""
 
     seat: int
     place: int
+    title: str
 
 
 @dataclass(frozen=True, slots=True)
 class DealEnded:
     """The deal ended. ``finish_order`` lists seats first to last; ``points[seat]`` were
-    scored this deal; ``totals[seat]`` are the match totals after it; ``titles[seat]``."""
+    scored this deal; ``totals[seat]`` are the match totals after it; ``titles[seat]`` as
+    the rules name each place (:func:`title_for_place`)."""
 
     finish_order: tuple[int, ...]
     points: tuple[int, ...]
@@ -121,19 +124,59 @@ def visible_to(event: Event, seat: int) -> Event:
     return event
 
 
-TITLES = ("President", "Vice-President", "Neutral", "Vice-Scum", "Scum")
+TITLE_NAMINGS: dict[str, str] = {
+    "places": "President, Vice-President, then 3rd, 4th, ... by finishing place, and last",
+    "last-to-finish": "President, Vice-President, then 3rd, 4th, ... by finishing place, "
+                      "and last to finish",
+    "president-only": "President for first place, then 2nd, 3rd, ... by finishing place, "
+                      "and last",
+    "roles": "President, Vice-President, Neutral for any seats between, Vice-Scum second to "
+             "last and bottom for the last seat; at 3 players President, Neutral, bottom",
+}
+"""How each source names the finishing places (the ``titles`` option of
+:class:`~president.rules.Rules`), in words; :func:`title_for_place` gives the names."""
 
 
-def title_for_place(place: int, players: int) -> str:
-    """Title of finishing ``place`` (1-based) at a table of ``players`` (RULES.md, "Places and
-    titles"): 1 President, 2 Vice-President, last Scum, second-to-last Vice-Scum, else
-    Neutral; with 3 players: President, Neutral, Scum."""
+def title_for_place(place: int, players: int, *, naming: str) -> str:
+    """Title of finishing ``place`` (1-based) at a table of ``players``, as the rules'
+    ``naming`` (``Rules.titles``, one of :data:`TITLE_NAMINGS`) calls it (RULES.md, "Places
+    and titles"):
+
+    - ``"places"`` (seed ``000_2ebb75a2290c9d05.txt``, "neutral last-place naming"):
+      President, Vice-President, then the places ``"3rd"``, ``"4th"``, ... and ``"last"``.
+    - ``"last-to-finish"`` (seed ``001_6a3b64d15368b01c.txt``): President, Vice-President,
+      then places, and ``"last to finish"`` for the player still holding cards.
+    - ``"president-only"`` (seed ``003_e6cd2942d7a2654f.txt``): first place is
+      "traditionally President"; the others are only places, ``"2nd"``, ``"3rd"`` and
+      ``"last"``.
+    - ``"roles"`` (seed ``004_7dd5a514fa081721.txt``): President, Vice-President,
+      ``"Neutral"`` for the seats between (at 5 or more), ``"Vice-Scum"`` second to last,
+      ``"bottom"`` for the last seat; at 3 players no vice ranks: President, Neutral, bottom.
+
+    >>> [title_for_place(p, 4, naming="places") for p in (1, 2, 3, 4)]
+    ['President', 'Vice-President', '3rd', 'last']
+    >>> [title_for_place(p, 5, naming="roles") for p in (1, 2, 3, 4, 5)]
+    ['President', 'Vice-President', 'Neutral', 'Vice-Scum', 'bottom']
+
+    Raises:
+        ValueError: an unknown ``naming``, or a place outside 1 to ``players``.
+    """
+    if naming not in TITLE_NAMINGS:
+        raise ValueError(f"no title naming {naming!r}; namings are: {', '.join(TITLE_NAMINGS)}")
+    if not 1 <= place <= players:
+        raise ValueError(f"place {place} does not exist at a table of {players}")
     if place == 1:
         return "President"
+    if naming == "roles":
+        if place == players:
+            return "bottom"
+        if players >= 4 and place == 2:
+            return "Vice-President"
+        if players >= 4 and place == players - 1:
+            return "Vice-Scum"
+        return "Neutral"
     if place == players:
-        return "Scum"
-    if players >= 4 and place == 2:
+        return "last to finish" if naming == "last-to-finish" else "last"
+    if place == 2 and naming != "president-only":
         return "Vice-President"
-    if players >= 4 and place == players - 1:
-        return "Vice-Scum"
-    return "Neutral"
+    return f"{place}{'nd' if place == 2 else 'rd' if place == 3 else 'th'}"  # places 2 to 6

@@ -411,13 +411,14 @@ class Match:
     # ----- information --------------------------------------------------------------
 
     def titles(self) -> tuple[str, ...]:
-        """Titles from the latest finished deal, by match player index (``""`` before any)."""
+        """Titles from the latest finished deal, by match player index (``""`` before any),
+        as ``rules.titles`` names the places (:func:`~president.events.title_for_place`)."""
         if not self.results:
             return ("",) * self.rules.players
         n = self.rules.players
         out = [""] * n
         for place, p in enumerate(self.results[-1].finish_order):
-            out[p] = title_for_place(place + 1, n)
+            out[p] = title_for_place(place + 1, n, naming=self.rules.titles)
         return tuple(out)
 
     def observation(self, seat: int) -> Observation:

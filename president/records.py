@@ -705,7 +705,8 @@ def _title_of_seat(match: Match, seat: int) -> str:
         return "no title yet"
     order = match.results[-1].finish_order
     player = match.seating[seat]
-    return title_for_place(order.index(player) + 1, match.rules.players)
+    return title_for_place(order.index(player) + 1, match.rules.players,
+                           naming=match.rules.titles)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from typing import Any, Mapping, Sequence
 
 from .cards import Card, Rank
 from .errors import NotationError, RulesError
+from .events import TITLE_NAMINGS
 
 __all__ = ["Rules", "PRESETS", "TWISTS", "OPTION_VALUES", "OPTION_HELP", "PRESET_SEEDS",
            "describe_items"]
@@ -36,23 +37,27 @@ OPTION_VALUES: dict[str, str] = {
     "later_lead": "president, left-of-dealer",
     "scoring": "points by place such as 2,1 (the rest score 0), or none",
     "match_end": "points:<target>, deals:<n>, single-deal, never",
+    "titles": ", ".join(TITLE_NAMINGS),
 }
 
 # preset name -> (min players, max players, options). RULES.md "Presets".
 PRESETS: dict[str, tuple[int, int, dict[str, Any]]] = {
     "house": (4, 7, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
                          exchange="one-card", seating="fixed", first_lead="left-of-dealer",
-                         later_lead="president", scoring=(2, 1), match_end="points:11")),
+                         later_lead="president", scoring=(2, 1), match_end="points:11",
+                         titles="places")),
     "family": (4, 7, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
                           exchange="one-card", seating="by-finish", first_lead="left-of-dealer",
-                          later_lead="president", scoring=(2, 1), match_end="points:11")),
+                          later_lead="president", scoring=(2, 1), match_end="points:11",
+                          titles="last-to-finish")),
     "practice": (4, 4, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
                             exchange="none", seating="fixed", first_lead="seat:0",
-                            later_lead="president", scoring=None, match_end="single-deal")),
+                            later_lead="president", scoring=None, match_end="single-deal",
+                            titles="president-only")),
     "first-night": (3, 7, dict(beat="equal-or-higher", passing="re-enter",
                                last_of_rank_clears=True, exchange="none", seating="by-finish",
                                first_lead="left-of-dealer", later_lead="president",
-                               scoring=None, match_end="never")),
+                               scoring=None, match_end="never", titles="roles")),
 }
 
 PRESET_SOURCES = {
@@ -126,6 +131,10 @@ class Rules:
         scoring: points by finishing place (first place first; missing places score 0),
             or ``None`` for no points (roles only).
         match_end: ``"points:<target>"``, ``"deals:<n>"``, ``"single-deal"`` or ``"never"``.
+        titles: how finishing places are named (RULES.md, "Places and titles"), as each
+            source names them: ``"places"`` (seed 000), ``"last-to-finish"`` (seed 001),
+            ``"president-only"`` (seed 003) or ``"roles"`` (seed 004); the words are
+            :func:`~president.events.title_for_place`.
         preset: the preset this came from, or ``None``.
         twists: the twists applied, in order, as written (``"lowest-three-starts:3D"``).
 
@@ -143,6 +152,7 @@ class Rules:
     later_lead: str = "president"
     scoring: tuple[int, ...] | None = (2, 1)
     match_end: str = "points:11"
+    titles: str = "places"
     preset: str | None = None
     twists: tuple[str, ...] = field(default=())
 
@@ -159,6 +169,7 @@ class Rules:
         _choice("exchange", self.exchange, ("none", "one-card", "two-and-one"))
         _choice("seating", self.seating, ("fixed", "by-finish"))
         _choice("later_lead", self.later_lead, ("president", "left-of-dealer"))
+        _choice("titles", self.titles, tuple(TITLE_NAMINGS))
         self._check_first_lead()
         self._check_scoring()
         self._check_match_end()
@@ -309,7 +320,10 @@ class Rules:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
-        """Inverse of :meth:`to_dict`; options not given come from the preset.
+        """Inverse of :meth:`to_dict`; options not given come from the preset (without a
+        preset, from the defaults of :class:`Rules`). So a dict stored before an option
+        existed still loads: one without ``titles`` names places as its preset does
+        (``"places"`` without a preset).
 
         ``scoring`` may be a list, a string like ``"2,1"``, or ``"none"``/``null``.
 
@@ -401,8 +415,12 @@ OPTION_HELP: dict[str, str] = {
                   "any single, pair, triple or four of a kind.",
     "later_lead": "Who puts down the first cards of every deal after the first.",
     "scoring": "Points given after each deal by finishing place; places not listed score "
-               "nothing. With no points, only the titles (President, Scum, ...) count.",
+               "nothing. With no points, only the titles (President, Vice-President, ...) "
+               "count.",
     "match_end": "When the whole match is over and who wins it.",
+    "titles": "What each finishing place is called after a deal. The sources name them "
+              "differently; the names never change the play, and the exchange goes by "
+              "finishing place.",
 }
 """What each option of :class:`Rules` means, in plain words for a newcomer (the start
 screen's "?" beside each rule); its value in words is :func:`describe_items`."""
@@ -411,7 +429,8 @@ screen's "?" beside each rule); its value in words is :func:`describe_items`."""
 def describe_items(r: Rules, names: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
     """Each option of ``r`` in plain words: ``(option, label, text)`` such as
     ``("beat", "Beat", "same number of cards, strictly higher rank")``, in the order of
-    RULES.md "Options"; :data:`OPTION_HELP` explains each ``option``.
+    RULES.md "Options", then ``titles`` (RULES.md, "Places and titles");
+    :data:`OPTION_HELP` explains each ``option``.
 
     Args:
         r: the rules.
@@ -474,6 +493,7 @@ def describe_items(r: Rules, names: Sequence[str] | None = None) -> list[tuple[s
     else:
         end = f"exactly {me[6:]} deals; highest total wins, ties share"
     items.append(("match_end", "Match", end))
+    items.append(("titles", "Titles", TITLE_NAMINGS[r.titles]))
     return items
 
 

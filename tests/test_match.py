@@ -13,8 +13,8 @@ import copy
 
 import pytest
 
-from president import (PASS, DealEnded, Dealt, Exchanged, Give, IllegalAction, Match,
-                       MatchEnded, Play, Rules, Transfer, visible_to)
+from president import (PASS, PRESETS, DealEnded, Dealt, Exchanged, Give, IllegalAction, Match,
+                       MatchEnded, Play, Rules, Transfer, WentOut, visible_to)
 from president.cards import parse_cards
 from president.deal import Deal
 
@@ -243,8 +243,8 @@ def test_by_finish_seating_president_dealt_first_last_player_deals():
     assert isinstance(ev[0], Dealt)
     assert ev[0].hand_sizes == (11, 11, 10, 10, 10)  # the President is dealt to first
     assert match.observation(0).names[0] == "D"
-    assert match.observation(0).previous_titles == ("President", "Vice-President", "Neutral",
-                                                     "Vice-Scum", "Scum")
+    assert match.observation(0).previous_titles == ("President", "Vice-President", "3rd", "4th",
+                                                     "last to finish")
     do_exchange(match)
     assert match.to_act == 0
 
@@ -326,20 +326,88 @@ def test_scoring_none_roles_only():
     assert match.phase == "between-deals"  # match_end = never
 
 
-@pytest.mark.parametrize("players,titles", [
-    (3, ("President", "Neutral", "Scum")),
-    (4, ("President", "Vice-President", "Vice-Scum", "Scum")),
-    (5, ("President", "Vice-President", "Neutral", "Vice-Scum", "Scum")),
-    (7, ("President", "Vice-President", "Neutral", "Neutral", "Neutral", "Vice-Scum", "Scum")),
-])
-def test_titles_by_place(players, titles):
-    """RULES.md "Places and titles" (seed 004: "At three, skip the vice ranks. At five or
-    more, Neutrals sit between VP and Vice-Scum")."""
-    rules = Rules.preset("first-night", players=players)
-    small = [f"{r}C" for r in "3 4 5 6 7 8 9".split()[:players]]
-    match = Match(rules, hands=small)
+def _titles_at(preset: str, players: int) -> tuple[str, ...]:
+    """Play one deal of ``preset`` at ``players`` in which seat i finishes (i+1)-th, and give
+    the titles by place, checking that every way the engine names a place agrees: the
+    going-out events, the deal's end, ``Match.titles()`` and the next deal's
+    ``previous_titles``. A table size the preset does not allow plays under custom rules
+    with the preset's ``titles`` (the naming is a rule of its own)."""
+    lo, hi, options = PRESETS[preset]
+    if lo <= players <= hi:
+        rules = Rules.preset(preset, players=players, match_end="deals:2")
+    else:
+        rules = Rules(players=players, titles=options["titles"], exchange="none",
+                      scoring=None, match_end="deals:2")
+    match = Match(rules, hands=[f"{r}C" for r in "3 4 5 6 7 8 9".split()[:players]],
+                  first_dealer=players - 1)
     ev = finish_deal(match, list(range(players)))
-    assert [e for e in ev if isinstance(e, DealEnded)][0].titles == titles
+    ended = [e for e in ev if isinstance(e, DealEnded)][0]
+    out = {e.seat: e.title for e in ev if isinstance(e, WentOut)}
+    assert out == {s: ended.titles[s] for s in range(players - 1)}
+    assert match.titles() == ended.titles  # seat i is player i in the first deal
+    match.start_next_deal(seed=1)
+    assert match.observation(0).previous_titles == tuple(
+        ended.titles[p] for p in match.seating)
+    return ended.titles
+
+
+@pytest.mark.parametrize("players,titles", [
+    (3, ("President", "Vice-President", "last")),
+    (4, ("President", "Vice-President", "3rd", "last")),
+    (5, ("President", "Vice-President", "3rd", "4th", "last")),
+    (7, ("President", "Vice-President", "3rd", "4th", "5th", "6th", "last")),
+])
+def test_titles_house(players, titles):
+    """``house`` (seed ``000_2ebb75a2290c9d05.txt``): first out President, second
+    Vice-President, then the remaining finish places; its "neutral last-place naming" calls
+    the last seat "last", never Scum."""
+    assert _titles_at("house", players) == titles
+
+
+@pytest.mark.parametrize("players,titles", [
+    (3, ("President", "Vice-President", "last to finish")),
+    (4, ("President", "Vice-President", "3rd", "last to finish")),
+    (5, ("President", "Vice-President", "3rd", "4th", "last to finish")),
+    (7, ("President", "Vice-President", "3rd", "4th", "5th", "6th", "last to finish")),
+])
+def test_titles_family(players, titles):
+    """``family`` (seed ``001_6a3b64d15368b01c.txt``): President, Vice-President, places
+    for the seats between, and the player still holding cards is "the last to finish"."""
+    assert _titles_at("family", players) == titles
+
+
+@pytest.mark.parametrize("players,titles", [
+    (3, ("President", "2nd", "last")),
+    (4, ("President", "2nd", "3rd", "last")),
+    (5, ("President", "2nd", "3rd", "4th", "last")),
+    (7, ("President", "2nd", "3rd", "4th", "5th", "6th", "last")),
+])
+def test_titles_practice(players, titles):
+    """``practice`` (seed ``003_e6cd2942d7a2654f.txt``): first place is "traditionally
+    President"; the others take second place and so on, the final player last place. The
+    seed names no Vice-President (titles are for a physical session to agree on)."""
+    assert _titles_at("practice", players) == titles
+
+
+@pytest.mark.parametrize("players,titles", [
+    (3, ("President", "Neutral", "bottom")),
+    (4, ("President", "Vice-President", "Vice-Scum", "bottom")),
+    (5, ("President", "Vice-President", "Neutral", "Vice-Scum", "bottom")),
+    (7, ("President", "Vice-President", "Neutral", "Neutral", "Neutral", "Vice-Scum",
+         "bottom")),
+])
+def test_titles_first_night(players, titles):
+    """``first-night`` (seed ``004_7dd5a514fa081721.txt``): at three the vice ranks are
+    skipped; at five or more Neutrals sit between VP and Vice-Scum; the last seat is the
+    bottom (the seed never says Scum)."""
+    assert _titles_at("first-night", players) == titles
+
+
+def test_every_preset_names_its_places():
+    """Each preset sets ``titles``; a new preset without its own scenario test above fails."""
+    assert {name: options["titles"] for name, (_, _, options) in PRESETS.items()} == {
+        "house": "places", "family": "last-to-finish", "practice": "president-only",
+        "first-night": "roles"}
 
 
 def test_points_target_deal_is_played_to_its_end_and_ties_share():

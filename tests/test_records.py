@@ -108,6 +108,39 @@ def test_record_of_a_random_match_replays_to_the_same_snapshot(match):
     assert dumps(result.match) == text
 
 
+def test_a_record_written_before_the_titles_option_still_loads():
+    """Records store the rules as ``Rules.to_dict`` wrote them; one written before the
+    ``titles`` option existed has no such key. It loads with its preset's naming (seed 004
+    for first-night) and replays to the same match, and writing it again adds the key."""
+    rules = Rules.parse("first-night+swap", players=5)
+    match = Match(rules, seed=7)
+    rng = random.Random(7)
+    while match.deal_number < 2 or match.phase != "between-deals":
+        if match.phase == "between-deals":
+            match.start_next_deal()
+        else:
+            match.act(match.to_act, rng.choice(match.legal_actions()))
+    data = json.loads(dumps(match))
+    assert data["rules"].pop("titles") == "roles"
+    old = records.load(io.StringIO(json.dumps(data)))
+    assert old.rules == rules
+    result = replay(old)
+    assert result.ok and result.match.snapshot() == match.snapshot()
+    assert sorted(result.match.titles()) == sorted(["President", "Vice-President", "Neutral",
+                                                    "Vice-Scum", "bottom"])
+    assert json.loads(dumps(result.match))["rules"]["titles"] == "roles"
+
+
+def test_a_transfer_to_the_wrong_seat_names_the_receiver_by_its_title():
+    """The replay's refusal names the receiver as the rules title them (seed 000, house:
+    the last seat gives to the President)."""
+    data = json.loads((DATA / "house_two_deals_exchange.json").read_text())
+    data["deals"][1]["exchange"] = ["3>1 2D"]
+    result = replay(data)
+    assert result.error.reason == "bad-exchange"
+    assert "seat 3 gives to seat 0 (President) now, not to seat 1" in result.error.message
+
+
 def test_every_preset_is_covered_by_the_round_trip():
     assert {spec.split("+")[0] for spec, _ in SPECS} == {"house", "family", "practice",
                                                           "first-night"}
@@ -240,7 +273,7 @@ def test_worked_example_3_first_night_four_fours():
     replayer = iter_replay(loads((DATA / "rules_example3_first_night.json").read_text()))
     steps = list(replayer)
     assert replayer.error is None
-    assert WentOut(1, 1) in steps[-1].events
+    assert WentOut(1, 1, "President") in steps[-1].events
     assert PileCleared("last-of-rank", 1, 2) in steps[-1].events
     assert PileCleared("all-passed", 3, 3) in steps[7].events  # South's aces win, South leads
     assert PileCleared("all-passed", 1, 1) in steps[13].events  # North's 2 wins, North leads
@@ -385,7 +418,7 @@ def test_state_in_the_exchange_shows_the_giver_to_act():
     result = replay(data)
     state = result.deals[1]
     assert state["phase"] == "exchange" and state["to_act"] == 0
-    assert state["hands"][0] == "3D 4D 2D"  # the Scum's 2 arrived; nothing else changed
+    assert state["hands"][0] == "3D 4D 2D"  # the last player's 2 arrived; nothing else changed
     assert state["hands"][3] == "9D"
 
 
@@ -615,3 +648,4 @@ def test_the_json_example_in_docs_is_real_output(capsys):
     block = block[:block.index("```")]
     status, out, _ = run_cli(capsys, str(DATA / "bug_equal_rank_under_higher.json"), "--json")
     assert status == 1 and out == block
+

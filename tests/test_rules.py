@@ -5,23 +5,29 @@ from __future__ import annotations
 import pytest
 
 from president import Rules, RulesError
-from president.rules import PRESET_SEEDS, PRESETS, TWISTS
+from president.events import TITLE_NAMINGS, title_for_place
+from president.rules import (OPTION_HELP, OPTION_VALUES, PRESET_SEEDS, PRESETS, TWISTS,
+                             describe_items)
 
-# RULES.md "Presets", one row per seed, written out from the table (not from rules.py).
+# RULES.md "Presets", one row per seed, written out from the table (not from rules.py);
+# ``titles`` from "Places and titles" as the seeds name the places (see tests/test_match.py).
 PRESET_TABLE = {
     "house": dict(players=(4, 7), beat="higher", passing="re-enter", last_of_rank_clears=False,
                   exchange="one-card", seating="fixed", first_lead="left-of-dealer",
-                  later_lead="president", scoring=(2, 1), match_end="points:11"),
+                  later_lead="president", scoring=(2, 1), match_end="points:11",
+                  titles="places"),
     "family": dict(players=(4, 7), beat="higher", passing="re-enter", last_of_rank_clears=False,
                    exchange="one-card", seating="by-finish", first_lead="left-of-dealer",
-                   later_lead="president", scoring=(2, 1), match_end="points:11"),
+                   later_lead="president", scoring=(2, 1), match_end="points:11",
+                   titles="last-to-finish"),
     "practice": dict(players=(4, 4), beat="higher", passing="re-enter",
                      last_of_rank_clears=False, exchange="none", seating="fixed",
-                     first_lead="seat:0", scoring=None, match_end="single-deal"),
+                     first_lead="seat:0", scoring=None, match_end="single-deal",
+                     titles="president-only"),
     "first-night": dict(players=(3, 7), beat="equal-or-higher", passing="re-enter",
                         last_of_rank_clears=True, exchange="none", seating="by-finish",
                         first_lead="left-of-dealer", later_lead="president", scoring=None,
-                        match_end="never"),
+                        match_end="never", titles="roles"),
 }
 
 
@@ -61,7 +67,7 @@ def test_twists_change_exactly_their_options(spec, changes):
     base = Rules.preset(preset, players=5)
     rules = Rules.parse(spec, players=5)
     for option in ("beat", "passing", "last_of_rank_clears", "exchange", "seating",
-                   "first_lead", "later_lead", "scoring", "match_end"):
+                   "first_lead", "later_lead", "scoring", "match_end", "titles"):
         assert getattr(rules, option) == changes.get(option, getattr(base, option)), option
     assert rules.name.startswith(preset + "+")
     assert Rules.from_dict(rules.to_dict()) == rules
@@ -88,6 +94,8 @@ def test_twists_combine():
     (dict(scoring=None), "scoring"),  # points:11 needs points
     (dict(match_end="points:0"), "match_end"),
     (dict(match_end="forever"), "match_end"),
+    (dict(titles="scum"), "titles"),
+    (dict(titles=None), "titles"),
     (dict(players=8), "players"),
     (dict(players=2), "players"),
 ])
@@ -140,7 +148,9 @@ def test_plain_constructor_has_no_preset():
 def test_describe_names_every_option_in_words():
     text = Rules.parse("family+once-around", players=6).describe()
     for word in ("Players: 6", "Beat", "Passing", "Last of a rank", "Exchange", "Seating",
-                 "First deal", "Scoring", "Match", "Source: a family guide (seed 001"):
+                 "First deal", "Scoring", "Match", "Titles: President, Vice-President, then "
+                 "3rd, 4th, ... by finishing place, and last to finish",
+                 "Source: a family guide (seed 001"):
         assert word in text
     assert "one turn" in text
 
@@ -150,3 +160,37 @@ def test_twist_registry_is_per_preset():
     assert set(TWISTS["family"]) == {"equal-plays", "once-around", "lowest-three-starts"}
     assert set(TWISTS["first-night"]) == {"swap", "three-of-clubs-starts"}
     assert TWISTS["practice"] == {}
+
+
+def test_titles_option_values_words_and_help():
+    """The ``titles`` option is checked, listed and explained like the others: its values are
+    the namings of :func:`title_for_place`, every option has a "?" help text, and every
+    preset's rules say in words how they name the places."""
+    assert OPTION_VALUES["titles"] == ", ".join(TITLE_NAMINGS)
+    assert set(OPTION_HELP) == set(OPTION_VALUES)
+    for name in PRESETS:
+        rules = Rules.preset(name)
+        items = {option: text for option, _, text in describe_items(rules)}
+        assert items["titles"] == TITLE_NAMINGS[rules.titles]
+        assert set(items) <= set(OPTION_VALUES)
+    assert Rules.preset("house", titles="roles").titles == "roles"
+    with pytest.raises(RulesError) as info:
+        Rules.preset("house", titles="Scum")
+    assert info.value.option == "titles" and "places, last-to-finish" in info.value.message
+    with pytest.raises(ValueError):
+        title_for_place(1, 4, naming="scum")
+    with pytest.raises(ValueError):
+        title_for_place(5, 4, naming="places")
+
+
+@pytest.mark.parametrize("name,players", [("house", 5), ("family", 4), ("practice", 4),
+                                          ("first-night", 3), ("first-night", 6)])
+def test_stored_rules_without_titles_still_load(name, players):
+    """A rules dict written before ``titles`` existed (every other option spelled out, as
+    ``to_dict`` wrote it) loads with its preset's naming; without a preset, the default."""
+    data = Rules.preset(name, players=players).to_dict()
+    del data["titles"]
+    assert Rules.from_dict(data) == Rules.preset(name, players=players)
+    custom = Rules(players=players, scoring=None, match_end="never").to_dict()
+    del custom["titles"]
+    assert Rules.from_dict(custom).titles == "places"

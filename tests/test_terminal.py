@@ -108,7 +108,8 @@ def test_whole_practice_deal_following_hints():
     held = len(m.deal.hand(m.seating.index(last)))
     assert held > 0
     who = "You are" if last == 0 else f"{game.names[last]} is"
-    assert f"{who} left holding {held} card{'s' if held != 1 else ''}: 4th place (Scum)." in out
+    # practice (seed 003) names the last seat "last"
+    assert f"{who} left holding {held} card{'s' if held != 1 else ''}: 4th place (last)." in out
     result = out[out.index("Deal 1 result"):]
     rows = re.findall(r"^\s*(1st|2nd|3rd|4th) \S (\w+)", result, re.M)
     assert [name for _, name in rows] == [game.names[p] for p in order]
@@ -276,7 +277,7 @@ def test_hint_level_asks_that_level_and_an_unknown_level_is_refused():
 
 
 @pytest.mark.parametrize("seed, role, opponents", [(3, "President", "random"),
-                                                   (1, "Scum", "intermediate")])
+                                                   (1, "last", "intermediate")])
 def test_whole_short_match_with_exchanges(seed, role, opponents):
     console, buf = make_console()
     driver = HintFollower(buf)
@@ -294,23 +295,23 @@ def test_whole_short_match_with_exchanges(seed, role, opponents):
     for d in (2, 3):
         text = deals[d]
         prev = m.results[d - 2].finish_order
-        pres, scum = game.names[prev[0]], game.names[prev[-1]]
+        pres, last = game.names[prev[0]], game.names[prev[-1]]
         if prev[0] == 0:
-            plan = f"Exchange: {scum} gives their highest 1 card to you; you give back any 1 card."
+            plan = f"Exchange: {last} gives their highest 1 card to you; you give back any 1 card."
         elif prev[-1] == 0:
             plan = f"Exchange: You give your highest 1 card to {pres}; {pres} gives back any " \
                    f"1 card."
         else:
-            plan = f"Exchange: {scum} gives their highest 1 card to {pres}; {pres} gives back " \
+            plan = f"Exchange: {last} gives their highest 1 card to {pres}; {pres} gives back " \
                    f"any 1 card."
         assert plan in text
         if prev[0] == 0:  # you were President: your free choice is asked for
             roles.append("President")
-            assert f"Choose 1 card to give back to {scum}; type the card (e.g. " in text
-            assert re.search(rf"^{scum} gives you \S+ \(their highest\)\.$", text, re.M)
-            assert re.search(rf"^You give {scum} \S+\.$", text, re.M)
-        elif prev[-1] == 0:  # you were Scum: your forced give is shown
-            roles.append("Scum")
+            assert f"Choose 1 card to give back to {last}; type the card (e.g. " in text
+            assert re.search(rf"^{last} gives you \S+ \(their highest\)\.$", text, re.M)
+            assert re.search(rf"^You give {last} \S+\.$", text, re.M)
+        elif prev[-1] == 0:  # you were last (house, seed 000): your forced give is shown
+            roles.append("last")
             given = Card.parse(re.search(rf"^You give {pres} (\S+)\.$", text, re.M).group(1))
             shown = text[text.index("Your hand ("):].splitlines()[1].split()
             assert given.rank == max(Card.parse(c).rank for c in shown)  # your highest
@@ -318,8 +319,8 @@ def test_whole_short_match_with_exchanges(seed, role, opponents):
                              text)
             assert re.search(rf"^{pres} gives you \S+\.$", text, re.M)
         else:  # others' exchanged cards stay hidden
-            assert f"{scum} gives {pres} 1 card." in text
-            assert f"{pres} gives {scum} 1 card." in text
+            assert f"{last} gives {pres} 1 card." in text
+            assert f"{pres} gives {last} 1 card." in text
         # The President of the previous deal leads.
         who = "You lead" if prev[0] == 0 else f"{pres} leads"
         assert f"{who} the first pile (the President leads)." in text

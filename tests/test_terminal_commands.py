@@ -224,8 +224,10 @@ def test_score_shows_each_deals_place_points_and_the_totals():
         expected.append(str(totals[p]))
         assert cells == expected
     text = " ".join(out.split())
+    # house (seed 000): places after the Vice-President, "last" for the last seat; a title
+    # that is only the place is not repeated
     assert ("Each deal's place and points per player. Titles by place: 1st President, 2nd "
-            "Vice-President, 3rd Vice-Scum, 4th Scum. The match is 3 deals.") in text
+            "Vice-President, 3rd, 4th last. The match is 3 deals.") in text
 
 
 def test_score_without_scoring_shows_places_and_titles():
@@ -239,8 +241,9 @@ def test_score_without_scoring_shows_places_and_titles():
             r.finish_order.index(p) + 1, "th") for r in game.match.results[:2]]
     assert "Total" not in out
     text = " ".join(out.split())
+    # first-night (seed 004): Neutral between the vice ranks at five, the last seat the bottom
     assert ("Titles by place: 1st President, 2nd Vice-President, 3rd Neutral, 4th Vice-Scum, "
-            "5th Scum. Deal after deal, until you stop; the titles are the prize.") in text
+            "5th bottom. Deal after deal, until you stop; the titles are the prize.") in text
 
 
 def test_score_before_any_deal_ends():
@@ -431,7 +434,7 @@ def test_reseating_by_finish_order_is_announced():
     parts = re.split(r"─+ Deal (\d+) ─+", out)
     deals = {int(parts[i]): parts[i + 1] for i in range(1, len(parts), 2)}
     assert "Reseated" not in deals[1]
-    titles = ["President", "Vice-President", "Neutral", "Vice-Scum", "Scum"]
+    titles = ["President", "Vice-President", "3rd", "4th", "last to finish"]  # family, seed 001
     for d in range(2, m.deal_number + 1):
         order = m.results[d - 2].finish_order  # the new seats, clockwise from seat 0
         before = m.results[d - 2].seating

@@ -302,7 +302,7 @@ def test_match_deals_exchange_and_scores(client):
         assert state["phase"] == "between-deals"
         deal = state["deals"][0]
         assert [o["points"] for o in deal["order"]] == [2, 1, 0, 0]
-        assert [o["title"] for o in deal["order"]] == ["President", "Vice-President", "Vice-Scum", "Scum"]
+        assert [o["title"] for o in deal["order"]] == ["President", "Vice-President", "3rd", "last"]
         assert sorted(state["scores"]) == [0, 0, 1, 2]
         ws.send_json({"type": "next-deal"})
         state, seen = until_state(ws, my_turn)

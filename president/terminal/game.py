@@ -61,7 +61,7 @@ from ..actions import KIND_NAMES, PASS, Give, Pass, Play
 from ..cards import Card, Rank, Suit
 from ..errors import IllegalAction, NotationError, PresidentError
 from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, Passed, PileCleared,
-                     Played, WentOut, title_for_place, visible_to)
+                     Played, WentOut, visible_to)
 from ..match import Match
 from ..observation import Observation
 from ..players import available_levels, make_player
@@ -943,7 +943,9 @@ class TerminalGame:
                 groups[-1][1] = place
             else:
                 groups.append([place, place, title])
-        named = ", ".join(f"{_ordinal(a)}{'' if a == b else f' to {_ordinal(b)}'} {title}"
+        # A title that is only the place ("3rd" under the rules' place naming) is not repeated.
+        named = ", ".join(f"{_ordinal(a)}{'' if a == b else f' to {_ordinal(b)}'}"
+                          f"{'' if title == _ordinal(a) else f' {title}'}"
                           for a, b, title in groups)
         each = "place and points" if scored else "place"
         c.print(f"Each deal's {each} per player. Titles by place: {named}. {how}")
@@ -1047,11 +1049,10 @@ class TerminalGame:
             return Text(f"The pile is cleared ({why}); {leader} "
                         f"lead{'' if leader == 'you' else 's'} next.", style="dim")
         if isinstance(event, WentOut):
-            title = title_for_place(event.place, obs.players)
             who = self._who(event.seat, obs)
             t = Text(f"{who} {'go' if who == 'You' else 'goes'} out in "
                      f"{_ordinal(event.place)} place", style="bold")
-            t.append(f" ({title}).")
+            t.append("." if event.title == _ordinal(event.place) else f" ({event.title}).")
             return t
         return None
 

@@ -304,10 +304,11 @@ def event_message(event: Event, seat: int, names: Sequence[str], players: int,
         return {"type": "event", "kind": "cleared", "reason": ev.reason, "winner": ev.winner,
                 "leader": ev.leader, "text": text}
     if isinstance(ev, WentOut):
-        title = title_for_place(ev.place, players)
+        title = ev.title  # as the rules name the place; only the place is not said twice
         return {"type": "event", "kind": "out", "seat": ev.seat, "place": ev.place, "title": title,
                 "text": f"{who(ev.seat)} {'go' if ev.seat == seat else 'goes'} out: "
-                        f"{_ordinal(ev.place)} place ({title})."}
+                        f"{_ordinal(ev.place)} place"
+                        f"{'' if title == _ordinal(ev.place) else f' ({title})'}."}
     if isinstance(ev, DealEnded):
         order = ", ".join(f"{names[s]} ({ev.titles[s]})" for s in ev.finish_order)
         return {"type": "event", "kind": "deal-ended", "finish_order": list(ev.finish_order),
@@ -348,7 +349,8 @@ def state_message(obs: Observation, *, table: dict[str, Any], player: int,
     seats = [{"seat": s, "player": obs.seating[s], "name": obs.names[s],
               "level": levels[obs.seating[s]], "cards": obs.hand_counts[s],
               "passed": s in obs.passed, "place": place.get(s),
-              "title": title_for_place(place[s], n) if s in place else None,
+              "title": title_for_place(place[s], n, naming=obs.rules.titles) if s in place
+              else None,
               "previous_title": obs.previous_titles[s] or None, "score": obs.scores[s],
               "you": s == obs.seat} for s in range(n)]
     to_beat = obs.to_beat
