@@ -649,3 +649,14 @@ def test_the_json_example_in_docs_is_real_output(capsys):
     status, out, _ = run_cli(capsys, str(DATA / "bug_equal_rank_under_higher.json"), "--json")
     assert status == 1 and out == block
 
+
+def test_the_words_example_in_docs_is_real_output(capsys):
+    """docs/records.md's report in words (deals counted from 1, the record's 0-based index
+    beside it) is what ``president replay`` prints today."""
+    doc = (Path(__file__).parent.parent / "docs" / "records.md").read_text(encoding="utf-8")
+    section = doc[doc.index("## `president replay"):]
+    block = section[section.index("```text\n") + 8:]
+    block = block[:block.index("```")]
+    path = DATA / "bug_equal_rank_under_higher.json"
+    status, out, _ = run_cli(capsys, str(path))
+    assert status == 1 and out.replace(str(path), path.name) == block
