@@ -406,6 +406,7 @@ class Ctx:
         self.window = window
         self.addresses = addresses
         self.settle_limit = 60.0
+        self.warmup = 2.0
         self.phase = "start"
         self.t0 = perf()
         self.rss: list[tuple[float, float, str]] = []
@@ -791,7 +792,7 @@ async def load_phase(ctx: Ctx, name: str, n: int, seconds: float, think: float, 
             tasks.append(asyncio.create_task(hint_spammer(ctx, spam, random.Random(rng.random()))))
         for _ in range(experts):
             tasks.append(asyncio.create_task(player(ctx, expert, random.Random(rng.random()), "expert", think)))
-        await asyncio.sleep(max(2.0, think * 1.5))   # warm up: every player joined and acting
+        await asyncio.sleep(ctx.warmup)   # warm up: every player joined and acting
         meter = Meter(ctx.server)
         ctx.window.label = name
         await asyncio.sleep(seconds)
@@ -805,7 +806,7 @@ async def load_phase(ctx: Ctx, name: str, n: int, seconds: float, think: float, 
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
     busy_after = await settle(ctx, ctx.settle_limit)
-    out = {"players": n, "server_busy_after_s": busy_after, "think_seconds": think, **summary(base.lat[name]),
+    out = {"players": n, "server_busy_after_s": busy_after, "server_busy_wait_limit_s": ctx.settle_limit, "think_seconds": think, **summary(base.lat[name]),
            "actions_per_s": len(base.lat[name]) / usage["seconds"],
            "errors": sum(base.errors[name].values()), "error_kinds": dict(base.errors[name]),
            "unanswered_at_end": waiting["players"],
@@ -1152,7 +1153,8 @@ async def attacks(ctx: Ctx, *, body_mb: int, flood: int, posts: int, hold: float
 async def run(args, server: Server) -> dict:
     window = Window()
     ctx = Ctx(server, window, Addresses(server.host_port[0], args.addresses))
-    ctx.settle_limit = 15.0 if args.quick else 90.0
+    ctx.settle_limit = 4.0 if args.quick else 90.0
+    ctx.warmup = 1.5 if args.quick else max(2.0, args.think * 1.5)
     status, text = await request(ctx, "GET", "/api/options", None, None)
     bot_delay = json.loads(text).get("bot_delay") if status == 200 else None
     samplers = [asyncio.create_task(rss_sampler(ctx)), asyncio.create_task(lag_monitor(ctx))]
@@ -1212,6 +1214,17 @@ def verdict(ok: bool | None) -> str:
     return "—" if ok is None else ("MET" if ok else "MISSED")
 
 
+def cpu_per_action(r: dict) -> str:
+    """Server CPU (ms, workers included) per measured action, and the actions a second the
+    two cores could carry at that cost (everything else the players did included: joins,
+    reconnects, next deals)."""
+    if r.get("server_cpu_percent") is None or not r["count"]:
+        return "n/a"
+    ms = r["server_cpu_percent"] / 100 * r["seconds"] * 1000 / r["count"]
+    cores = os.cpu_count() or 1
+    return f"{ms:.1f} ms (at most ~{cores * 1000 / ms:.0f} actions/s on {cores} cores)"
+
+
 def loop_line(r: dict) -> str:
     """The server's event-loop thread over a window: share of the time on a CPU, waiting
     for a CPU (other processes had them), and seen waiting for the disk (state D)."""
@@ -1265,10 +1278,12 @@ def rows_of(res: dict) -> list[tuple[str, str, str, str]]:
             f"{_pc(r['other_cpu_percent'])}; {fmt_ms(r['client_loop_lag']['p99_ms'])}")
         row(f"{name}: server event loop on a CPU / waiting for one / waiting for the disk",
             loop_line(r))
+        row(f"{name}: server CPU per action", cpu_per_action(r))
         if r.get("server_busy_after_s") is not None and r["server_busy_after_s"] >= 1:
             row(f"{name}: server still busy after its clients left",
                 f"{r['server_busy_after_s']:.0f} s" + (" (or more: the wait stopped there)"
-                                                       if r["server_busy_after_s"] >= 14 else ""))
+                                                       if r["server_busy_after_s"] >= r["server_busy_wait_limit_s"]
+                                                       else ""))
 
     row(f"baseline: {b['players']} players, think {b['think_seconds']:g} s", "")
     load_rows("baseline", b, False)
@@ -1297,9 +1312,13 @@ def rows_of(res: dict) -> list[tuple[str, str, str, str]]:
     a = res["attacks"]
     for body in a["bodies"]:
         name = f"{body['megabytes']} MB body, {body['framing']}"
-        row(f"{name}: HTTP status", f"{body['status']} after {body['bytes_sent'] / 1e6:.1f} MB sent"
-            + (f" ({body['write_error']})" if body.get("write_error") else ""),
-            str(TARGET_BODY_STATUS), body["status"] == TARGET_BODY_STATUS)
+        if body["status"] is None:
+            got = (f"no answer: the server reset the connection after {body['bytes_sent'] / 1e6:.1f} MB "
+                   f"was sent, before its answer could be read ({body['answer']})")
+        else:
+            got = (f"{body['status']} after {body['bytes_sent'] / 1e6:.1f} MB sent"
+                   + (f" ({body['write_error']})" if body.get("write_error") else ""))
+        row(f"{name}: HTTP status", got, str(TARGET_BODY_STATUS), body["status"] == TARGET_BODY_STATUS)
         if own:
             grew = (body["rss_peak_mb"] or 0) - (body["rss_before_mb"] or 0)
             row(f"{name}: server RSS before / peak / after",
@@ -1353,6 +1372,8 @@ def rows_of(res: dict) -> list[tuple[str, str, str, str]]:
             f"{_pc(s['other_cpu_percent'])}; {fmt_ms(s['client_loop_lag']['p99_ms'])}; "
             f"{fmt_mb(s['server_rss_mb'])}")
         row(f"scale {n} players: server event loop on a CPU / waiting for one / disk", loop_line(s))
+        row(f"scale {n} players: server CPU per action; offered", f"{cpu_per_action(s)}; "
+            f"~{n / s['think_seconds']:.0f} actions/s at think {s['think_seconds']:g} s")
     if res["scale"] and max(s["players"] for s in res["scale"]) < TARGET_SCALE_PLAYERS:
         row(f"scale: {TARGET_SCALE_PLAYERS} players", "not run (--quick or --scale)",
             f"p95 < {TARGET_MS:.0f} ms")
@@ -1456,15 +1477,15 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--seconds", type=float, default=None, help="measured seconds per load phase (default 15; quick 3)")
     p.add_argument("--think", type=float, default=1.0, help="seconds a player waits on its turn, x0.5-1.5 (default 1)")
     p.add_argument("--scale", default=None, help="player counts of the scale ramp (default 100,300,1000; quick 50,100,200)")
-    p.add_argument("--hint-spammers", type=int, default=30)
-    p.add_argument("--expert-tables", type=int, default=20)
-    p.add_argument("--idle-tables", type=int, default=None, help="default 2000; quick 300")
-    p.add_argument("--body-mb", type=int, default=50)
+    p.add_argument("--hint-spammers", type=int, default=30, help="sockets asking expert hints back to back (default 30)")
+    p.add_argument("--expert-tables", type=int, default=20, help="matches against three expert players (default 20)")
+    p.add_argument("--idle-tables", type=int, default=None, help="tables per idle-memory batch (default 2000; quick 300)")
+    p.add_argument("--body-mb", type=int, default=50, help="size of the big request bodies (default 50 MB)")
     p.add_argument("--flood", type=int, default=None, help="websockets without hello (default 2000; quick 500)")
     p.add_argument("--posts", type=int, default=None, help="rapid POST /api/tables (default 2000; quick 500)")
-    p.add_argument("--hold", type=float, default=None, help="seconds the flood sockets are held (default 10; quick 3)")
-    p.add_argument("--control", type=int, default=10, help="control players during the attacks")
-    p.add_argument("--control-think", type=float, default=0.25)
+    p.add_argument("--hold", type=float, default=None, help="seconds the flood sockets are held (default 10; quick 2)")
+    p.add_argument("--control", type=int, default=10, help="control players during the attacks (default 10)")
+    p.add_argument("--control-think", type=float, default=0.25, help="their think time (default 0.25 s)")
     p.add_argument("--no-uvloop", dest="uvloop", action="store_false", help="the client on asyncio's own loop")
     p.add_argument("--server-log", default=None, metavar="FILE",
                    help="keep a copy of our server's output (warnings, tracebacks) in FILE")
@@ -1479,7 +1500,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args.idle_tables = args.idle_tables or (300 if q else 2000)
     args.flood = args.flood or (500 if q else 2000)
     args.posts = args.posts or (500 if q else 2000)
-    args.hold = args.hold if args.hold is not None else (3.0 if q else 10.0)
+    args.hold = args.hold if args.hold is not None else (2.0 if q else 10.0)
     args.quiet = 1.5 if q else 4.0
     if args.uvloop:
         try:
