@@ -504,3 +504,42 @@ def test_serve_refuses_rebinding_and_sends_no_server_banner(served):
     with connect(f"ws://127.0.0.1:{port}/ws", origin=f"http://localhost:{port}", open_timeout=10) as ws:
         ws.send('{"type": "pass"}')
         assert json.loads(ws.recv(timeout=10))["reason"] == "bad-message"
+
+
+# ----- sockets: a hello in time, a bounded number per address ---------------------------------
+
+def test_a_socket_that_never_says_hello_is_closed(tmp_path, monkeypatch):
+    from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+    from president.web import app as A
+    monkeypatch.setattr(A, "HELLO_SECONDS", 0.3)
+    with TestClient(A.create_app(bot_delay=0, secret=b"s" * 32, state_dir=tmp_path)) as c:
+        with c.websocket_connect("/ws") as ws:
+            err = ws.receive_json()
+            assert err["type"] == "error" and "no hello within 0.3 seconds" in err["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1008
+
+
+def test_sockets_waiting_for_a_hello_are_bounded_per_address(tmp_path, monkeypatch):
+    from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+    from president.web import app as A
+    monkeypatch.setattr(A, "MAX_WAITING_PER_ADDRESS", 2)
+    with TestClient(A.create_app(bot_delay=0, secret=b"s" * 32, state_dir=tmp_path)) as c:
+        info = c.post("/api/tables", json={"kind": "practice"}).json()
+        first, second = c.websocket_connect("/ws"), c.websocket_connect("/ws")
+        a, b = first.__enter__(), second.__enter__()
+        try:
+            with pytest.raises(WebSocketDisconnect):       # the third is refused (429 denial)
+                with c.websocket_connect("/ws") as third:
+                    third.receive_json()
+            a.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
+            assert a.receive_json()["type"] == "welcome"
+            with c.websocket_connect("/ws") as fourth:     # a join made room for one more
+                fourth.send_json({"type": "pass"})
+                assert fourth.receive_json()["reason"] == "bad-message"
+        finally:
+            second.__exit__(None, None, None)
+            first.__exit__(None, None, None)

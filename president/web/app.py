@@ -49,7 +49,8 @@ from .thinker import Thinker
 from .tables import (DEFAULT_HINT_LEVEL, DEFAULT_NAMES, HUMAN, MATCH_PRESETS, PRACTICE_NAMES,
                      TableError, Tables, bot_delay_from_env, known_levels)
 
-__all__ = ["create_app", "NewTable", "STATIC", "WS_MAX_BYTES", "MAX_BAD_HELLOS", "MAX_BEFORE_HELLO"]
+__all__ = ["create_app", "NewTable", "STATIC", "WS_MAX_BYTES", "MAX_BAD_HELLOS", "MAX_BEFORE_HELLO",
+           "HELLO_SECONDS", "MAX_WAITING_PER_ADDRESS"]
 
 WS_MAX_BYTES = 1 << 20
 """Largest websocket message uvicorn takes (bytes; ``president serve``); a bigger one closes
@@ -57,6 +58,10 @@ the socket with code 1009 ("message too big") before the app sees it. Messages u
 size but over :data:`~president.web.protocol.MAX_MESSAGE_CHARS` get a ``bad-message`` reply."""
 GZIP_MINIMUM_BYTES = 500
 """HTTP bodies at least this long are gzip-compressed for a client that accepts gzip."""
+HELLO_SECONDS = 30.0
+"""A socket that has not joined a table within this many seconds is closed (code 1008)."""
+MAX_WAITING_PER_ADDRESS = 100
+"""Sockets one client address may hold open before they join a table; more are refused (429)."""
 MAX_BAD_HELLOS = 5
 """Failed ``hello`` messages (unknown table or seat, or a saved match that cannot be restored)
 after which the server closes the socket."""
@@ -130,7 +135,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                allow_seed: bool | None = None, max_tables: int = 20_000,
                allowed_hosts: Sequence[str] | None = None,
                state_dir: str | os.PathLike[str] | None = None,
-               workers: int | None = None, per_address: int = 30) -> FastAPI:
+               workers: int | None = None, per_address: int = 30,
+               max_sockets_per_address: int = 2000) -> FastAPI:
     """The browser game as an ASGI app.
 
     Args:
@@ -149,6 +155,10 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             :func:`~president.web.guard.allowed_hosts_for` with no host: 127.0.0.1,
             localhost, [::1] and ``$PRESIDENT_WEB_HOSTS`` (``president serve`` passes its
             ``--host`` and ``--allow-host`` names).
+        workers: processes slow computer players think in (default: the cores).
+        per_address: the most new tables one client address may make a minute.
+        max_sockets_per_address: the most websockets one client address may hold open
+            (of which at most :data:`MAX_WAITING_PER_ADDRESS` not yet joined to a table).
 
     Raises:
         ValueError: for a bad ``$PRESIDENT_BOT_DELAY``.
@@ -276,6 +286,9 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         return JSONResponse({"table": table.id, "player": 0, "token": table.humans[0].token,
                              "kind": table.kind, "invites": invites})
 
+    sockets_open: dict[str, int] = {}        # open sockets by client address
+    sockets_waiting: dict[str, int] = {}     # of those, not yet joined to a table
+
     @app.websocket("/ws")
     async def socket(ws: WebSocket) -> None:
         if not guard.origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
@@ -288,7 +301,21 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             except RuntimeError:  # a server without the denial-response extension
                 await ws.close(code=1008)
             return
+        address = ws.client.host if ws.client else "?"
+        if (sockets_open.get(address, 0) >= max_sockets_per_address
+                or sockets_waiting.get(address, 0) >= MAX_WAITING_PER_ADDRESS):
+            try:
+                await ws.send_denial_response(guard.refusal(
+                    429, "busy", f"too many open sockets from your address (at most "
+                    f"{max_sockets_per_address}, of which {MAX_WAITING_PER_ADDRESS} not yet "
+                    "joined to a table); close some and try again"))
+            except RuntimeError:
+                await ws.close(code=1013)
+            return
         await ws.accept()
+        sockets_open[address] = sockets_open.get(address, 0) + 1
+        sockets_waiting[address] = sockets_waiting.get(address, 0) + 1
+        waiting = True
         conn = _Socket(ws)
         table = None
         player = -1
@@ -311,7 +338,17 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         closed_code = None
         try:
             while True:
-                message = await ws.receive()
+                if table is None:
+                    try:
+                        message = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
+                    except asyncio.TimeoutError:
+                        await conn.send(P.error_message(
+                            "bad-message", f"no hello within {HELLO_SECONDS:g} seconds: this "
+                            'socket is closed; join a table with {"type": "hello", ...} first'))
+                        await ws.close(code=1008, reason="join a table first")
+                        break
+                else:
+                    message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     closed_code = message.get("code")
                     break
@@ -361,6 +398,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                         await conn.send(P.error_message(e.reason, e.message))
                         table = None
                         break
+                    waiting = False
+                    sockets_waiting[address] -= 1
                     continue
                 try:
                     await table.handle(player, conn, msg)
@@ -373,6 +412,13 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         except WebSocketDisconnect:
             pass
         finally:
+            sockets_open[address] -= 1
+            if not sockets_open[address]:
+                del sockets_open[address]
+            if waiting:
+                sockets_waiting[address] -= 1
+            if not sockets_waiting.get(address, 1):
+                del sockets_waiting[address]
             if table is not None:
                 table.leave(player, conn)
                 # Seed 003: leaving or reloading clears the round; a server going away (1012,

@@ -34,6 +34,7 @@ from ..players.simple import simple_choice
 from ..rules import OPTION_HELP, PRESETS, Rules, describe_items
 from . import protocol as P
 from .ledger import KEEP_SECONDS, Ledger, StaleRecord
+from .names import BadName, check_names
 from .sealing import SealError, Sealer
 from .store import TableStore
 from .thinker import Thinker, decide
@@ -768,19 +769,16 @@ class Tables:
             except RulesError as e:
                 raise TableError("bad-rules", e.message) from None
             n = rules.players
-            names = list(names) if names is not None else list(DEFAULT_NAMES[:n])
+            names = list(names) if names is not None else [""] * n
             levels = list(levels) if levels is not None else [HUMAN] + ["simple"] * (n - 1)
-            names = [str(x).strip() or DEFAULT_NAMES[i] for i, x in enumerate(names)]
             if len(names) != n or len(levels) != n:
                 raise TableError("bad-table", f"give {n} names and {n} levels for {n} players, "
                                  f"not {len(names)} and {len(levels)}")
-            seen: dict[str, int] = {}
-            for i, name in enumerate(names):
-                key = " ".join(name.casefold().split())
-                if key in seen:
-                    raise TableError("bad-table", f"seats {seen[key] + 1} and {i + 1} are both named "
-                                     f"{name!r}; give each player a different name")
-                seen[key] = i
+            try:
+                names = check_names([str(x) for x in names], defaults=DEFAULT_NAMES,
+                                    friends=HUMAN in levels[1:])
+            except BadName as e:
+                raise TableError("bad-table", e.message) from None
             if levels[0] != HUMAN:
                 raise TableError("bad-table", 'the first seat is yours: its level must be "human"')
             known = set(known_levels()) | {HUMAN}
