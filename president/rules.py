@@ -53,7 +53,7 @@ PRESETS: dict[str, tuple[int, int, dict[str, Any]]] = {
     "practice": (4, 4, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
                             exchange="none", seating="fixed", first_lead="seat:0",
                             later_lead="president", scoring=None, match_end="single-deal",
-                            titles="president-only")),
+                            titles="places")),
     "first-night": (3, 7, dict(beat="equal-or-higher", passing="re-enter",
                                last_of_rank_clears=True, exchange="none", seating="by-finish",
                                first_lead="left-of-dealer", later_lead="president",

@@ -382,11 +382,20 @@ def test_titles_family(players, titles):
     (5, ("President", "2nd", "3rd", "4th", "last")),
     (7, ("President", "2nd", "3rd", "4th", "5th", "6th", "last")),
 ])
-def test_titles_practice(players, titles):
-    """``practice`` (seed ``003_e6cd2942d7a2654f.txt``): first place is "traditionally
-    President"; the others take second place and so on, the final player last place. The
-    seed names no Vice-President (titles are for a physical session to agree on)."""
-    assert _titles_at("practice", players) == titles
+def test_titles_president_only(players, titles):
+    """The ``president-only`` naming (a custom table's choice): first place President, the
+    others by place, the final player last."""
+    from president.events import title_for_place
+    assert tuple(title_for_place(p, players, naming="president-only")
+                 for p in range(1, players + 1)) == titles
+
+
+def test_titles_practice():
+    """``practice`` (seed ``003_e6cd2942d7a2654f.txt``: first place "traditionally
+    President", then second place and so on, the final player "last place") uses the house
+    naming, as RULES.md "Places and titles" and issue 10 give it: President, Vice-President,
+    3rd, last."""
+    assert _titles_at("practice", 4) == ("President", "Vice-President", "3rd", "last")
 
 
 @pytest.mark.parametrize("players,titles", [
@@ -406,7 +415,7 @@ def test_titles_first_night(players, titles):
 def test_every_preset_names_its_places():
     """Each preset sets ``titles``; a new preset without its own scenario test above fails."""
     assert {name: options["titles"] for name, (_, _, options) in PRESETS.items()} == {
-        "house": "places", "family": "last-to-finish", "practice": "president-only",
+        "house": "places", "family": "last-to-finish", "practice": "places",
         "first-night": "roles"}
 
 

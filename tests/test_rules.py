@@ -23,7 +23,7 @@ PRESET_TABLE = {
     "practice": dict(players=(4, 4), beat="higher", passing="re-enter",
                      last_of_rank_clears=False, exchange="none", seating="fixed",
                      first_lead="seat:0", scoring=None, match_end="single-deal",
-                     titles="president-only"),
+                     titles="places"),
     "first-night": dict(players=(3, 7), beat="equal-or-higher", passing="re-enter",
                         last_of_rank_clears=True, exchange="none", seating="by-finish",
                         first_lead="left-of-dealer", later_lead="president", scoring=None,
