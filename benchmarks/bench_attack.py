@@ -93,6 +93,7 @@ TARGET_BODY_STATUS = 413
 TARGET_FLOOD_STATUS = 429
 TARGET_SCALE_PLAYERS = 1000
 
+PHASES = ("idle", "baseline", "hints", "experts", "attacks", "scale")
 ANSWER_TIMEOUT = 60.0
 """Seconds an action may wait for its answer before it counts as a timeout."""
 EVENT_PREFIX = '{"type":"event"'
@@ -1174,21 +1175,30 @@ async def run(args, server: Server) -> dict:
         res["server"]["rss_start_mb"] = server.rss_mb()
         log(f"server {server.base} (pid {server.pid or 'unknown'}), computer delay {bot_delay}, "
             f"RSS {fmt_mb(server.rss_mb())}")
-        log("phase: idle tables")
-        res["idle_tables"] = await idle_tables(ctx, args.idle_tables)
-        log("phase: baseline, hint spam, expert tables")
-        res["baseline"] = await load_phase(ctx, "baseline", args.players, args.seconds, args.think, seed=1)
-        res["hint_spam"] = await load_phase(ctx, "hint spam", args.players, args.seconds, args.think,
-                                            spammers=args.hint_spammers, seed=2)
-        res["expert_tables"] = await load_phase(ctx, "expert tables", args.players, args.seconds,
-                                                args.think, experts=args.expert_tables, seed=3)
-        log("phase: big bodies and floods (with control players)")
-        res["attacks"] = await attacks(ctx, body_mb=args.body_mb, flood=args.flood, posts=args.posts,
-                                       hold=args.hold, quiet=args.quiet, control_n=args.control,
-                                       think=args.control_think)
-        log("phase: scale")
+        phases = args.phases
+        if "idle" in phases:
+            log("phase: idle tables")
+            res["idle_tables"] = await idle_tables(ctx, args.idle_tables)
+        if "baseline" in phases:
+            log("phase: baseline")
+            res["baseline"] = await load_phase(ctx, "baseline", args.players, args.seconds, args.think, seed=1)
+        if "hints" in phases:
+            log("phase: hint spam")
+            res["hint_spam"] = await load_phase(ctx, "hint spam", args.players, args.seconds, args.think,
+                                                spammers=args.hint_spammers, seed=2)
+        if "experts" in phases:
+            log("phase: expert tables")
+            res["expert_tables"] = await load_phase(ctx, "expert tables", args.players, args.seconds,
+                                                    args.think, experts=args.expert_tables, seed=3)
+        if "attacks" in phases:
+            log("phase: big bodies and floods (with control players)")
+            res["attacks"] = await attacks(ctx, body_mb=args.body_mb, flood=args.flood, posts=args.posts,
+                                           hold=args.hold, quiet=args.quiet, control_n=args.control,
+                                           think=args.control_think)
         res["scale"] = []
-        for i, n in enumerate(args.scale):
+        if "scale" in phases:
+            log("phase: scale")
+        for i, n in enumerate(args.scale if "scale" in phases else []):
             if not server.alive():
                 break
             res["scale"].append(await load_phase(ctx, f"scale {n}", n, args.seconds, args.think,
@@ -1215,14 +1225,19 @@ def verdict(ok: bool | None) -> str:
 
 
 def cpu_per_action(r: dict) -> str:
-    """Server CPU (ms, workers included) per measured action, and the actions a second the
-    two cores could carry at that cost (everything else the players did included: joins,
-    reconnects, next deals)."""
+    """CPU time per measured action (everything else the players did included: joins,
+    reconnects, next deals): of the server's event-loop thread, which carries every table and
+    socket, so at most 1,000 / that many actions a second fit in it; and of all the server's
+    processes (expert workers included)."""
     if r.get("server_cpu_percent") is None or not r["count"]:
         return "n/a"
-    ms = r["server_cpu_percent"] / 100 * r["seconds"] * 1000 / r["count"]
-    cores = os.cpu_count() or 1
-    return f"{ms:.1f} ms (at most ~{cores * 1000 / ms:.0f} actions/s on {cores} cores)"
+    whole = r["server_cpu_percent"] / 100 * r["seconds"] * 1000 / r["count"]
+    loop = r.get("server_loop_on_cpu_percent")
+    if loop is None:
+        return f"{whole:.1f} ms (all server processes)"
+    ms = loop / 100 * r["seconds"] * 1000 / r["count"]
+    return (f"{ms:.1f} ms in the event loop (one thread: at most ~{1000 / ms:.0f} actions/s); "
+            f"{whole:.1f} ms all processes")
 
 
 def loop_line(r: dict) -> str:
@@ -1246,7 +1261,7 @@ def rows_of(res: dict) -> list[tuple[str, str, str, str]]:
     def under(x, limit) -> bool | None:
         return None if x is None or (isinstance(x, float) and math.isnan(x)) else x < limit
 
-    for key, it in res["idle_tables"].items():
+    for key, it in res.get("idle_tables", {}).items():
         words = key.replace("_", " ")
         row(f"idle tables ({words}): memory per table",
             f"{it['kb_per_table']:.1f} KB ({it['made']} tables"
@@ -1255,8 +1270,8 @@ def rows_of(res: dict) -> list[tuple[str, str, str, str]]:
             else "n/a (--url-base: not our process)" if not own else "n/a",
             f"< {TARGET_IDLE_KB:.0f} KB", under(it["kb_per_table"], TARGET_IDLE_KB))
 
-    b = res["baseline"]
-    base95 = b["p95_ms"]
+    b = res.get("baseline")
+    base95 = b["p95_ms"] if b else float("nan")
 
     def load_rows(name: str, r: dict, compare: bool) -> None:
         u = r["unanswered_at_end"]
@@ -1266,7 +1281,8 @@ def rows_of(res: dict) -> list[tuple[str, str, str, str]]:
         row(f"{name}: p50 / p99 / max",
             f"{fmt_ms(r['p50_ms'])} / {fmt_ms(r['p99_ms'])} / {fmt_ms(r['max_ms'])}")
         if compare:
-            ratio = r["p95_ms"] / base95 if base95 and not math.isnan(base95) else float("nan")
+            ratio = (r["p95_ms"] / base95 if base95 and not math.isnan(base95) and r["p95_ms"] is not None
+                     and not math.isnan(r["p95_ms"]) else float("nan"))
             ok = under(r["p95_ms"], TARGET_MS)
             ok = None if ok is None or math.isnan(ratio) else ok and ratio <= TARGET_RATIO
             row(f"{name}: p95 of the {r['players']} players", f"{fmt_ms(r['p95_ms'])} ({ratio:.1f}x baseline)",
@@ -1285,31 +1301,40 @@ def rows_of(res: dict) -> list[tuple[str, str, str, str]]:
                                                        if r["server_busy_after_s"] >= r["server_busy_wait_limit_s"]
                                                        else ""))
 
-    row(f"baseline: {b['players']} players, think {b['think_seconds']:g} s", "")
-    load_rows("baseline", b, False)
-    row("baseline: next-deal p95 / join p95 / reconnect p95",
-        f"{fmt_ms(b['next_deal']['p95_ms'])} / {fmt_ms(b['join']['p95_ms'])} / "
-        f"{fmt_ms(b['reconnect']['p95_ms'])} ({b['reconnect']['count']} reconnects)")
-    h = res["hint_spam"]
-    load_rows(f"hint spam ({h['hint_spam']['sockets']} sockets)", h, True)
-    hs = h["hint_spam"]
-    row("hint spam: expert hints answered, p50 / p95 / max",
-        f"{hs['count']} ({hs['count'] / max(h['seconds'], 1e-9):.1f}/s), "
-        f"{fmt_ms(hs['p50_ms'])} / {fmt_ms(hs['p95_ms'])} / {fmt_ms(hs['max_ms'])}; "
-        f"{hs['unanswered_at_end']['count']} waiting at the end")
-    row("hint spam: answers; errors; spammers at the end",
-        (", ".join(f"{k} {v}" for k, v in hs["outcomes"].items()) or "none") + "; "
-        + (", ".join(f"{k} {v}" for k, v in hs["errors"].items()) or "none") + "; "
-        + ", ".join(f"{k} {v}" for k, v in hs["stages_at_end"].items()))
-    e = res["expert_tables"]
-    load_rows(f"expert tables ({e['expert_tables']['tables']})", e, True)
-    et = e["expert_tables"]
-    row("expert tables: their own actions, p50 / p95 / max",
-        f"{et['count']}, {fmt_ms(et['p50_ms'])} / {fmt_ms(et['p95_ms'])} / {fmt_ms(et['max_ms'])}; "
-        f"{et['unanswered_at_end']['count']} waiting at the end "
-        f"(oldest {fmt_ms(et['unanswered_at_end']['oldest_ms'])})")
+    if b:
+        row(f"baseline: {b['players']} players, think {b['think_seconds']:g} s", "")
+        load_rows("baseline", b, False)
+        row("baseline: next-deal p95 / join p95 / reconnect p95",
+            f"{fmt_ms(b['next_deal']['p95_ms'])} / {fmt_ms(b['join']['p95_ms'])} / "
+            f"{fmt_ms(b['reconnect']['p95_ms'])} ({b['reconnect']['count']} reconnects)")
+    h = res.get("hint_spam")
+    if h:
+        load_rows(f"hint spam ({h['hint_spam']['sockets']} sockets)", h, True)
+        hs = h["hint_spam"]
+        row("hint spam: expert hints answered, p50 / p95 / max",
+            f"{hs['count']} ({hs['count'] / max(h['seconds'], 1e-9):.1f}/s), "
+            f"{fmt_ms(hs['p50_ms'])} / {fmt_ms(hs['p95_ms'])} / {fmt_ms(hs['max_ms'])}; "
+            f"{hs['unanswered_at_end']['count']} waiting at the end")
+        row("hint spam: answers; errors; spammers at the end",
+            (", ".join(f"{k} {v}" for k, v in hs["outcomes"].items()) or "none") + "; "
+            + (", ".join(f"{k} {v}" for k, v in hs["errors"].items()) or "none") + "; "
+            + ", ".join(f"{k} {v}" for k, v in hs["stages_at_end"].items()))
+    e = res.get("expert_tables")
+    if e:
+        load_rows(f"expert tables ({e['expert_tables']['tables']})", e, True)
+        et = e["expert_tables"]
+        row("expert tables: their own actions, p50 / p95 / max",
+            f"{et['count']}, {fmt_ms(et['p50_ms'])} / {fmt_ms(et['p95_ms'])} / {fmt_ms(et['max_ms'])}; "
+            f"{et['unanswered_at_end']['count']} waiting at the end "
+            f"(oldest {fmt_ms(et['unanswered_at_end']['oldest_ms'])})")
+    if "attacks" in res:
+        attack_rows(res["attacks"], row, under, own)
+    scale_rows(res, row, under)
+    server_rows(res, row, own)
+    return rows
 
-    a = res["attacks"]
+
+def attack_rows(a: dict, row, under, own: bool) -> None:
     for body in a["bodies"]:
         name = f"{body['megabytes']} MB body, {body['framing']}"
         if body["status"] is None:
@@ -1359,6 +1384,9 @@ def rows_of(res: dict) -> list[tuple[str, str, str, str]]:
     if own:
         row("POST flood: server RSS before / after", f"{fmt_mb(p['rss_before_mb'])} / {fmt_mb(p['rss_after_mb'])}")
 
+
+
+def scale_rows(res: dict, row, under) -> None:
     for s in res["scale"]:
         n = s["players"]
         target = n >= TARGET_SCALE_PLAYERS
@@ -1375,8 +1403,11 @@ def rows_of(res: dict) -> list[tuple[str, str, str, str]]:
         row(f"scale {n} players: server CPU per action; offered", f"{cpu_per_action(s)}; "
             f"~{n / s['think_seconds']:.0f} actions/s at think {s['think_seconds']:g} s")
     if res["scale"] and max(s["players"] for s in res["scale"]) < TARGET_SCALE_PLAYERS:
-        row(f"scale: {TARGET_SCALE_PLAYERS} players", "not run (--quick or --scale)",
+        row(f"scale: {TARGET_SCALE_PLAYERS} players", "not run (--quick, --scale or --phases)",
             f"p95 < {TARGET_MS:.0f} ms")
+
+
+def server_rows(res: dict, row, own: bool) -> None:
     srv = res["server"]
     row("server alive at the end", "yes" if srv["alive_at_end"] else "NO: it exited", "yes", srv["alive_at_end"])
     if own:
@@ -1389,7 +1420,6 @@ def rows_of(res: dict) -> list[tuple[str, str, str, str]]:
     if lf.get("available"):
         row("server log: error/warning lines / exceptions logged", f"{lf['errors']} / {lf['exceptions']}",
             "0 exceptions", lf["exceptions"] == 0)
-    return rows
 
 
 def print_report(res: dict) -> None:
@@ -1411,13 +1441,13 @@ def print_report(res: dict) -> None:
     print()
     # errors seen, by phase
     for key in ("baseline", "hint_spam", "expert_tables"):
-        kinds = res[key]["error_kinds"]
+        kinds = res.get(key, {}).get("error_kinds")
         if kinds:
             print(f"errors, {key.replace('_', ' ')}: {kinds}")
     for s in res["scale"]:
         if s["error_kinds"]:
             print(f"errors, scale {s['players']}: {s['error_kinds']}")
-    for body in res["attacks"]["bodies"]:
+    for body in res.get("attacks", {}).get("bodies", []):
         print(f"{body['framing']} body answer: {body['answer'][:120]!r}")
     lf = res.get("server_log", {})
     if lf.get("available") and lf["top"]:
@@ -1442,18 +1472,19 @@ def print_report(res: dict) -> None:
     else:
         print("Server RSS: not available (--url-base: the server is not this script's process).")
     # client note
-    loads = [res["baseline"], res["hint_spam"], res["expert_tables"], *res["scale"]]
-    busiest = max(loads, key=lambda r: r["client_cpu_percent"])
+    named = [(name, res[key]) for name, key in (("baseline", "baseline"), ("hint spam", "hint_spam"),
+                                                 ("expert tables", "expert_tables")) if key in res]
+    named += [(f"scale {s['players']}", s) for s in res["scale"]]
     print()
-    print(f"The client (this one asyncio process{', uvloop' if res['settings'].get('uvloop') else ''}) "
-          f"shares the machine's {srv['cores']} cores with the server; its busiest load phase used "
-          f"{busiest['client_cpu_percent']:.0f}% of a core ({busiest['players']} players).")
-    if busiest["client_cpu_percent"] > 85:
-        print("  The client saturated a core there: its own delays (see the client loop lag) are "
-              "inside those latencies, so they overstate the server's.")
-    others = [(r["other_cpu_percent"], r["players"], name) for name, r in
-              [("baseline", res["baseline"]), ("hint spam", res["hint_spam"]),
-               ("expert tables", res["expert_tables"])] + [(f"scale {s['players']}", s) for s in res["scale"]]
+    if named:
+        busiest = max((r for _, r in named), key=lambda r: r["client_cpu_percent"])
+        print(f"The client (this one asyncio process{', uvloop' if res['settings'].get('uvloop') else ''}) "
+              f"shares the machine's {srv['cores']} cores with the server; its busiest load phase used "
+              f"{busiest['client_cpu_percent']:.0f}% of a core ({busiest['players']} players).")
+        if busiest["client_cpu_percent"] > 85:
+            print("  The client saturated a core there: its own delays (see the client loop lag) are "
+                  "inside those latencies, so they overstate the server's.")
+    others = [(r["other_cpu_percent"], r["players"], name) for name, r in named
               if r.get("other_cpu_percent") is not None]
     if others:
         worst = max(others)
@@ -1487,11 +1518,17 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--control", type=int, default=10, help="control players during the attacks (default 10)")
     p.add_argument("--control-think", type=float, default=0.25, help="their think time (default 0.25 s)")
     p.add_argument("--no-uvloop", dest="uvloop", action="store_false", help="the client on asyncio's own loop")
+    p.add_argument("--phases", default=",".join(PHASES),
+                   help=f"which phases to run, comma-separated (default all: {','.join(PHASES)})")
     p.add_argument("--server-log", default=None, metavar="FILE",
                    help="keep a copy of our server's output (warnings, tracebacks) in FILE")
     p.add_argument("--one-address", dest="addresses", action="store_false",
                    help="every player from 127.0.0.1 (default: a loopback address of its own)")
     args = p.parse_args(argv)
+    args.phases = [x.strip() for x in args.phases.split(",") if x.strip()]
+    unknown = set(args.phases) - set(PHASES)
+    if unknown:
+        p.error(f"no phase {', '.join(sorted(unknown))}; phases are {', '.join(PHASES)}")
     args.quick = args.quick or os.environ.get("PRESIDENT_BENCH_QUICK") == "1"
     q = args.quick
     args.players = args.players or (40 if q else 200)
