@@ -365,3 +365,45 @@ def test_ask_before_playing_a_two(browser, served):
         assert two not in hand(page)
     finally:
         page.close()
+
+
+def test_three_deals_of_seven_never_push_the_bar_off_a_phone(browser, served, screenshots):
+    """A trial finding: from the third deal the scoreboard's columns widened the page past
+    360 px and the fixed action bar left the screen."""
+    context = browser.new_context(base_url=served.url, **PHONE)
+    page = context.new_page()
+    try:
+        page.goto("/")
+        page.evaluate("localStorage.setItem('president.guide-seen', 'true')")
+        info, seat = new_match(page, served, players=7, seed=5)
+        for _ in range(3):
+            seat.play_deal()
+            seat.next_deal()
+        seat.play_deal(stop=lambda m: m["phase"] == "play")
+        seat.close()
+        wait_ready(page)
+        page.wait_for_function("() => document.querySelectorAll('#scores thead th.deal').length === 3")
+        assert scroll_width(page) <= 360
+        for selector in ("#action-bar", "#play", "#pass", "#hint", "#pile"):
+            assert inside(page, selector), selector
+        page.screenshot(path=str(screenshots / "table-phone-deal-4.png"))
+    finally:
+        context.close()
+
+
+def test_pressing_play_twice_sends_one_play(page):
+    sent = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    page.goto("/")
+    page.click("#start-practice")
+    wait_ready(page)
+    dismiss_guide(page)
+    page.click("#hint")
+    page.wait_for_function("() => document.getElementById('message').textContent.startsWith('Hint')")
+    page.focus("#hand .card[aria-pressed=true]")
+    page.keyboard.press("p")
+    page.keyboard.press("p")
+    page.wait_for_function("() => Number(document.getElementById('table').dataset.actions) > 0")
+    page.wait_for_timeout(300)
+    assert sum('"type":"play"' in p for p in sent) == 1
+    assert "not yours" not in page.text_content("#message")

@@ -406,7 +406,7 @@ function fillSeats() {
     if (i === 0) {
       const tag = document.createElement("span");
       tag.className = "level-tag";
-      tag.textContent = "you";
+      tag.textContent = "your seat";
       row.append(tag);
     } else {
       const sel = document.createElement("select");
@@ -464,6 +464,7 @@ function renderSaved() {
     li.textContent = "Nothing saved.";
     list.append(li);
   }
+  $("clear-saved").hidden = list.classList.contains("empty");
 }
 
 function scoreLine(players, scores) {
@@ -581,6 +582,7 @@ function connect(session) {
   app.dealEvents = [];
   app.resultClosed = null;
   app.autoPassed = -1;
+  app.sentAt = -1;
   $("log").innerHTML = "";
   $("message").textContent = "";
   $("announce").textContent = "";
@@ -649,6 +651,7 @@ function receive(msg) {
 
 function onError(msg) {
   app.hinting = false;
+  app.sentAt = -1;          // the action was refused: the player may try again
   if (app.state) renderControls();
   if (!app.state) {   // the hello was refused
     if (app.session?.kind === "match") {
@@ -765,6 +768,7 @@ function onState(state) {
   }
   const played = app.focusHand && before && before.hand.length !== state.hand.length;
   render();
+  if (before === null) $("log").scrollTop = $("log").scrollHeight;   // the latest lines in view
   if (played) {
     app.focusHand = false;
     const active = document.activeElement;
@@ -879,7 +883,16 @@ function renderInvites() {
 
 function placeWords(seat) {
   // The last player keeps their cards: they did not go out.
-  return seat.cards > 0 ? `last (${ordinal(seat.place)})` : `out ${ordinal(seat.place)}`;
+  return seat.cards > 0 ? `left holding cards, ${ordinal(seat.place)}` : `out ${ordinal(seat.place)}`;
+}
+
+// "1st · President", or just "3rd" where the rules name the place by its number (house).
+function placeTitle(seat) {
+  return seat.title === ordinal(seat.place) ? seat.title : `${ordinal(seat.place)} · ${seat.title}`;
+}
+
+function placeStatus(seat) {
+  return seat.title === ordinal(seat.place) ? placeWords(seat) : `${placeWords(seat)}, ${seat.title}`;
 }
 
 function ordinal(n) {
@@ -937,9 +950,9 @@ function renderSeats() {
     if (seat.place) {
       const badge = document.createElement("span");
       badge.className = "place-badge";
-      badge.textContent = `${ordinal(seat.place)} · ${seat.title}`;
+      badge.textContent = placeTitle(seat);
       li.append(badge);
-      status.push(`${placeWords(seat)}, ${seat.title}`);
+      status.push(placeStatus(seat));
     } else if (acting && s.phase === "play") {
       const t = document.createElement("span");
       t.className = "turn";
@@ -964,7 +977,7 @@ function renderSeats() {
   const my = $("my-seat");
   my.innerHTML = "";
   my.classList.toggle("to-act", myTurn());
-  my.append(mine.place ? `You · ${ordinal(mine.place)} · ${mine.title}` : "You");
+  my.append(mine.place ? `You · ${placeTitle(mine)}` : "You");
   if (mine.seat === s.dealer) my.insertAdjacentHTML("beforeend", ' <span class="chip dealer">dealer</span>');
   const was = previousTitle(mine);
   if (was) my.insertAdjacentHTML("beforeend", ` <span class="chip title">${was}</span>`);
@@ -1105,9 +1118,8 @@ function renderYou() {
   const seat = s.seats[me()];
   $("your-name").textContent = seat.name;
   const bits = [plural(seat.cards, "card")];
-  if (seat.place) bits.push(`${placeWords(seat)}, ${seat.title}`);
+  if (seat.place) bits.push(placeStatus(seat));
   if (scored()) bits.push(plural(s.scores[seat.player], "point"));
-  if (previousTitle(seat)) bits.push(`was ${previousTitle(seat)}`);
   if (myTurn()) bits.push(s.phase === "exchange" ? "your turn to give" : "your turn");
   else if (seat.place && s.phase === "play") bits.push("the others play on until every place is known");
   $("your-info").textContent = `· ${bits.join(" · ")}`;
@@ -1162,6 +1174,7 @@ function renderExchange() {
     return;
   }
   box.hidden = false;
+  box.classList.toggle("after", s.phase !== "exchange");
   box.innerHTML = "";
   const h = document.createElement("h2");
   h.textContent = "Exchange";
@@ -1429,6 +1442,8 @@ async function playSelected() {
     height: Math.max(...raised.map((r) => r.bottom)) - Math.min(...raised.map((r) => r.top)),
   } : null;
   app.focusHand = true;
+  if (app.sentAt === app.state.table.actions) return;   // already sent: wait for its answer
+  app.sentAt = app.state.table.actions;
   send({ type: "play", cards: chosen });
 }
 
@@ -1445,7 +1460,12 @@ function askHint() {
 
 function pass() {
   if (!app.state || !myTurn() || app.state.phase !== "play") return;
+  if (app.sentAt === app.state.table.actions) return;   // already sent: wait for its answer
+  app.sentAt = app.state.table.actions;
+  app.selected.clear();
   send({ type: "pass" });
+  renderHand();
+  renderControls();
 }
 
 function clearSelection() {
