@@ -346,8 +346,38 @@ class Deal:
         self.to_act = leader
         events.append(PileCleared(reason, winner, leader))
 
-    def _end(self, events: list[Event]) -> None:
-        last = next(s for s in range(self.players) if self.counts[s])
+    def settle(self, order: Sequence[int]) -> list[Event]:
+        """End a deal played with real cards by its finishing order: ``order`` lists every
+        seat once, first out first (RULES.md "End of the deal"; seed
+        ``000_2ebb75a2290c9d05.txt`` keeps only each deal's finish order). Emits a
+        :class:`WentOut` for each player out and the :class:`DealEnded` with the points and
+        titles the rules give, as if the deal had been played here. The cards this object
+        dealt play no part (they stand for the real ones).
+
+        Raises:
+            IllegalAction: ``wrong-phase`` once a card was played or the deal is over;
+                ``bad-order`` for an order that does not name every seat exactly once.
+        """
+        n = self.players
+        if self.over or self.history:
+            raise IllegalAction("wrong-phase", "this deal is already being played (or over); a "
+                                "finishing order can only be given instead of playing it")
+        if (not isinstance(order, (list, tuple)) or not all(isinstance(s, int) and not isinstance(s, bool) for s in order)
+                or sorted(order) != list(range(n))):
+            shown = list(order) if isinstance(order, (list, tuple)) else order
+            raise IllegalAction("bad-order", f"the finishing order {shown!r} must name every seat "
+                                f"0 to {n - 1} exactly once, first out first")
+        events: list[Event] = []
+        for s in order[:-1]:
+            self.finish_order.append(s)
+            place = len(self.finish_order)
+            events.append(WentOut(s, place, title_for_place(place, n, naming=self.rules.titles)))
+        self._end(events, last=order[-1])
+        return events
+
+    def _end(self, events: list[Event], last: int | None = None) -> None:
+        if last is None:
+            last = next(s for s in range(self.players) if self.counts[s])
         self.finish_order.append(last)
         self.over = True
         self.to_act = None

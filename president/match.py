@@ -168,24 +168,9 @@ class Match:
         self.deal_seed = seed
         prev_seating = self.seating
         self.seating = tuple(want_seating)
-        # Opening lead.
         rules = self.rules
         if leader is None:
-            if first:
-                fl = rules.first_lead
-                if fl == "left-of-dealer":
-                    leader = (want_dealer + 1) % n
-                elif fl.startswith("seat:"):
-                    leader = int(fl[5:])
-                else:
-                    bit = Card.parse(fl[10:]).bit
-                    leader = next((s for s, h in enumerate(masks) if h & bit), None)
-                    if leader is None:  # card not dealt (a teaching position): left of dealer
-                        leader = (want_dealer + 1) % n
-            elif rules.later_lead == "president":
-                leader = self.seating.index(self.results[-1].finish_order[0])
-            else:
-                leader = (want_dealer + 1) % n
+            leader = self._opening_lead(want_dealer, self.seating, masks)
         self.deal = Deal(rules, masks, dealer=want_dealer, leader=leader)
         self.deal_number += 1
         events: list[Event] = [Dealt(self.deal_number, want_dealer, self.seating,
@@ -200,11 +185,77 @@ class Match:
             self.events.extend(events)
         return events
 
-    def _exchange_steps(self) -> list[Transfer]:
+    def _opening_lead(self, dealer: int, seating: Sequence[int], masks: Sequence[int] | None) -> int | None:
+        """The seat that opens the next deal (RULES.md ``first_lead``, ``later_lead``), given
+        its dealer and seating; ``masks`` are the dealt hands (``None`` for a deal not dealt
+        here: a lead by the holder of a card is then unknown, ``None``)."""
+        n = self.rules.players
+        if not self.results:
+            fl = self.rules.first_lead
+            if fl == "left-of-dealer":
+                return (dealer + 1) % n
+            if fl.startswith("seat:"):
+                return int(fl[5:])
+            if masks is None:
+                return None
+            bit = Card.parse(fl[10:]).bit
+            holder = next((s for s, h in enumerate(masks) if h & bit), None)
+            # card not dealt (a teaching position): left of the dealer
+            return (dealer + 1) % n if holder is None else holder
+        if self.rules.later_lead == "president":
+            return list(seating).index(self.results[-1].finish_order[0])
+        return (dealer + 1) % n
+
+    def finish_by_order(self, order: Sequence[int]) -> list[Event]:
+        """End the current deal, played with real cards, by its finishing order: ``order``
+        lists every seat of this deal once, first out first (seed ``000_2ebb75a2290c9d05.txt``
+        keeps each deal's finish order in a score column). Points, titles, totals, the match
+        end and the next seating follow as for a deal played here; an exchange due before it
+        is taken as done at the table. Returns the events (:class:`WentOut` per player out,
+        :class:`DealEnded`, and :class:`MatchEnded` when the match ends).
+
+        Raises:
+            IllegalAction: ``wrong-phase`` once a card of this deal was given or played here,
+                between deals or after the match (``match-over``); ``bad-order`` for an order
+                that does not name every seat exactly once.
+        """
+        if self.phase == "match-over":
+            raise IllegalAction("match-over", "the match is over; start a new match")
+        if self.phase == "between-deals":
+            raise IllegalAction("wrong-phase", "no deal is in progress; start the next deal first")
+        if self.exchange_log:
+            raise IllegalAction("wrong-phase", "cards of this deal were already exchanged here; "
+                                "play it out instead of giving its finishing order")
+        events = self.deal.settle(order)
+        events = self._finish_deal(events)
+        self._sync_to_act()
+        if self._record:
+            self.events.extend(events)
+        return events
+
+    def next_deal_plan(self) -> dict | None:
+        """What the next deal will be, before it is dealt: ``None`` while a deal is played or
+        after the match; else ``{"number", "dealer", "seating", "leader", "exchange"}`` with
+        ``number`` 1-based, ``seating`` the match player index per seat, ``dealer`` and
+        ``leader`` seats of that deal (``leader`` ``None`` when it is whoever is dealt a named
+        card), and ``exchange`` the transfers in the order the rules take them
+        (``[{"giver", "receiver", "count", "forced"}]``, seats of that deal)."""
+        if self.phase != "between-deals":
+            return None
+        seating, dealer = self.next_seating_and_dealer()
+        steps = self._exchange_steps(seating)
+        return {"number": self.deal_number + 1, "dealer": dealer, "seating": list(seating),
+                "leader": self._opening_lead(dealer, seating, None),
+                "exchange": [{"giver": t.giver, "receiver": t.receiver, "count": t.count,
+                              "forced": t.forced} for t in steps]}
+
+    def _exchange_steps(self, seating: Sequence[int] | None = None) -> list[Transfer]:
+        """The exchange before the deal seated ``seating`` (default: the current one)."""
         rules = self.rules
         if rules.exchange == "none" or not self.results:
             return []
-        order = [self.seating.index(p) for p in self.results[-1].finish_order]
+        seating = list(self.seating if seating is None else seating)
+        order = [seating.index(p) for p in self.results[-1].finish_order]
         pres, scum = order[0], order[-1]
         if rules.exchange == "one-card":
             return [Transfer(scum, pres, 1, True), Transfer(pres, scum, 1, False)]
