@@ -93,6 +93,8 @@ TARGET_BODY_STATUS = 413
 TARGET_FLOOD_STATUS = 429
 TARGET_SCALE_PLAYERS = 1000
 
+SPREAD_PER_ADDRESS = 50
+"""Sockets per address in the flood from many addresses."""
 PHASES = ("idle", "baseline", "hints", "experts", "attacks", "scale")
 ANSWER_TIMEOUT = 60.0
 """Seconds an action may wait for its answer before it counts as a timeout."""
@@ -1004,14 +1006,18 @@ async def big_body(ctx: Ctx, megabytes: int, chunked: bool) -> dict:
     return out
 
 
-async def ws_flood_open(ctx: Ctx, n: int) -> tuple[list, Counter, float]:
-    """Open ``n`` websockets at once; none sends ``hello``."""
+async def ws_flood_open(ctx: Ctx, n: int, per_address: int | None = None) -> tuple[list, Counter, float]:
+    """Open ``n`` websockets at once; none sends ``hello``. From 127.0.0.1, or with
+    ``per_address``, that many from each of ``n / per_address`` loopback addresses (a flood
+    from many machines, which a per-address limit does not stop)."""
     outcomes: Counter = Counter()
     opened: list = []
+    addresses = ([ctx.addresses.next() for _ in range(n // per_address + 1)]
+                 if per_address and ctx.addresses.enabled else None)
 
-    async def one() -> None:
+    async def one(i: int) -> None:
         try:
-            ws = await _connect(ctx, open_timeout=30)
+            ws = await _connect(ctx, addresses[i // per_address] if addresses else None, open_timeout=30)
         except Exception as e:  # noqa: BLE001
             outcomes[_classify(e)] += 1
             return
@@ -1019,7 +1025,7 @@ async def ws_flood_open(ctx: Ctx, n: int) -> tuple[list, Counter, float]:
         opened.append(ws)
 
     t = perf()
-    await asyncio.gather(*(one() for _ in range(n)))
+    await asyncio.gather(*(one(i) for i in range(n)))
     return opened, outcomes, perf() - t
 
 
@@ -1100,40 +1106,49 @@ async def attacks(ctx: Ctx, *, body_mb: int, flood: int, posts: int, hold: float
             close_window(name)
 
         ctx.phase = "flood"
-        rss0 = ctx.server.rss_mb()
-        window("ws flood")
-        opened, outcomes, took = await ws_flood_open(ctx, flood)
-        rss1 = ctx.server.rss_mb()
-        log(f"  websocket flood: {dict(outcomes)} in {took:.1f} s; RSS {fmt_mb(rss0)} -> {fmt_mb(rss1)}")
-        await asyncio.sleep(hold)
-        close_window("ws flood")
-        window("post flood")
-        rss2 = ctx.server.rss_mb()
-        posted = await post_flood(ctx, posts)
-        await asyncio.sleep(0.5)
-        rss3 = ctx.server.rss_mb()
-        close_window("post flood")
-        log(f"  POST flood: {posted['statuses']} in {posted['seconds']:.1f} s "
-            f"({posted['per_s']:.0f}/s); RSS {fmt_mb(rss2)} -> {fmt_mb(rss3)}")
-        closed_by_server: Counter = Counter()
-        still_open = 0
-        for ws in opened:
-            if ws.close_code is None:
-                still_open += 1
-            else:
-                closed_by_server[str(ws.close_code)] += 1
-        await asyncio.gather(*(ws.close() for ws in opened), return_exceptions=True)
-        await asyncio.sleep(1.0)
-        rss4 = ctx.server.rss_mb()
-        out["ws_flood"] = {"sockets": flood, "outcomes": dict(outcomes), "open_seconds": took,
-                           "held_seconds": hold, "still_open_after_hold": still_open,
-                           "closed_by_server": dict(closed_by_server),
-                           "rss_before_mb": rss0, "rss_open_mb": rss1, "rss_after_close_mb": rss4,
-                           "kb_per_socket": (None if rss0 is None or rss1 is None or not outcomes["opened"]
-                                             else (rss1 - rss0) * 1024 / outcomes["opened"])}
-        out["post_flood"] = {**posted, "rss_before_mb": rss2, "rss_after_mb": rss3}
-        log(f"  websocket flood: {still_open} of {len(opened)} still open after {hold:g} s "
-            f"(closed by the server: {dict(closed_by_server) or 'none'}); RSS after closing {fmt_mb(rss4)}")
+        waves = [("ws flood", None)]
+        if ctx.addresses.enabled:
+            waves.append(("ws flood, many addresses", SPREAD_PER_ADDRESS))
+        out["ws_floods"] = []
+        for name, spread in waves:
+            rss0 = ctx.server.rss_mb()
+            window(name)
+            opened, outcomes, took = await ws_flood_open(ctx, flood, spread)
+            rss1 = ctx.server.rss_mb()
+            log(f"  {name}: {dict(outcomes)} in {took:.1f} s; RSS {fmt_mb(rss0)} -> {fmt_mb(rss1)}")
+            await asyncio.sleep(hold)
+            close_window(name)
+            last = name == waves[-1][0]
+            if last:   # the POST flood while the last wave's sockets are still open
+                window("post flood")
+                rss2 = ctx.server.rss_mb()
+                posted = await post_flood(ctx, posts)
+                await asyncio.sleep(0.5)
+                rss3 = ctx.server.rss_mb()
+                close_window("post flood")
+                log(f"  POST flood: {posted['statuses']} in {posted['seconds']:.1f} s "
+                    f"({posted['per_s']:.0f}/s); RSS {fmt_mb(rss2)} -> {fmt_mb(rss3)}")
+                out["post_flood"] = {**posted, "rss_before_mb": rss2, "rss_after_mb": rss3}
+            closed_by_server: Counter = Counter()
+            still_open = 0
+            for ws in opened:
+                if ws.close_code is None:
+                    still_open += 1
+                else:
+                    closed_by_server[str(ws.close_code)] += 1
+            await asyncio.gather(*(ws.close() for ws in opened), return_exceptions=True)
+            await asyncio.sleep(1.0)
+            rss4 = ctx.server.rss_mb()
+            out["ws_floods"].append({
+                "name": name, "sockets": flood, "per_address": spread or flood,
+                "outcomes": dict(outcomes), "open_seconds": took,
+                "held_seconds": hold, "still_open_after_hold": still_open,
+                "closed_by_server": dict(closed_by_server),
+                "rss_before_mb": rss0, "rss_open_mb": rss1, "rss_after_close_mb": rss4,
+                "kb_per_socket": (None if rss0 is None or rss1 is None or not outcomes["opened"]
+                                  else (rss1 - rss0) * 1024 / outcomes["opened"])})
+            log(f"  {name}: {still_open} of {len(opened)} still open after {hold:g} s "
+                f"(closed by the server: {dict(closed_by_server) or 'none'}); RSS after closing {fmt_mb(rss4)}")
     finally:
         ctx.window.label = None
         for t in tasks:
@@ -1364,16 +1379,21 @@ def attack_rows(a: dict, row, under, own: bool) -> None:
             f"{_pc(c.get('server_cpu_percent'))} / {_pc(c.get('client_cpu_percent'))} / "
             f"{_pc(c.get('other_cpu_percent'))}; {fmt_ms(c['client_loop_lag_p99_ms'])}")
         row("  ... server event loop on a CPU / waiting for one / disk", loop_line(c))
-    w = a["ws_flood"]
-    row(f"websocket flood ({w['sockets']} without hello): outcomes",
-        ", ".join(f"{k} {v}" for k, v in w["outcomes"].items()) + f" in {w['open_seconds']:.1f} s")
-    row(f"websocket flood: still open after {w['held_seconds']:g} s / closed by server",
-        f"{w['still_open_after_hold']} / {w['closed_by_server'] or 'none'}",
-        "idle sockets closed (hello timeout)", w["still_open_after_hold"] == 0)
-    if own:
-        row("websocket flood: server RSS before / open / after closing",
-            f"{fmt_mb(w['rss_before_mb'])} / {fmt_mb(w['rss_open_mb'])} / {fmt_mb(w['rss_after_close_mb'])}"
-            + (f" ({w['kb_per_socket']:.0f} KB per socket)" if w["kb_per_socket"] is not None else ""))
+    for w in a["ws_floods"]:
+        src = ("one address" if w["per_address"] >= w["sockets"]
+               else f"{w['per_address']} per address")
+        head = f"websocket flood ({w['sockets']} without hello, {src})"
+        row(f"{head}: outcomes",
+            ", ".join(f"{k} {v}" for k, v in w["outcomes"].items()) + f" in {w['open_seconds']:.1f} s")
+        if w["outcomes"].get("opened"):
+            row(f"{head}: still open after {w['held_seconds']:g} s / closed by server",
+                f"{w['still_open_after_hold']} / {w['closed_by_server'] or 'none'}",
+                "idle sockets closed (hello timeout)", w["still_open_after_hold"] == 0)
+        if own:
+            row(f"{head}: server RSS before / open / after closing",
+                f"{fmt_mb(w['rss_before_mb'])} / {fmt_mb(w['rss_open_mb'])} / {fmt_mb(w['rss_after_close_mb'])}"
+                + (f" ({w['kb_per_socket']:.0f} KB per socket opened, refused ones included)"
+                   if w["kb_per_socket"] is not None else ""))
     p = a["post_flood"]
     refused = sum(v for k, v in p["statuses"].items() if k != "HTTP 200")
     row(f"POST flood ({p['requests']} from one client): statuses",
