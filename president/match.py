@@ -34,7 +34,8 @@ __all__ = ["Match", "Transfer", "DealResult"]
 @dataclass(frozen=True, slots=True)
 class Transfer:
     """One step of an exchange: ``giver`` hands ``count`` cards to ``receiver`` (seats).
-    ``forced`` steps must hand over the giver's highest cards."""
+    ``forced`` steps must hand over the giver's highest cards; the others give cards back:
+    any cards, or the giver's lowest under ``give_back = lowest``."""
 
     giver: int
     receiver: int
@@ -289,13 +290,26 @@ class Match:
             return self.deal.legal_actions()
         if self.phase == "exchange":
             step = self.exchange_steps[len(self.exchange_log)]
-            hand = self.deal.hands[step.giver]
-            if step.forced:
-                return [Give(m) for m in _forced_gives(hand, step.count)]
-            cards = cards_from_mask(hand)
+            allowed = self._allowed_gives(step)
+            if allowed is not None:
+                return [Give(m) for m in allowed]
+            cards = cards_from_mask(self.deal.hands[step.giver])
             return [Give(sum(c.bit for c in combo))
                     for combo in itertools.combinations(cards, step.count)]
         return []
+
+    def _allowed_gives(self, step: Transfer) -> list[int] | None:
+        """The exchange rule, stated once for :meth:`legal_actions` and :meth:`refusal`: the
+        masks the giver of ``step`` may hand over, or ``None`` when any ``step.count`` cards
+        of their hand will do. A forced step takes the highest cards (RULES.md ``exchange``);
+        a give back under ``give_back = lowest`` the lowest (seed 004's "two worst"); among
+        equal ranks at the boundary the giver picks the suits."""
+        hand = self.deal.hands[step.giver]
+        if step.forced:
+            return _forced_gives(hand, step.count)
+        if self.rules.give_back == "lowest":
+            return _lowest_gives(hand, step.count)
+        return None
 
     def _action_from_cards(self, cards: object) -> Play | Give:
         try:
@@ -341,10 +355,10 @@ class Match:
         if action.mask.bit_count() != step.count:
             return IllegalAction("bad-exchange", f"give exactly {step.count} card"
                                  f"{'s' if step.count > 1 else ''}, not {action.mask.bit_count()}")
-        if step.forced and action.mask not in _forced_gives(hand, step.count):
-            best = format_mask(_forced_gives(hand, step.count)[0])
-            return IllegalAction("bad-exchange", f"you must give your {step.count} highest "
-                                 f"card{'s' if step.count > 1 else ''} (such as {best})")
+        allowed = self._allowed_gives(step)
+        if allowed is not None and action.mask not in allowed:
+            which = "highest" if step.forced else "lowest"
+            return IllegalAction("bad-exchange", f"give your {_gives_in_words(allowed, which)}")
         return None
 
     def is_legal(self, seat: int, action: object) -> bool:
@@ -511,12 +525,49 @@ class Match:
                 "seating": list(self.seating), "deal_number": self.deal_number}
 
 
+def _gives_in_words(allowed: list[int], which: str) -> str:
+    """The gives ``allowed`` (masks of the highest or lowest cards, as :func:`_forced_gives`
+    and :func:`_lowest_gives` list them) in words, ``which`` being ``"highest"`` or
+    ``"lowest"``: ``"2 lowest cards: 3C and one of your fours (4C, 4D or 4H)"``,
+    ``"highest card: 2S"``."""
+    sure = allowed[0]
+    for m in allowed[1:]:
+        sure &= m
+    count = allowed[0].bit_count()
+    parts = [str(c) for c in cards_from_mask(sure)]
+    if len(allowed) > 1:
+        tied = 0
+        for m in allowed:
+            tied |= m & ~sure
+        word = Card.from_index((tied & -tied).bit_length() - 1).rank.word
+        plural = "sixes" if word == "six" else word + "s"
+        k = (allowed[0] & ~sure).bit_count()
+        held = [str(c) for c in cards_from_mask(tied)]
+        among = ", ".join(held[:-1]) + " or " + held[-1]
+        parts.append(f"{('one', 'two', 'three')[k - 1]} of your {plural} ({among})")
+    what = f"{count} {which} cards" if count > 1 else f"{which} card"
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"{what}: {listed}"
+
+
+def _lowest_gives(hand: int, count: int) -> list[int]:
+    """The masks of ``count`` lowest cards of ``hand``: all cards of ranks below the boundary
+    rank, plus each choice of the rest from the boundary rank (the giver picks suits)."""
+    return _end_gives(hand, count, range(13))
+
+
 def _forced_gives(hand: int, count: int) -> list[int]:
     """The masks of ``count`` highest cards of ``hand``: all cards of ranks above the boundary
     rank, plus each choice of the rest from the boundary rank (the giver picks suits)."""
+    return _end_gives(hand, count, range(12, -1, -1))
+
+
+def _end_gives(hand: int, count: int, ranks: range) -> list[int]:
+    """The masks of ``count`` cards of ``hand`` taken rank by rank in the order ``ranks``
+    (high to low for the highest cards, low to high for the lowest)."""
     taken = 0
     need = count
-    for r in range(12, -1, -1):
+    for r in ranks:
         nib = (hand >> (4 * r)) & 15
         k = nib.bit_count()
         if not k:

@@ -32,6 +32,7 @@ OPTION_VALUES: dict[str, str] = {
     "passing": "re-enter, sit-out, once-around",
     "last_of_rank_clears": "true, false",
     "exchange": "none, one-card, two-and-one",
+    "give_back": "any, lowest",
     "seating": "fixed, by-finish",
     "first_lead": "left-of-dealer, holder-of:<card> (e.g. holder-of:3C), seat:<n>",
     "later_lead": "president, left-of-dealer",
@@ -43,19 +44,21 @@ OPTION_VALUES: dict[str, str] = {
 # preset name -> (min players, max players, options). RULES.md "Presets".
 PRESETS: dict[str, tuple[int, int, dict[str, Any]]] = {
     "house": (4, 7, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
-                         exchange="one-card", seating="fixed", first_lead="left-of-dealer",
-                         later_lead="president", scoring=(2, 1), match_end="points:11",
-                         titles="places")),
+                         exchange="one-card", give_back="any", seating="fixed",
+                         first_lead="left-of-dealer", later_lead="president", scoring=(2, 1),
+                         match_end="points:11", titles="places")),
     "family": (4, 7, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
-                          exchange="one-card", seating="by-finish", first_lead="left-of-dealer",
-                          later_lead="president", scoring=(2, 1), match_end="points:11",
-                          titles="last-to-finish")),
+                          exchange="one-card", give_back="any", seating="by-finish",
+                          first_lead="left-of-dealer", later_lead="president", scoring=(2, 1),
+                          match_end="points:11", titles="last-to-finish")),
     "practice": (4, 4, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
-                            exchange="none", seating="fixed", first_lead="seat:0",
+                            exchange="none", give_back="any", seating="fixed",
+                            first_lead="seat:0",
                             later_lead="president", scoring=None, match_end="single-deal",
                             titles="places")),
     "first-night": (3, 7, dict(beat="equal-or-higher", passing="re-enter",
-                               last_of_rank_clears=True, exchange="none", seating="by-finish",
+                               last_of_rank_clears=True, exchange="none", give_back="lowest",
+                               seating="by-finish",
                                first_lead="left-of-dealer", later_lead="president",
                                scoring=None, match_end="never", titles="roles")),
 }
@@ -95,8 +98,9 @@ TWISTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
     },
     "first-night": {
         "swap": ("Before each later deal the bottom gives the President their two best cards "
-                 "and gets two back; Vice-Scum and Vice-President swap one.",
-                 dict(exchange="two-and-one")),
+                 "and gets the President's two lowest; Vice-Scum and Vice-President swap one "
+                 "the same way (at 3 players one card each way).",
+                 dict(exchange="two-and-one", give_back="lowest")),
         "three-of-clubs-starts": ("On the first deal the holder of the three of clubs leads.",
                                   dict(first_lead="holder-of:3C")),
     },
@@ -125,6 +129,9 @@ class Rules:
         passing: ``"re-enter"``, ``"sit-out"`` or ``"once-around"``.
         last_of_rank_clears: whether completing all four cards of a rank on the pile clears it.
         exchange: ``"none"``, ``"one-card"`` or ``"two-and-one"``.
+        give_back: what the President (and Vice-President) give back in the exchange:
+            ``"any"`` cards of their choice (seeds 000 and 001) or their ``"lowest"`` cards,
+            any suit among equal ranks (seed 004's "two worst").
         seating: ``"fixed"`` or ``"by-finish"``.
         first_lead: ``"left-of-dealer"``, ``"holder-of:<card>"`` or ``"seat:<n>"``.
         later_lead: ``"president"`` or ``"left-of-dealer"``.
@@ -147,6 +154,7 @@ class Rules:
     passing: str = "re-enter"
     last_of_rank_clears: bool = False
     exchange: str = "one-card"
+    give_back: str = "any"
     seating: str = "fixed"
     first_lead: str = "left-of-dealer"
     later_lead: str = "president"
@@ -167,6 +175,7 @@ class Rules:
             raise RulesError("last_of_rank_clears", f"last_of_rank_clears = "
                              f"{self.last_of_rank_clears!r} is not allowed; use true or false")
         _choice("exchange", self.exchange, ("none", "one-card", "two-and-one"))
+        _choice("give_back", self.give_back, ("any", "lowest"))
         _choice("seating", self.seating, ("fixed", "by-finish"))
         _choice("later_lead", self.later_lead, ("president", "left-of-dealer"))
         _choice("titles", self.titles, tuple(TITLE_NAMINGS))
@@ -323,7 +332,11 @@ class Rules:
         """Inverse of :meth:`to_dict`; options not given come from the preset (without a
         preset, from the defaults of :class:`Rules`). So a dict stored before an option
         existed still loads: one without ``titles`` names places as its preset does
-        (``"places"`` without a preset).
+        (``"places"`` without a preset). ``give_back`` is the exception: a dict without it
+        was written when every give back was free, so rules with an exchange load with
+        ``"any"`` whatever the preset and twists say, and a stored record or saved match
+        replays as it was played (``{"preset": "first-night", "twists": ["swap"],
+        "give_back": "lowest"}`` names seed 004's rule).
 
         ``scoring`` may be a list, a string like ``"2,1"``, or ``"none"``/``null``.
 
@@ -346,7 +359,10 @@ class Rules:
             if twists:
                 raise RulesError("twist", "twists need a preset")
             return cls(players=4 if players is None else players, **data)
-        return cls.preset(preset, players=players, twists=twists, **data)
+        rules = cls.preset(preset, players=players, twists=twists, **data)
+        if "give_back" not in data and rules.exchange != "none":
+            rules = replace(rules, give_back="any")
+        return rules
 
     def with_options(self, **options: Any) -> "Rules":
         """A copy with some options changed (checked again)."""
@@ -408,7 +424,10 @@ OPTION_HELP: dict[str, str] = {
                            "played it leads next.",
     "exchange": "Cards that change hands before a deal, according to the last deal's "
                 "finishing places: the bottom player must give their best cards to the "
-                "President, who gives back cards of their own choosing.",
+                "President, who gives the same number of cards back.",
+    "give_back": "Which cards the President (and, in the two-and-one swap, the "
+                 "Vice-President) hand back in the exchange: any cards they choose, or "
+                 "their lowest ones (they still pick the suit among cards of equal rank).",
     "seating": "Whether everyone keeps their chair between deals, or moves to sit in the "
                "order they finished, so that the dealer and the turn order change.",
     "first_lead": "Who puts down the first cards of the first deal. That player may lead "
@@ -429,8 +448,8 @@ screen's "?" beside each rule); its value in words is :func:`describe_items`."""
 def describe_items(r: Rules, names: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
     """Each option of ``r`` in plain words: ``(option, label, text)`` such as
     ``("beat", "Beat", "same number of cards, strictly higher rank")``, in the order of
-    RULES.md "Options", then ``titles`` (RULES.md, "Places and titles");
-    :data:`OPTION_HELP` explains each ``option``.
+    RULES.md "Options" (``give_back`` after ``exchange``, and only with an exchange), then
+    ``titles`` (RULES.md, "Places and titles"); :data:`OPTION_HELP` explains each ``option``.
 
     Args:
         r: the rules.
@@ -457,11 +476,15 @@ def describe_items(r: Rules, names: Sequence[str] | None = None) -> list[tuple[s
     items.append(("exchange", "Exchange", {
         "none": "none",
         "one-card": "before each later deal the last player gives their highest card to the "
-                    "President, who gives back any one card",
+                    "President, who gives one card back",
         "two-and-one": "before each later deal the bottom gives their two highest cards to the "
                        "President and gets two back; the Vice-Scum and Vice-President swap one "
                        "(with 3 players only one card each between President and bottom)",
     }[r.exchange]))
+    if r.exchange != "none":
+        items.append(("give_back", "Give back", "any cards of the giver's choice"
+                      if r.give_back == "any" else
+                      "the giver's lowest cards (any suit among equal ranks)"))
     items.append(("seating", "Seating", "seats stay; the dealer moves one seat clockwise each deal"
                   if r.seating == "fixed" else
                   "players sit in last deal's finishing order; the last player deals"))

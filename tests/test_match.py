@@ -165,7 +165,8 @@ def test_two_and_one_forced_two_highest_with_tied_boundary():
         match.act(3, "AC AD")
     assert info.value.reason == "bad-exchange"
     match.act(3, "AH 2S")
-    assert len(match.legal_actions()) == 10  # any two of the President's five cards
+    # Seed 004: "President gives two worst cards" (give_back = lowest under the swap).
+    assert match.legal_actions() == [Give.parse("3C 4C")]
     match.act(0, "3C 4C")
     assert match.to_act == 2  # the Vice-Scum gives one highest card to the VP
     assert match.legal_actions() == [Give.parse("JC")]

@@ -10,22 +10,25 @@ from president.rules import (OPTION_HELP, OPTION_VALUES, PRESET_SEEDS, PRESETS, 
                              describe_items)
 
 # RULES.md "Presets", one row per seed, written out from the table (not from rules.py);
-# ``titles`` from "Places and titles" as the seeds name the places (see tests/test_match.py).
+# ``titles`` from "Places and titles" as the seeds name the places (see tests/test_match.py);
+# ``give_back`` from ``exchange``: any card (seeds 000, 001), the "worst" cards (seed 004).
 PRESET_TABLE = {
     "house": dict(players=(4, 7), beat="higher", passing="re-enter", last_of_rank_clears=False,
-                  exchange="one-card", seating="fixed", first_lead="left-of-dealer",
-                  later_lead="president", scoring=(2, 1), match_end="points:11",
-                  titles="places"),
+                  exchange="one-card", give_back="any", seating="fixed",
+                  first_lead="left-of-dealer", later_lead="president", scoring=(2, 1),
+                  match_end="points:11", titles="places"),
     "family": dict(players=(4, 7), beat="higher", passing="re-enter", last_of_rank_clears=False,
-                   exchange="one-card", seating="by-finish", first_lead="left-of-dealer",
-                   later_lead="president", scoring=(2, 1), match_end="points:11",
-                   titles="last-to-finish"),
+                   exchange="one-card", give_back="any", seating="by-finish",
+                   first_lead="left-of-dealer", later_lead="president", scoring=(2, 1),
+                   match_end="points:11", titles="last-to-finish"),
     "practice": dict(players=(4, 4), beat="higher", passing="re-enter",
-                     last_of_rank_clears=False, exchange="none", seating="fixed",
+                     last_of_rank_clears=False, exchange="none", give_back="any",
+                     seating="fixed",
                      first_lead="seat:0", scoring=None, match_end="single-deal",
                      titles="places"),
     "first-night": dict(players=(3, 7), beat="equal-or-higher", passing="re-enter",
-                        last_of_rank_clears=True, exchange="none", seating="by-finish",
+                        last_of_rank_clears=True, exchange="none", give_back="lowest",
+                        seating="by-finish",
                         first_lead="left-of-dealer", later_lead="president", scoring=None,
                         match_end="never", titles="roles"),
 }
@@ -58,7 +61,7 @@ def test_presets_match_rules_md(name):
     ("family+once-around", dict(passing="once-around")),
     ("family+lowest-three-starts", dict(first_lead="holder-of:3C")),
     ("family+lowest-three-starts:3h", dict(first_lead="holder-of:3H")),
-    ("first-night+swap", dict(exchange="two-and-one")),
+    ("first-night+swap", dict(exchange="two-and-one", give_back="lowest")),
     ("first-night+three-of-clubs-starts", dict(first_lead="holder-of:3C")),
 ])
 def test_twists_change_exactly_their_options(spec, changes):
@@ -66,7 +69,7 @@ def test_twists_change_exactly_their_options(spec, changes):
     preset = spec.split("+")[0]
     base = Rules.preset(preset, players=5)
     rules = Rules.parse(spec, players=5)
-    for option in ("beat", "passing", "last_of_rank_clears", "exchange", "seating",
+    for option in ("beat", "passing", "last_of_rank_clears", "exchange", "give_back", "seating",
                    "first_lead", "later_lead", "scoring", "match_end", "titles"):
         assert getattr(rules, option) == changes.get(option, getattr(base, option)), option
     assert rules.name.startswith(preset + "+")
@@ -84,6 +87,8 @@ def test_twists_combine():
     (dict(passing="skip"), "passing"),
     (dict(last_of_rank_clears="yes"), "last_of_rank_clears"),
     (dict(exchange="three"), "exchange"),
+    (dict(give_back="worst"), "give_back"),
+    (dict(give_back=None), "give_back"),
     (dict(seating="random"), "seating"),
     (dict(first_lead="holder-of:XX"), "first_lead"),
     (dict(first_lead="seat:4"), "first_lead"),
@@ -194,3 +199,46 @@ def test_stored_rules_without_titles_still_load(name, players):
     custom = Rules(players=players, scoring=None, match_end="never").to_dict()
     del custom["titles"]
     assert Rules.from_dict(custom).titles == "places"
+
+
+def test_give_back_option_values_words_and_help():
+    """The ``give_back`` option (RULES.md ``exchange``): ``any`` card (seed 000: the President
+    "returns any one card"; seed 001: "gives back any card they do not want") or the
+    ``lowest`` (seed 004: "President gives two worst cards"), which the swap twist sets. It is
+    listed, explained and described like the others, and shown only with an exchange."""
+    assert OPTION_VALUES["give_back"] == "any, lowest"
+    assert OPTION_HELP["give_back"]
+    swap = Rules.parse("first-night+swap", players=5)
+    assert swap.give_back == "lowest" and "give_back" in TWISTS["first-night"]["swap"][1]
+    items = {option: text for option, _, text in describe_items(swap)}
+    assert items["give_back"] == "the giver's lowest cards (any suit among equal ranks)"
+    assert list(items).index("give_back") == list(items).index("exchange") + 1
+    house = {option: text for option, _, text in describe_items(Rules.preset("house"))}
+    assert house["give_back"] == "any cards of the giver's choice"
+    assert "give_back" not in {o for o, _, _ in describe_items(Rules.preset("practice"))}
+    assert "at 3 players one card each way" in TWISTS["first-night"]["swap"][0]
+    assert Rules.preset("house", give_back="lowest").give_back == "lowest"
+    assert Rules.preset("first-night", twists=["swap"], give_back="any").give_back == "any"
+    with pytest.raises(RulesError) as info:
+        Rules.preset("house", give_back="worst")
+    assert info.value.option == "give_back" and "any, lowest" in info.value.message
+
+
+@pytest.mark.parametrize("spec,players", [("house", 4), ("family", 7), ("practice", 4),
+                                          ("first-night", 3), ("first-night+swap", 3),
+                                          ("first-night+swap", 6)])
+def test_stored_rules_without_give_back_load_as_they_were_played(spec, players):
+    """A rules dict written before ``give_back`` existed was played with a free give back
+    (any card), so rules with an exchange load with ``any`` and its record still replays;
+    rules without an exchange load as their preset. Writing them again spells the key."""
+    rules = Rules.parse(spec, players=players)
+    data = rules.to_dict()
+    assert data["give_back"] == rules.give_back
+    del data["give_back"]
+    old = Rules.from_dict(data)
+    assert old.give_back == ("any" if rules.exchange != "none" else rules.give_back)
+    assert old == rules.with_options(give_back=old.give_back)
+    assert Rules.from_dict(old.to_dict()) == old
+    custom = Rules(players=players, exchange="two-and-one", give_back="lowest").to_dict()
+    del custom["give_back"]
+    assert Rules.from_dict(custom).give_back == "any"
