@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from president import PASS, Match, Rules
+from president.rules import TWISTS
 from president.actions import Give, Play
 from president.observation import Observation
 from president.players import make_player
@@ -21,7 +22,8 @@ from president.players.knowledge import (can_be_beaten, hidden_counts, pile_same
 # every preset and twist, at the smallest and largest tables it allows
 TABLES = [
     ("house", (), 4), ("house", (), 7), ("house", ("sit-out",), 5),
-    ("house", ("fresh-hands",), 4), ("family", ("equal-plays",), 6),
+    ("house", ("fresh-hands",), 4), ("house", ("three-deals",), 6),
+    ("family", ("equal-plays",), 6),
     ("family", ("once-around",), 4), ("family", ("lowest-three-starts",), 5),
     ("practice", (), 4), ("first-night", (), 3), ("first-night", ("swap",), 4),
     ("first-night", ("swap",), 3), ("first-night", ("swap", "three-of-clubs-starts"), 7),
@@ -65,6 +67,18 @@ def test_every_level_plays_only_legal_actions(preset, twists, players):
     for seed in range(2):
         taken = play_match(rules, levels[seed:] + levels[:seed], seed)
         assert taken
+
+
+def test_tables_cover_every_twist_and_every_give_back():
+    """The tables above read against the registries: every twist of every preset is played,
+    and both ``give_back`` values with an exchange (seed 004's swap gives back the lowest
+    cards, seeds 000/001 any card), so the computer players are checked under each."""
+    played = {(preset, t) for preset, twists, _ in TABLES for t in twists}
+    assert played == {(preset, t) for preset in TWISTS for t in TWISTS[preset]}
+    backs = {Rules.preset(preset, players=n, twists=twists).give_back
+             for preset, twists, n in TABLES
+             if Rules.preset(preset, players=n, twists=twists).exchange != "none"}
+    assert backs == {"any", "lowest"}
 
 
 @pytest.mark.parametrize("level", FAST_LEVELS)
