@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from president import PASS, Match, Rules
+from president import CARDS, PASS, Match, Rules
 from president.actions import Give
 from president.players.expert import ExpertPlayer, root_state, sample_world, seat_constraints
 from president.players.fastsim import counts_of_mask
@@ -38,6 +38,7 @@ def test_sampled_worlds_respect_the_seat_knowledge(spec, players):
     rules = Rules.parse(spec, players=players)
     rng = random.Random(0)
     checked = 0
+    floors = 0
     for m, obs in _positions(rules, seed=players):
         if obs.phase != "play":
             continue
@@ -72,6 +73,14 @@ def test_sampled_worlds_respect_the_seat_knowledge(spec, players):
                 back = [c.rank for g, r, cs in obs.exchanges if g == me and r == giver for c in cs]
                 for r in range(cap + 1, 13):
                     assert world[giver][r] <= back.count(r)
+            # under give_back = lowest (seed 004: "President gives two worst cards") a seat
+            # that gave it cards back holds nothing lower than the highest of them, apart
+            # from cards this seat gave it
+            for giver, floor_cards in _back(obs):
+                floor = max(c.rank for c in floor_cards)
+                mine = [c.rank for g, r, cs in obs.exchanges if g == me and r == giver for c in cs]
+                for r in range(floor):
+                    assert world[giver][r] <= mine.count(r)
         # the true hands are one of the worlds it considers possible
         true = [counts_of_mask(h) for h in m.deal.hands]
         assert all(sum(true[s]) == sum(world[s]) for s in range(players))
@@ -80,8 +89,75 @@ def test_sampled_worlds_respect_the_seat_knowledge(spec, players):
             back = [c.rank for g, r, cs in obs.exchanges if g == me and r == giver for c in cs]
             for r in range(cap + 1, 13):
                 assert true[giver][r] <= back.count(r)
+        for giver, floor_cards in _back(obs):
+            floor = max(c.rank for c in floor_cards)
+            assert all(true[giver][r] == 0 for r in range(floor))
+            floors += 1
         checked += 1
     assert checked > 10
+    assert (floors > 0) == (rules.give_back == "lowest" and rules.exchange != "none")
+
+
+def _back(obs):
+    """(giver, cards) given back to the observing seat, when the rules make them the
+    giver's lowest cards."""
+    if obs.rules.give_back != "lowest":
+        return []
+    out, pairs = [], set()
+    for g, r, cards in obs.exchanges:
+        key = frozenset((g, r))
+        if key not in pairs:
+            pairs.add(key)
+        elif r == obs.seat:
+            out.append((g, cards))
+    return out
+
+
+def _full_deal(president: str, bottom_best: str) -> list[str]:
+    """Four hands of 13 that use the whole pack: the President's as given, the bottom's best
+    cards and its 13 - k lowest of the rest, the other 26 to seats 1 and 2."""
+    pres = president.split()
+    best = bottom_best.split()
+    rest = [str(c) for c in CARDS if str(c) not in pres + best]
+    bottom = best + rest[:13 - len(best)]
+    rest = rest[13 - len(best):]
+    return [" ".join(pres), " ".join(rest[::2]), " ".join(rest[1::2]), " ".join(bottom)]
+
+
+def test_what_the_bottom_learns_from_the_give_back():
+    """Seed 004's swap: the President gives back their two worst cards, so the bottom knows
+    the President holds nothing lower than the higher of the two; under a free give back
+    (seed 000) it learns nothing of the kind. A card handed back to the seat that gave it is
+    in that seat's hand, not the other's (seed 001: "gives back any card they do not
+    want")."""
+    president = "3D 4D 9D 9H 10D 10H JD JH QD QH AD AH 2D"
+    for give_back, floor in (("lowest", 1), ("any", 0)):
+        rules = Rules.parse("first-night+swap", players=4, give_back=give_back)
+        m = Match(rules, hands=["3C", "4C", "5C", "6C"])
+        for seat, card in enumerate(["3C", "4C", "5C"]):
+            m.act(seat, card)
+        m.start_next_deal(hands=_full_deal(president, "KC 2S"))
+        m.act(3, "KC 2S")
+        m.act(0, "3D 4D")
+        while m.phase == "exchange":
+            m.act(m.to_act, m.legal_actions()[0])
+        cons = seat_constraints(m.observation(3))
+        assert cons["floor"] == [floor, 0, 0, 0]
+        assert sorted(cons["known"][0]) == [10, 12]  # the KC and 2S it gave
+        for seed in range(20):
+            world = sample_world(cons, random.Random(seed))
+            assert sum(world[0][:floor]) == 0 and world[0][10] >= 1 and world[0][12] >= 1
+            assert [sum(h) for h in world] == list(m.observation(3).hand_counts)
+    m = Match(Rules.preset("house", players=4), hands=["3C", "4C", "5C", "6C"])
+    for seat, card in enumerate(["3C", "4C", "5C"]):
+        m.act(seat, card)
+    m.start_next_deal(hands=_full_deal(president, "2S"))
+    m.act(3, "2S")
+    m.act(0, "2S")
+    cons = seat_constraints(m.observation(3))
+    assert cons["known"][0] == [] and cons["need"][0] == 13
+    world = sample_world(cons, random.Random(0))
+    assert world[3][12] == 1 and sum(world[s][12] for s in range(4)) == 4
 
 
 def _forced(obs):

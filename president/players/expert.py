@@ -8,11 +8,13 @@ are compared by rank and count) the expert:
 2. samples *worlds*: hands for the other seats made of the cards it has not seen, consistent
    with everything its seat knows (RULES.md, "Information"): each seat's card count, its own
    hand, every card played this deal, the cards it gave in the exchange (still in the
-   receiver's hand unless played since) and, when a seat had to give it their highest
-   cards, that this seat holds nothing higher than the lowest of them (except cards handed
-   to it afterwards); each world is then weighed by ``surprise ** k``, where k counts the
-   other seats' actions this deal that an intermediate player holding those cards would
-   not have taken (an opponent model: worlds that explain the table's play count more);
+   receiver's hand unless played since), when a seat had to give it their highest
+   cards, that that seat holds nothing higher than the lowest of them (except cards handed
+   to it afterwards), and, under ``give_back = lowest``, when a seat gave it cards back,
+   that that seat holds nothing lower than the highest of them (seed 004's "two worst");
+   each world is then weighed by ``surprise ** k``, where k counts the other seats'
+   actions this deal that an intermediate player holding those cards would not have taken
+   (an opponent model: worlds that explain the table's play count more);
 3. plays every candidate out in every world with the fast play-out policy
    (:func:`~president.players.fastsim.greedy_playout`), all candidates on the same worlds,
    keeping the better half of the candidates after each round (successive halving);
@@ -248,10 +250,13 @@ def root_state(obs: Observation) -> FastDeal:
 def seat_constraints(obs: Observation) -> dict:
     """What the observing seat knows of the other hands, for :func:`sample_world`:
     ``own`` (its hand by rank), ``known`` (per seat, ranks of cards it must hold: cards
-    this seat gave it in the exchange and that it has not played), ``pool`` (ranks of the
-    other hidden cards), ``need`` (per seat, how many hidden cards it holds beyond the
-    known ones) and ``cap`` (per seat, the highest rank it can hold among hidden cards:
-    12 unless it had to give this seat its highest cards)."""
+    this seat gave it in the exchange, that it has not played and that it did not give
+    back), ``pool`` (ranks of the other hidden cards), ``need`` (per seat, how many hidden
+    cards it holds beyond the known ones), ``cap`` (per seat, the highest rank it can hold
+    among hidden cards: 12 unless it had to give this seat its highest cards) and
+    ``floor`` (per seat, the lowest such rank: 0 unless it gave this seat cards back under
+    ``give_back = lowest``, which were its lowest when it gave them; it has received
+    nothing since)."""
     n = obs.players
     me = obs.seat
     own = rank_counts(obs.hand)
@@ -261,12 +266,19 @@ def seat_constraints(obs: Observation) -> dict:
             played_cards.update(action.cards)
     known: list[list[int]] = [[] for _ in range(n)]
     cap = [12] * n
+    held = set(obs.hand)
     for giver, receiver, cards in obs.exchanges:
         if giver == me and receiver != me:
-            known[receiver].extend(c.rank for c in cards if c not in played_cards)
+            # a card handed back to this seat afterwards is in its own hand, not theirs
+            known[receiver].extend(c.rank for c in cards
+                                   if c not in played_cards and c not in held)
+    floor = [0] * n
     step_forced = _forced_givers(obs)
     for giver, cards in step_forced:
         cap[giver] = min(cap[giver], min(c.rank for c in cards))
+    if obs.rules.give_back == "lowest":
+        for giver, cards in _given_back(obs):
+            floor[giver] = max(floor[giver], max(c.rank for c in cards))
     counts = [4 - own[r] for r in range(13)]
     for c in played_cards:
         counts[c.rank] -= 1
@@ -276,7 +288,8 @@ def seat_constraints(obs: Observation) -> dict:
     pool = [r for r in range(13) for _ in range(counts[r])]
     need = [0 if s == me else obs.hand_counts[s] - len(known[s]) for s in range(n)]
     # cards this seat gave to a capped seat may be above its cap: they are in `known`.
-    return {"me": me, "own": own, "known": known, "pool": pool, "need": need, "cap": cap}
+    return {"me": me, "own": own, "known": known, "pool": pool, "need": need, "cap": cap,
+            "floor": floor}
 
 
 def _forced_givers(obs: Observation) -> list:
@@ -297,11 +310,28 @@ def _forced_givers(obs: Observation) -> list:
     return out
 
 
+def _given_back(obs: Observation) -> list:
+    """(giver, cards) of exchanges in which another seat gave this seat cards back: the
+    second give of a pair of seats (see :func:`_forced_givers`)."""
+    out = []
+    me = obs.seat
+    seen_pairs = set()
+    for giver, receiver, cards in obs.exchanges:
+        pair = frozenset((giver, receiver))
+        if pair not in seen_pairs:
+            seen_pairs.add(pair)
+            continue
+        if receiver == me and giver != me:
+            out.append((giver, cards))
+    return out
+
+
 def sample_world(cons: dict, rng: random.Random) -> list[list[int]]:
     """One deal of the hidden cards to the other seats, consistent with ``cons`` (from
     :func:`seat_constraints`): every seat gets exactly its count, known cards stay with
-    their holder, no seat gets a card above its cap, and no card the observing seat holds
-    or has seen played is placed anywhere. Returns hands as counts per rank, per seat.
+    their holder, no seat gets a card above its cap or below its floor, and no card the
+    observing seat holds or has seen played is placed anywhere. Returns hands as counts per
+    rank, per seat.
 
     Raises:
         ValueError: if the constraints cannot be met (they always can for a real deal).
@@ -309,6 +339,7 @@ def sample_world(cons: dict, rng: random.Random) -> list[list[int]]:
     me = cons["me"]
     need = cons["need"][:]
     cap = cons["cap"]
+    floor = cons.get("floor") or [0] * len(need)
     n = len(need)
     hands = [[0] * 13 for _ in range(n)]
     hands[me] = cons["own"][:]
@@ -317,13 +348,17 @@ def sample_world(cons: dict, rng: random.Random) -> list[list[int]]:
             hands[s][r] += 1
     pool = cons["pool"][:]
     rng.shuffle(pool)
-    capped = [s for s in range(n) if s != me and cap[s] < 12 and need[s]]
-    if capped:
-        low = min(cap[s] for s in capped)
-        high = [r for r in pool if r > low]
-        rest = [r for r in pool if r <= low]
+    bounded = [s for s in range(n) if s != me and (cap[s] < 12 or floor[s] > 0) and need[s]]
+    if bounded:
+        # Cards some bounded seat cannot hold go first, each to a seat that can (in a real
+        # exchange one seat at most is bounded, so the others always have room for them).
+        low = min(cap[s] for s in bounded)
+        high_floor = max(floor[s] for s in bounded)
+        high = [r for r in pool if r > low or r < high_floor]
+        rest = [r for r in pool if high_floor <= r <= low]
         for r in high:
-            seats = [s for s in range(n) if s != me and need[s] and cap[s] >= r]
+            seats = [s for s in range(n)
+                     if s != me and need[s] and floor[s] <= r <= cap[s]]
             weights = [need[s] for s in seats]
             if not seats:
                 raise ValueError("no seat can hold a hidden card of rank "
