@@ -327,6 +327,20 @@ def test_scoring_none_roles_only():
     assert match.phase == "between-deals"  # match_end = never
 
 
+def test_without_scoring_the_last_deals_president_wins():
+    """RULES.md "Scoring and the end of a match": without scoring the winner of a match
+    that ends is the last deal's President (seed 004: "Roles are the prize"), by player
+    index, also when by-finish seating has moved the players."""
+    match = Match(Rules.preset("first-night", players=4, match_end="deals:2"), hands=SMALL4)
+    finish_deal(match, [2, 0, 3, 1])
+    match.start_next_deal(hands=SMALL4)
+    assert match.seating == (2, 0, 3, 1)
+    ev = finish_deal(match, [3, 1, 0, 2])  # seat 3 (player 1) is President
+    assert match.phase == "match-over"
+    assert match.winners == (1,)
+    assert ev[-1] == MatchEnded((1,), (0, 0, 0, 0))
+
+
 def _titles_at(preset: str, players: int) -> tuple[str, ...]:
     """Play one deal of ``preset`` at ``players`` in which seat i finishes (i+1)-th, and give
     the titles by place, checking that every way the engine names a place agrees: the
