@@ -16,6 +16,7 @@ COMMANDS = {
     "play": "Play a match in the terminal against computer players.",
     "serve": "Start the browser game (a web server on 127.0.0.1).",
     "rules": "Print a preset's rules in plain words.",
+    "learn": "Step through a lesson: a short deal played face up, with why for every step.",
     "replay": "Check and replay a game record (JSON).",
     "bench": "Measure engine speed: random deals and decisions per second.",
     "simulate": "Play computer levels against each other and report their strength.",
