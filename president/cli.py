@@ -20,6 +20,7 @@ COMMANDS = {
     "replay": "Check and replay a game record (JSON).",
     "bench": "Measure engine speed: random deals and decisions per second.",
     "simulate": "Play computer levels against each other and report their strength.",
+    "keep-score": "Keep the score of a match played at a real table with real cards.",
 }
 
 
@@ -59,10 +60,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _load(name: str):
+    module = f"president.commands.{name.replace('-', '_')}"   # keep-score: keep_score.py
     try:
-        return importlib.import_module(f"president.commands.{name}")
+        return importlib.import_module(module)
     except ModuleNotFoundError as e:
-        if e.name == f"president.commands.{name}":
+        if e.name == module:
             return None
         raise
 

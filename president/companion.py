@@ -39,6 +39,7 @@ This module is part of the rules core: standard library only.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
@@ -50,7 +51,7 @@ from .match import Match
 from .rules import Rules
 
 __all__ = ["Sheet", "SheetError", "REPLAYED", "FORMAT", "MAX_NAME_CHARS", "MAX_ENTRIES",
-           "view", "same_name"]
+           "view", "same_name", "record_from_sheet", "sheet_from_record"]
 
 FORMAT = "president-sheet/1"
 """The ``format`` of a sheet written by :meth:`Sheet.to_dict`."""
@@ -555,3 +556,100 @@ def _titles_of(finish_order: Sequence[int], n: int, rules: Rules) -> list[str]:
     for place, p in enumerate(finish_order):
         out[p] = title_for_place(place + 1, n, naming=rules.titles)
     return out
+
+
+# ----- game records ---------------------------------------------------------------------
+
+_COMPANION_NOTE = re.compile(r"\(table companion: first dealer seat (\d+); dealt again: "
+                             r"(\d+(?: \d+)*)\)")
+
+
+def record_from_sheet(sheet: Sheet) -> dict[str, Any]:
+    """The sheet as a ``president/1`` game record (a JSON-ready dict, ``docs/records.md``):
+    each deal with its dealer, its seating (under ``by-finish``) and its ``finish_order``
+    (:func:`president.records.record_from_finish_orders`), so ``president replay`` checks it
+    and reports the same totals. A record has no field for a deal dealt again: the top-level
+    ``comment`` says how many times each deal was, and who dealt first, in a form
+    :func:`sheet_from_record` reads back; each such deal's ``comment`` says it in words."""
+    from .records import record_from_finish_orders
+
+    names = sheet.players
+    orders = [[names.index(p) for p in e] for e in sheet.entries if e != REPLAYED]
+    record = record_from_finish_orders(Rules.parse(sheet.rules, players=len(names)), names,
+                                       orders, first_dealer=sheet.first_dealer, by="player")
+    data = record.to_dict()
+    again = [0]
+    for e in sheet.entries:
+        if e == REPLAYED:
+            again[-1] += 1
+        else:
+            again.append(0)
+    for deal, times in zip(data["deals"], again):
+        if times:
+            deal["comment"] = (f"Dealt again {times} time{'s' if times > 1 else ''} before "
+                               "this order was kept: replayed with scores and ranks unchanged.")
+    data["comment"] = (f"Score sheet of a match played with real cards, {len(orders)} deal"
+                       f"{'s' if len(orders) != 1 else ''} (table companion: first dealer seat "
+                       f"{sheet.first_dealer}; dealt again: {' '.join(map(str, again))})")
+    return {"format": data.pop("format"), "comment": data.pop("comment"), **data}
+
+
+def sheet_from_record(data: Mapping[str, Any] | str | bytes) -> Sheet:
+    """The sheet of a game record (a dict or JSON text): the rules (a preset and its twists),
+    the players, the first deal's dealer and each finished deal's finishing order, as
+    :func:`president.records.replay` gives them, with the deals dealt again that
+    :func:`record_from_sheet` noted. A record of deals played here with cards imports too:
+    only each deal's finishing order is kept.
+
+    Raises:
+        SheetError: ``bad-record``: not a valid record, a step the rules refuse, rules that are
+            not a preset with twists, or a deal that did not end.
+    """
+    import json
+
+    from .records import RecordError, Record, replay
+
+    if isinstance(data, (str, bytes)):
+        try:
+            data = json.loads(data)
+        except ValueError as e:
+            raise SheetError("bad-record", f"not a game record: not JSON ({e})") from None
+    try:
+        record = Record.from_dict(data)
+    except RecordError as e:
+        raise SheetError("bad-record", f"not a game record: {e.message}") from None
+    rules = record.rules
+    n = rules.players
+    try:
+        same = rules.preset is not None and Rules.parse(rules.name, players=n) == rules
+    except PresidentError:
+        same = False
+    if not same:
+        raise SheetError("bad-record", f"the record's rules ({rules.name}, with options of "
+                         "its own) are not a preset with twists; the companion keeps score "
+                         "under a preset and its twists")
+    result = replay(record)
+    if result.error is not None:
+        raise SheetError("bad-record", f"the record breaks the rules in deal "
+                         f"{result.error.deal + 1}: {result.error.message}")
+    match = result.match
+    if match is not None and match.phase not in ("between-deals", "match-over"):
+        raise SheetError("bad-record", f"deal {match.deal_number} of the record has not ended; "
+                         "the companion keeps finished deals only")
+    comment = data.get("comment") if isinstance(data, Mapping) else None
+    note = _COMPANION_NOTE.search(comment) if isinstance(comment, str) else None
+    first = record.deals[0].dealer if record.deals and record.deals[0].dealer is not None \
+        else n - 1
+    again = [0] * (len(record.deals) + 1)
+    if note:
+        first = int(note.group(1)) if not record.deals else first
+        counts = [int(k) for k in note.group(2).split()]
+        if len(counts) == len(again) and all(k <= MAX_ENTRIES for k in counts):
+            again = counts
+    entries: list[tuple[str, ...] | str] = []
+    results = match.results if match is not None else []
+    for i, times in enumerate(again):
+        entries.extend([REPLAYED] * times)
+        if i < len(results):
+            entries.append(tuple(record.players[p] for p in results[i].finish_order))
+    return Sheet(rules.name, record.players, first, tuple(entries))

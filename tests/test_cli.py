@@ -27,7 +27,8 @@ def test_help_lists_every_command():
     assert proc.returncode == 0 and proc.stderr == ""
     assert proc.stdout.startswith("usage: president")
     for name in COMMANDS:
-        assert f"    {name} " in proc.stdout
+        # argparse puts the help of a name of 9 letters or more (keep-score) on the next line
+        assert f"    {name} " in proc.stdout or f"    {name}\n" in proc.stdout
 
 
 def test_no_command_prints_help(capsys):
