@@ -4,8 +4,9 @@ Vice-President hand back once the bottom and the Vice-Scum have given their best
 - ``any``: seed ``000_2ebb75a2290c9d05.txt`` (the President "returns any one card") and seed
   ``001_6a3b64d15368b01c.txt`` (the President "gives back any card they do not want");
   the ``house`` and ``family`` presets.
-- ``lowest``: seed ``004_7dd5a514fa081721.txt`` ("President gives two worst cards", "Vice
-  President gives one worst", "gives South two junk cards"); the ``first-night+swap`` twist.
+- ``lowest``: seed ``004_7dd5a514fa081721.txt`` (the President's "two worst" cards, the Vice
+  President's "one worst", "two junk cards" in its walk-through); the ``first-night+swap``
+  twist.
 
 Scenario tests at every table size each preset allows, a record round trip, and a
 property test over random deals against an oracle that looks at ranks only: under
@@ -82,10 +83,11 @@ def _gives(*texts: str) -> set[Give]:
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6, 7])
 def test_first_night_swap_gives_back_the_lowest_cards(players):
-    """Seed 004: the bottom gives their two best and the President "gives two worst cards";
-    the Vice-President "gives one worst" to the Vice-Scum; "At three: President gives one,
-    gets one from the bottom. No vice swap". Among equal ranks at the boundary the giver
-    picks the suit (as the bottom does, RULES.md ``exchange``)."""
+    """Seed 004 (``004_7dd5a514fa081721.txt``): the bottom gives their two best and the
+    President gives their "two worst"; the Vice-President gives "one worst" to the
+    Vice-Scum; at three players one card each way between President and bottom and no vice
+    swap. Among equal ranks at the boundary the giver picks the suit (as the bottom does,
+    RULES.md ``exchange``)."""
     rules = Rules.parse("first-night+swap", players=players)
     assert rules.give_back == "lowest"
     n = players
@@ -132,9 +134,9 @@ def test_first_night_swap_gives_back_the_lowest_cards(players):
 
 @pytest.mark.parametrize("players", [4, 5, 6, 7])
 def test_house_gives_back_any_card(players):
-    """Seed 000: the last player "hands their single highest-ranked card ... to the
-    President ... The President adds it to their hand, then returns any one card"; seed 001:
-    the President "gives back any card they do not want", even the card just received."""
+    """Seed 000 (``000_2ebb75a2290c9d05.txt``): the last player hands over their highest card
+    and the President "returns any one card"; seed 001 (``001_6a3b64d15368b01c.txt``): the
+    President gives back "any card they do not want", even the card just received."""
     rules = Rules.preset("house", players=players)
     assert rules.give_back == "any"
     n = players
@@ -166,9 +168,10 @@ def _round_trip(match: Match) -> None:
 
 @pytest.mark.parametrize("players", [3, 4, 7])
 def test_a_record_with_a_give_back_that_is_not_the_lowest(players):
-    """Under seed 004's swap a record whose President gives back a card that is not among
-    their worst stops at that exchange step with the rule in words; the same record written
-    before ``give_back`` existed (no such key: every give back was free then) replays."""
+    """Under the swap of seed 004 (``004_7dd5a514fa081721.txt``) a record whose President
+    gives back a card that is not among their worst stops at that exchange step with the
+    rule in words; the same record written before ``give_back`` existed (no such key: every
+    give back was free then) replays."""
     n = players
     count = 1 if n == 3 else 2
     old_rules = Rules.parse("first-night+swap", players=n, give_back="any")

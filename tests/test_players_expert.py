@@ -73,7 +73,7 @@ def test_sampled_worlds_respect_the_seat_knowledge(spec, players):
                 back = [c.rank for g, r, cs in obs.exchanges if g == me and r == giver for c in cs]
                 for r in range(cap + 1, 13):
                     assert world[giver][r] <= back.count(r)
-            # under give_back = lowest (seed 004: "President gives two worst cards") a seat
+            # under give_back = lowest (seed 004: the President's "two worst" cards) a seat
             # that gave it cards back holds nothing lower than the highest of them, apart
             # from cards this seat gave it
             for giver, floor_cards in _back(obs):
