@@ -4,6 +4,9 @@ The format is described in ``docs/records.md``. The API follows :mod:`json`:
 :func:`load`/:func:`loads` read a :class:`Record`, :func:`dump`/:func:`dumps` write one
 (from a :class:`Record` or a live :class:`~president.match.Match`), and :func:`replay`
 plays a record through the rules engine, stopping at the first step the rules refuse.
+A deal played with real cards is kept as its finishing order alone (``"finish_order"``,
+replayed by :meth:`~president.match.Match.finish_by_order`);
+:func:`record_from_finish_orders` writes a whole score sheet of them.
 
 Two kinds of error are kept apart. A record that cannot be read (not JSON, wrong format,
 bad rules, bad card text, a seat that does not exist, overlapping hands) raises
@@ -32,18 +35,26 @@ from .actions import PASS, Give, Play
 from .cards import Card, cards_from_mask, format_cards, format_mask, mask_from_cards, parse_cards
 from .deal import deal_hands
 from .errors import IllegalAction, NotationError, PresidentError
-from .events import Dealt, Event, Exchanged, Passed, Played, title_for_place
+from .events import DealEnded, Dealt, Event, Exchanged, Passed, Played, title_for_place
 from .match import Match
 from .rules import Rules
 
 __all__ = ["FORMAT", "Record", "DealRecord", "ExchangeEntry", "ActionEntry", "RecordError",
            "ReplayError", "ReplayStep", "ReplayResult", "Replayer", "load", "loads", "dump",
-           "dumps", "record_from_match", "replay", "iter_replay"]
+           "dumps", "record_from_match", "record_from_finish_orders", "replay", "iter_replay",
+           "STAND_IN_SEED"]
 
 FORMAT = "president/1"
 
 _TOP_FIELDS = ("format", "rules", "players", "deals", "comment")
-_DEAL_FIELDS = ("dealer", "seating", "hands", "seed", "leader", "exchange", "actions", "comment")
+_DEAL_FIELDS = ("dealer", "seating", "hands", "seed", "finish_order", "leader", "exchange",
+                "actions", "comment")
+# A deal kept by its finishing order has none of these: its cards were at the table.
+_PLAYED_FIELDS = ("hands", "seed", "exchange", "actions")
+STAND_IN_SEED = 0
+"""The seed of the stand-in cards a replay deals for a deal kept by its finishing order
+(``deal_hands(players, dealer, STAND_IN_SEED)``): the engine needs hands to start a deal;
+these play no part and ``replay`` reports that deal's ``hands`` as ``None``."""
 _ACTION_RE = re.compile(r"^\s*(\S+)\s+(\S.*?)\s*$")
 _RULES_ERRORS = (PresidentError, TypeError, ValueError, AttributeError, KeyError)
 _EXCHANGE_RE = re.compile(r"^\s*(\S+?)\s*>\s*(\S+?)\s+(\S.*?)\s*$")
@@ -59,7 +70,8 @@ class RecordError(PresidentError):
             or ``""`` for the whole file.
         deal: deal index (0-based) or ``None``.
         step: ``"deal"``, ``"exchange"`` or ``"play"`` when the field is inside a deal's
-            ``exchange`` or ``actions`` list (``"deal"`` for its other fields), else ``None``.
+            ``exchange`` or ``actions`` list (``"deal"`` for its other fields), ``"finish"``
+            for an order :func:`record_from_finish_orders` cannot write, else ``None``.
         index: index within that list, or ``None``.
     """
 
@@ -125,6 +137,10 @@ class DealRecord:
         leader: seat that leads the first pile, or ``None`` for "as the rules say".
         exchange: the exchange transfers in the order the rules take them.
         actions: the plays and passes in order.
+        finish_order: for a deal played with real cards and kept by its finishing order
+            only, that order as written (seats first out first, normally a tuple of ints;
+            the engine judges it when the record is replayed), else ``None``. Such a deal
+            has no ``hands``, ``seed``, ``exchange`` or ``actions``.
     """
 
     hands: tuple[int, ...] | None = None
@@ -134,6 +150,12 @@ class DealRecord:
     leader: int | None = None
     exchange: tuple[ExchangeEntry, ...] = ()
     actions: tuple[ActionEntry, ...] = ()
+    finish_order: Any = None
+
+    @property
+    def by_order(self) -> bool:
+        """Whether this deal is kept by its finishing order (played with real cards)."""
+        return self.finish_order is not None
 
     def to_dict(self) -> dict[str, Any]:
         """The deal as a JSON-ready dict in canonical notation."""
@@ -142,6 +164,12 @@ class DealRecord:
             out["dealer"] = self.dealer
         if self.seating is not None:
             out["seating"] = list(self.seating)
+        if self.by_order:
+            order = self.finish_order
+            out["finish_order"] = list(order) if isinstance(order, tuple) else order
+            if self.leader is not None:
+                out["leader"] = self.leader
+            return out
         if self.hands is not None:
             out["hands"] = [format_mask(h) for h in self.hands]
         else:
@@ -251,7 +279,8 @@ def _read_deal(rules: Rules, d: int, data: Any) -> DealRecord:
     loc = dict(deal=d, step="deal")
     if not isinstance(data, Mapping):
         raise RecordError(here, "a deal is an object with \"hands\" or \"seed\" and "
-                          "\"actions\"", **loc)
+                          "\"actions\", or with \"finish_order\" (a deal played with real "
+                          "cards)", **loc)
     unknown = [k for k in data if k not in _DEAL_FIELDS]
     if unknown:
         raise RecordError(f"{here}.{unknown[0]}", f"unknown field; a deal has the fields "
@@ -272,6 +301,9 @@ def _read_deal(rules: Rules, d: int, data: Any) -> DealRecord:
                               f"players; give each player index 0 to {n - 1} once, seat 0 "
                               f"first", **loc)
         seating = tuple(seating)
+    if "finish_order" in data:
+        return _read_order_deal(data, n, here, loc, dealer=dealer, seating=seating,
+                                leader=leader)
     hands = seed = None
     if ("hands" in data) == ("seed" in data):
         raise RecordError(here, "give either \"hands\" (the dealt cards per seat) or "
@@ -294,6 +326,26 @@ def _read_deal(rules: Rules, d: int, data: Any) -> DealRecord:
         hands=hands, seed=seed, dealer=dealer, seating=seating, leader=leader,
         exchange=tuple(_read_exchange(e, n, d, i) for i, e in enumerate(exchange)),
         actions=tuple(_read_action(a, n, d, i) for i, a in enumerate(actions)))
+
+
+def _read_order_deal(data: Mapping, n: int, here: str, loc: dict, **fields: Any) -> DealRecord:
+    # A deal played with real cards, kept by its finishing order. Only the shape is checked
+    # here; whether the order names every seat once is the engine's to say on replay
+    # (Match.finish_by_order, reason "bad-order"), so the rule is stated once.
+    given = [k for k in _PLAYED_FIELDS if k in data]
+    if given:
+        what = {"hands": "hands", "seed": "seed", "exchange": "exchange transfers",
+                "actions": "actions"}[given[0]]
+        raise RecordError(f"{here}.{given[0]}", f"a deal kept by its finishing order has no "
+                          f"{what}: its cards were played at the table and are not in the "
+                          "record; give either \"finish_order\" alone or \"hands\"/\"seed\" "
+                          "with \"exchange\" and \"actions\", not both", **loc)
+    order = data["finish_order"]
+    if not isinstance(order, list):
+        raise RecordError(f"{here}.finish_order", f"{order!r} is not a list; give the seats "
+                          f"of this deal first out first, each of 0 to {n - 1} once, e.g. "
+                          f"{list(range(n))}", **loc)
+    return DealRecord(finish_order=tuple(order), **fields)
 
 
 def _read_hands(value: Any, n: int, here: str, loc: dict) -> tuple[int, ...]:
@@ -395,9 +447,13 @@ def load(fp: IO[str] | IO[bytes]) -> Record:
 
 def record_from_match(match: Match) -> Record:
     """The record of a live :class:`~president.match.Match` so far: every deal with its
-    dealt hands, dealer, leader, seating (under ``by-finish``), exchange and actions.
+    dealt hands, dealer, leader, seating (under ``by-finish``), exchange and actions; a deal
+    ended by :meth:`~president.match.Match.finish_by_order` (played with real cards) with
+    its dealer, seating and ``finish_order`` only.
 
-    Replaying the result gives a match whose ``snapshot()`` equals ``match.snapshot()``.
+    Replaying the result gives a match whose ``snapshot()`` equals ``match.snapshot()``,
+    except for the stand-in cards of a deal ended by its finishing order when it is the
+    last one (its cards are not in the record; see :data:`STAND_IN_SEED`).
 
     Raises:
         RecordError: if the match was built with ``record_events=False`` (it has no events
@@ -411,7 +467,7 @@ def record_from_match(match: Match) -> Record:
         if isinstance(ev, Dealt):
             deals.append(dict(dealer=ev.dealer, seating=ev.seating, leader=None,
                               hands=tuple(mask_from_cards(h or ()) for h in ev.hands),
-                              exchange=[], actions=[]))
+                              exchange=[], actions=[], finish_order=None))
         elif isinstance(ev, Exchanged):
             deals[-1]["exchange"].append(ExchangeEntry(ev.giver, ev.receiver,
                                                        mask_from_cards(ev.cards or ())))
@@ -421,14 +477,87 @@ def record_from_match(match: Match) -> Record:
             deals[-1]["actions"].append(ActionEntry(ev.seat, ev.play.cards))
         elif isinstance(ev, Passed):
             deals[-1]["actions"].append(ActionEntry(ev.seat, None))
-    if deals[-1]["leader"] is None:
+        elif isinstance(ev, DealEnded) and not deals[-1]["actions"]:
+            # Nobody played a card here, yet the deal ended: finish_by_order settled it.
+            deals[-1]["finish_order"] = tuple(ev.finish_order)
+    if deals[-1]["leader"] is None and deals[-1]["finish_order"] is None:
         deals[-1]["leader"] = match.deal.leader
     by_finish = match.rules.seating == "by-finish"
-    return Record(match.rules, tuple(match.players), tuple(
-        DealRecord(hands=d["hands"], dealer=d["dealer"],
-                   seating=tuple(d["seating"]) if by_finish else None, leader=d["leader"],
-                   exchange=tuple(d["exchange"]), actions=tuple(d["actions"]))
-        for d in deals))
+    out = []
+    for d in deals:
+        seating = tuple(d["seating"]) if by_finish else None
+        if d["finish_order"] is not None:
+            out.append(DealRecord(dealer=d["dealer"], seating=seating,
+                                  finish_order=d["finish_order"]))
+        else:
+            out.append(DealRecord(hands=d["hands"], dealer=d["dealer"], seating=seating,
+                                  leader=d["leader"], exchange=tuple(d["exchange"]),
+                                  actions=tuple(d["actions"])))
+    return Record(match.rules, tuple(match.players), tuple(out))
+
+
+def record_from_finish_orders(rules: Rules | Mapping[str, Any], players: Sequence[str],
+                              orders: Sequence[Sequence[int]], *, first_dealer: int | None = None,
+                              by: str = "seat") -> Record:
+    """The record of a match played with real cards, kept as each deal's finishing order
+    (a score sheet, seed ``000_2ebb75a2290c9d05.txt``): for a table companion to export its
+    sheet. Each deal is written with its dealer, its seating (under ``by-finish``) and its
+    ``finish_order``, as :func:`record_from_match` writes a live match; :func:`dumps` gives
+    the JSON text, ``record.to_dict()`` the dict, and :func:`replay` the scores, the winners
+    and ``next_deal`` (who deals, sits, leads and gives what next).
+
+    Args:
+        rules: the :class:`~president.rules.Rules`, or a dict for ``Rules.from_dict``.
+        players: the names, by match player index.
+        orders: one finishing order per deal, in order, first out first.
+        first_dealer: the first deal's dealer seat (default: the last seat).
+        by: ``"seat"`` when the orders list seats of their deal (as a record writes them),
+            ``"player"`` when they list match player indices (the same under ``fixed``
+            seating; under ``by-finish`` each is turned into seats of the seating the rules
+            give that deal).
+
+    Raises:
+        RecordError: a bad argument, or an order the engine refuses (``bad-order``: not every
+            seat exactly once) or that comes after the match ended; ``.field`` is
+            ``deals[i].finish_order``, ``.deal`` the 0-based deal index ``i``, ``.step``
+            ``"finish"``, and the message is the engine's.
+    """
+    if by not in ("seat", "player"):
+        raise RecordError("by", f"{by!r} is not a way to give orders; choose \"seat\" or "
+                          "\"player\"")
+    if not isinstance(rules, Rules):
+        try:
+            rules = Rules.from_dict(dict(rules))
+        except _RULES_ERRORS as e:
+            raise RecordError("rules", getattr(e, "message", str(e))) from None
+    n = rules.players
+    if first_dealer is not None:
+        _read_seat(first_dealer, n, "first_dealer", "dealer")
+    try:
+        match = Match(rules, list(players), first_dealer=first_dealer,
+                      hands=deal_hands(n, n - 1 if first_dealer is None else first_dealer,
+                                       STAND_IN_SEED))
+    except PresidentError as e:
+        raise RecordError("players", e.message) from None
+    for i, order in enumerate(orders):
+        where = f"deals[{i}].finish_order"
+        loc = dict(deal=i, step="finish")
+        if match.phase == "match-over":
+            raise RecordError(where, f"the match ended with deal {i} (counted from 1); a new "
+                              "match needs a new record", **loc)
+        if match.phase == "between-deals":
+            _seating, dealer = match.next_seating_and_dealer()
+            match.start_next_deal(hands=deal_hands(n, dealer, STAND_IN_SEED))
+        if by == "player" and isinstance(order, (list, tuple)) and all(
+                _is_int(p) and 0 <= p < n for p in order):
+            order = [match.seating.index(p) for p in order]
+        try:
+            match.finish_by_order(list(order) if isinstance(order, tuple) else order)
+        except IllegalAction as e:
+            raise RecordError(where, e.message, **loc) from None
+    if not orders:
+        return Record(rules, tuple(players), ())
+    return record_from_match(match)
 
 
 def _as_record(obj: Match | Record) -> Record:
@@ -452,11 +581,16 @@ def dumps(obj: Match | Record, *, indent: int | None = 2) -> str:
 
 
 def _format_json(value: Any, indent: int, level: int) -> str:
-    # Like json.dumps(indent=...), but lists of numbers, and short lists of strings (twists,
-    # scoring, seating), stay on one line; hands, exchange and actions get a line each.
+    # Like json.dumps(indent=...), but lists of numbers, short lists of strings (twists,
+    # scoring, seating) and short objects of numbers (next_deal's transfers) stay on one
+    # line; hands, exchange and actions get a line each.
     if isinstance(value, dict):
         if not value:
             return "{}"
+        if all(v is None or isinstance(v, (int, float)) for v in value.values()):
+            flat = json.dumps(value, ensure_ascii=False)
+            if len(flat) <= 72:
+                return flat
         pad = " " * (indent * (level + 1))
         items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {_format_json(v, indent, level + 1)}"
                  for k, v in value.items()]
@@ -486,10 +620,11 @@ class ReplayError:
 
     Attributes:
         deal: deal index, 0-based.
-        step: ``"deal"`` (the deal cannot start), ``"exchange"`` or ``"play"``.
+        step: ``"deal"`` (the deal cannot start), ``"exchange"``, ``"play"`` or
+            ``"finish"`` (the ``finish_order`` of a deal played with real cards).
         action: index in the deal's ``exchange`` (step ``"exchange"``) or ``actions``
-            (step ``"play"``) list, 0-based; ``None`` for step ``"deal"``.
-        seat: the acting seat, or ``None`` for step ``"deal"``.
+            (step ``"play"``) list, 0-based; ``None`` for steps ``"deal"`` and ``"finish"``.
+        seat: the acting seat, or ``None`` for steps ``"deal"`` and ``"finish"``.
         entry: the entry as written in the record, or ``None``.
         reason: the engine's machine-readable reason (``"not-higher"``, ...).
         message: plain words.
@@ -509,18 +644,23 @@ class ReplayError:
                 "entry": self.entry, "reason": self.reason, "message": self.message}
 
     def where(self) -> str:
-        """``"deal 1, action 14"``, ``"deal 2, exchange step 0"`` or ``"deal 3"``."""
+        """``"deal 1, action 14"``, ``"deal 2, exchange step 0"``, ``"deal 3, finish order"``
+        or ``"deal 3"`` (0-based record indexes)."""
         if self.step == "play":
             return f"deal {self.deal}, action {self.action}"
         if self.step == "exchange":
             return f"deal {self.deal}, exchange step {self.action}"
+        if self.step == "finish":
+            return f"deal {self.deal}, finish order"
         return f"deal {self.deal}"
 
 
 @dataclass(frozen=True)
 class ReplayStep:
     """One step taken by a :class:`Replayer`: a deal started (``step == "deal"``,
-    ``index is None``), an exchange transfer or an action, with the events it caused."""
+    ``index is None``), an exchange transfer, an action, or the finishing order of a deal
+    played with real cards (``step == "finish"``, ``index is None``), with the events it
+    caused."""
 
     deal: int
     step: str
@@ -529,8 +669,12 @@ class ReplayStep:
     events: tuple[Event, ...]
 
 
-def _deal_state(match: Match) -> dict[str, Any]:
+def _deal_state(match: Match, by_order: bool = False) -> dict[str, Any]:
     state = match.deal.snapshot()
+    if by_order:  # played with real cards: the engine's cards are stand-ins, not the deal's
+        return {"dealer": match.deal.dealer, "seating": list(match.seating),
+                "phase": match.phase, "hands": None, "pile": [], "to_act": None,
+                "finish_order": state["finish_order"], "over": state["over"]}
     return {"dealer": match.deal.dealer, "seating": list(match.seating), "phase": match.phase,
             "hands": state["hands"], "pile": state["pile"], "to_act": match.to_act,
             "finish_order": state["finish_order"], "over": state["over"]}
@@ -571,7 +715,8 @@ class Replayer:
 
     def _finish(self) -> None:
         if self.match is not None and len(self.deal_states) < self.match.deal_number:
-            self.deal_states.append(_deal_state(self.match))
+            d = self.match.deal_number - 1
+            self.deal_states.append(_deal_state(self.match, self.record.deals[d].by_order))
 
     def _run(self) -> Iterator[ReplayStep]:
         try:
@@ -580,6 +725,13 @@ class Replayer:
                 if events is None:
                     return
                 yield ReplayStep(d, "deal", None, None, tuple(events))
+                if deal.by_order:
+                    entry = _order_text(deal.finish_order)
+                    events = self._settle(d, deal, entry)
+                    if events is None:
+                        return
+                    yield ReplayStep(d, "finish", None, entry, tuple(events))
+                    continue
                 for i, ex in enumerate(deal.exchange):
                     events = self._exchange(d, i, ex)
                     if events is None:
@@ -599,7 +751,7 @@ class Replayer:
         match = self.match
         if match is None:
             dealer = n - 1 if deal.dealer is None else deal.dealer
-            hands = deal.hands if deal.hands is not None else deal_hands(n, dealer, deal.seed)
+            hands = _hands(deal, n, dealer)
             if deal.seating is not None and deal.seating != tuple(range(n)):
                 self._fail(d, "deal", None, None, None, "bad-deal",
                            f"seating {list(deal.seating)} is not what the rules give: players "
@@ -623,10 +775,10 @@ class Replayer:
                        f"{'give cards' if match.phase == 'exchange' else 'act'}); "
                        "list the rest of its actions before starting another deal")
             return None
-        self.deal_states.append(_deal_state(match))
+        self.deal_states.append(_deal_state(match, self.record.deals[d - 1].by_order))
         _seating, want_dealer = match.next_seating_and_dealer()
         dealer = want_dealer if deal.dealer is None else deal.dealer
-        hands = deal.hands if deal.hands is not None else deal_hands(n, dealer, deal.seed)
+        hands = _hands(deal, n, dealer)
         try:
             return match.start_next_deal(hands=hands, leader=deal.leader, dealer=deal.dealer,
                                          seating=deal.seating)
@@ -639,6 +791,16 @@ class Replayer:
                             "; under fixed seating nobody moves and the dealer moves one seat "
                             "clockwise each deal")
             self._fail(d, "deal", None, None, None, e.reason, message)
+            return None
+
+    def _settle(self, d: int, deal: DealRecord, entry: str) -> list[Event] | None:
+        match = self.match
+        assert match is not None
+        order = deal.finish_order
+        try:
+            return match.finish_by_order(list(order) if isinstance(order, tuple) else order)
+        except IllegalAction as e:
+            self._fail(d, "finish", None, None, entry, e.reason, e.message)
             return None
 
     def _exchange(self, d: int, i: int, ex: ExchangeEntry) -> list[Event] | None:
@@ -700,6 +862,23 @@ class Replayer:
             return None
 
 
+def _hands(deal: DealRecord, n: int, dealer: int) -> Sequence[int]:
+    """The hands a deal starts from: as written, from its seed, or (a deal kept by its
+    finishing order) stand-in cards that play no part."""
+    if deal.hands is not None:
+        return deal.hands
+    return deal_hands(n, dealer, STAND_IN_SEED if deal.by_order else deal.seed)
+
+
+def _order_text(order: Any) -> str:
+    """A finishing order as written in the record, as JSON text: ``"[2, 0, 3, 1]"``."""
+    try:
+        return json.dumps(list(order) if isinstance(order, tuple) else order,
+                          ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(order)
+
+
 def _title_of_seat(match: Match, seat: int) -> str:
     if not match.results:
         return "no title yet"
@@ -720,8 +899,10 @@ class ReplayResult:
         error: the first illegal step as a :class:`ReplayError`, or ``None``.
         deals: per started deal, its state at its end (for the last one, after the last
             legal step): ``dealer``, ``seating``, ``phase``, ``hands``, ``pile``, ``to_act``,
-            ``finish_order``, ``over`` (see ``docs/records.md``).
-        steps: number of steps taken (deal starts, exchange transfers and actions).
+            ``finish_order``, ``over`` (see ``docs/records.md``); ``hands`` is ``None``
+            and ``pile`` empty for a deal kept by its finishing order.
+        steps: number of steps taken (deal starts, exchange transfers, actions and
+            finishing orders).
     """
 
     record: Record
@@ -750,12 +931,35 @@ class ReplayResult:
         """Winners by player index (empty until the match ends)."""
         return list(self.match.winners) if self.match_over and self.match else []
 
+    @property
+    def next_deal(self) -> dict[str, Any] | None:
+        """The deal that follows the state after the last legal step, before it is dealt
+        (:meth:`~president.match.Match.next_deal_plan`): ``{"number", "dealer", "seating",
+        "leader", "exchange"}``, ``number`` counted from 1, seats of that deal. ``None``
+        when the match is over or a deal is still being played (stopped part-way); before
+        any deal, the match's first deal (dealer: the last seat, as a record's default)."""
+        if self.match is None:
+            return _first_deal_plan(self.record.rules, self.record.players)
+        return self.match.next_deal_plan()
+
     def to_dict(self) -> dict[str, Any]:
         """The ``president replay --json`` object (see ``docs/records.md``)."""
         return {"ok": self.ok, "error": self.error.to_dict() if self.error else None,
                 "deals": [dict(d) for d in self.deals], "scores": self.scores,
                 "match_over": self.match_over, "winners": self.winners,
-                "winner_names": [self.record.players[p] for p in self.winners]}
+                "winner_names": [self.record.players[p] for p in self.winners],
+                "next_deal": self.next_deal}
+
+
+def _first_deal_plan(rules: Rules, players: Sequence[str]) -> dict[str, Any]:
+    """``next_deal`` before a match's first deal: players in order, the last seat deals, no
+    exchange, the lead by ``first_lead`` (``None`` for the holder of a card)."""
+    n = rules.players
+    seating = tuple(range(n))
+    # The engine states the opening-lead rule once; a stand-in match asks it.
+    match = Match(rules, players, hands=deal_hands(n, n - 1, STAND_IN_SEED), record_events=False)
+    return {"number": 1, "dealer": n - 1, "seating": list(seating),
+            "leader": match._opening_lead(n - 1, seating, None), "exchange": []}
 
 
 def iter_replay(record: Record) -> Replayer:

@@ -6,7 +6,8 @@ not a valid ``president/1`` record.
 
 The words report numbers deals from 1, as the game does ("deal 1" is the first deal), and
 gives the record's own 0-based indexes beside them (``record index: deal 0, action 5``);
-``--json`` keeps the 0-based indexes of ``docs/records.md``.
+``--json`` keeps the 0-based indexes of ``docs/records.md``. Both end with the next deal
+(who deals, sits where, leads and gives whom what), or why there is none yet.
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ def _invalid(args: argparse.Namespace, name: str, e: RecordError) -> int:
             "ok": False,
             "error": {"deal": e.deal, "step": e.step, "action": e.index, "seat": None,
                       "entry": None, "field": e.field, "reason": e.reason, "message": e.message},
-            "deals": [], "scores": None, "match_over": False, "winners": [], "winner_names": []}
+            "deals": [], "scores": None, "match_over": False, "winners": [], "winner_names": [],
+            "next_deal": None}
         _emit(_format_json(out, 2, 0))
     return 2
 
@@ -100,11 +102,13 @@ def _report(name: str, result: ReplayResult) -> list[str]:
     lines = []
     actions = sum(len(d.actions) for d in rec.deals)
     exchanges = sum(len(d.exchange) for d in rec.deals)
+    by_order = sum(d.by_order for d in rec.deals)
     err = result.error
     if err is None:
+        kept = f", {by_order} by finishing order" if by_order else ""
         lines.append(f"{name}: all legal ({rec.rules.name}; {len(rec.deals)} deal"
-                     f"{'s' if len(rec.deals) != 1 else ''}, {exchanges} exchange transfer"
-                     f"{'s' if exchanges != 1 else ''}, {actions} action"
+                     f"{'s' if len(rec.deals) != 1 else ''}{kept}, {exchanges} exchange "
+                     f"transfer{'s' if exchanges != 1 else ''}, {actions} action"
                      f"{'s' if actions != 1 else ''})")
     else:
         who = ""
@@ -117,18 +121,20 @@ def _report(name: str, result: ReplayResult) -> list[str]:
         lines.append(f"  {count_deals_from_1(err.message)}")
     match = result.match
     if match is None:
-        return lines
+        return lines + _next_deal_lines(result)
     if result.deals:
         state = result.deals[-1]
+        kept = (" (played with real cards, kept by its finishing order)"
+                if state["hands"] is None else "")
         lines.append(f"State{' after the last legal step' if err else ''}: deal "
-                     f"{len(result.deals)}, {state['phase']}")
+                     f"{len(result.deals)}, {state['phase']}{kept}")
         seat_names = [names[p] for p in state["seating"]]
-        for seat, hand in enumerate(state["hands"]):
+        for seat, hand in enumerate(state["hands"] or ()):
             mark = " <- to act" if state["to_act"] == seat else ""
             lines.append(f"  seat {seat} {seat_names[seat]}: {hand or '(out)'}{mark}")
         if state["pile"]:
             lines.append("  pile (oldest first): " + " | ".join(state["pile"]))
-        elif not state["over"]:
+        elif not state["over"] and state["hands"] is not None:
             lines.append("  pile: empty")
         if state["finish_order"]:
             lines.append("  finishing order: " + ", ".join(
@@ -138,4 +144,34 @@ def _report(name: str, result: ReplayResult) -> list[str]:
     if result.match_over:
         lines.append("Match over; winner" + ("s" if len(result.winners) > 1 else "") + ": "
                      + ", ".join(f"{names[p]} (player {p})" for p in result.winners))
+    return lines + _next_deal_lines(result)
+
+
+def _next_deal_lines(result: ReplayResult) -> list[str]:
+    """The report's lines on the next deal (``next_deal`` of ``--json``): its number, dealer,
+    leader, seats and exchange, or why there is none yet."""
+    plan = result.next_deal
+    if plan is None:
+        if result.match_over:
+            return ["Next deal: none; the match is over"]
+        return [f"Next deal: not known yet; deal {len(result.deals)} has not ended"]
+    names = result.record.players
+
+    def seat(s: int) -> str:
+        return f"seat {s} {names[plan['seating'][s]]}"
+
+    if plan["leader"] is None:
+        card = result.record.rules.first_lead.partition(":")[2]
+        lead = f"whoever is dealt {card} leads"
+    else:
+        lead = f"{seat(plan['leader'])} leads"
+    lines = [f"Next deal: deal {plan['number']}, dealt by {seat(plan['dealer'])}; {lead}",
+             "  seats: " + ", ".join(f"{s} {names[p]}" for s, p in enumerate(plan["seating"]))]
+    if plan["exchange"]:
+        steps = []
+        for t in plan["exchange"]:
+            count = f"{t['count']} card{'s' if t['count'] > 1 else ''}"
+            steps.append(f"{seat(t['giver'])} gives {seat(t['receiver'])} {count}"
+                         + (" (their highest)" if t["forced"] else ""))
+        lines.append("  exchange: " + "; ".join(steps))
     return lines
