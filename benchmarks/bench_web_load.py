@@ -208,8 +208,9 @@ def _under_load(think: float, seconds: float, max_tables: int, start: int) -> di
     import tempfile
     port = _free_port()
     state_home = tempfile.mkdtemp(prefix="president-bench-")  # the server's own ledger
+    # Every load player comes from 127.0.0.1: lift the per-address table rate for this run.
     env = dict(os.environ, PRESIDENT_BOT_DELAY="0", PRESIDENT_WEB_SECRET="bench-web-load",
-               XDG_STATE_HOME=state_home)
+               XDG_STATE_HOME=state_home, PRESIDENT_WEB_TABLES_PER_MINUTE="0")
     server = subprocess.Popen(
         [sys.executable, "-m", "uvicorn", "president.web.app:create_app", "--factory", "--host",
          "127.0.0.1", "--port", str(port), "--log-level", "warning", "--ws-max-size", "1048576"],

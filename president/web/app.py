@@ -6,6 +6,10 @@ Routes:
   step, nothing from another host).
 - ``GET /api/options``: presets, their table sizes and twists (one line each), computer levels.
 - ``POST /api/tables``: make a table (practice or match); answers its id and the seat token(s).
+- ``GET /api/lessons``, ``GET /api/lessons/{id}``, ``POST /api/lessons/{id}/try``: the lessons
+  of :mod:`president.lessons` (every hand face up) and the engine's answer to a move tried in one.
+- ``POST /api/companion``, ``/api/companion/export``, ``/api/companion/import``: the table
+  companion's score sheet, stateless (:mod:`president.web.companion`).
 - ``WS /ws``: one socket per player; the message protocol is :mod:`president.web.protocol`
   (``docs/web.md``).
 
@@ -33,14 +37,16 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from ..lessons import LESSONS, MAX_MOVE_CHARS, LessonError
 from ..rules import OPTION_HELP, PRESETS, TWISTS, Rules, describe_items
 from . import guard
 from . import protocol as P
+from .companion import add_routes as add_companion_routes
 from .ledger import LEDGER_FILE, Ledger, default_state_dir
 from .names import MAX_NAME_CHARS, BadName, check_names
 from .sealing import SECRET_FILE, Sealer, load_secret
@@ -58,7 +64,7 @@ the socket with code 1009 ("message too big") before the app sees it. Messages u
 size but over :data:`~president.web.protocol.MAX_MESSAGE_CHARS` get a ``bad-message`` reply."""
 GZIP_MINIMUM_BYTES = 500
 """HTTP bodies at least this long are gzip-compressed for a client that accepts gzip."""
-HELLO_SECONDS = 30.0
+HELLO_SECONDS = 10.0
 """A socket that has not joined a table within this many seconds is closed (code 1008)."""
 MAX_WAITING_PER_ADDRESS = 100
 """Sockets one client address may hold open before they join a table; more are refused (429)."""
@@ -101,6 +107,35 @@ class NewTable(BaseModel):
     seed: Annotated[int, Field(ge=0, lt=2**32)] | None = None
 
 
+class LessonTry(BaseModel):
+    """Body of ``POST /api/lessons/{id}/try``: a move (``"KD KS"``, ``"pass"``, ``"Blair KD KS"``,
+    at most :data:`~president.lessons.MAX_MOVE_CHARS` characters) tried in the position after
+    the lesson's step ``step`` (0-based)."""
+
+    model_config = ConfigDict(extra="forbid")
+    step: Annotated[int, Field(ge=0, le=999, strict=True)]
+    move: Annotated[str, Field(max_length=MAX_MOVE_CHARS)]
+
+
+def _lesson_try(raw: bytes) -> LessonTry | JSONResponse:
+    """The body of a lesson try, read and checked here (not by the app's table-request
+    handler, whose messages name a table request): a :class:`LessonTry`, or the refusal
+    ``422 {"error": "bad-request", "message"}``."""
+    example = 'send JSON such as {"step": 1, "move": "KD KS"}'
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return guard.refusal(422, "bad-request", f"the body is not JSON text in UTF-8; {example}")
+    try:
+        return LessonTry.model_validate(data)
+    except ValidationError as e:
+        errors = e.errors()
+        first = errors[0] if errors else {"loc": (), "msg": "bad request"}
+        where = ".".join(str(p) for p in first.get("loc", ())) or "body"
+        return guard.refusal(422, "bad-request", f"{P.excerpt(where)[1:-1]}: "
+                             f"{P.excerpt(first.get('msg'), 120)[1:-1]}; {example}")
+
+
 class _Socket:
     """A websocket as a :class:`~president.web.tables.Connection` (sends one at a time)."""
 
@@ -135,7 +170,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                allow_seed: bool | None = None, max_tables: int = 20_000,
                allowed_hosts: Sequence[str] | None = None,
                state_dir: str | os.PathLike[str] | None = None,
-               workers: int | None = None, per_address: int = 30,
+               workers: int | None = None, per_address: int | None = None,
                max_sockets_per_address: int = 2000) -> FastAPI:
     """The browser game as an ASGI app.
 
@@ -156,7 +191,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             localhost, [::1] and ``$PRESIDENT_WEB_HOSTS`` (``president serve`` passes its
             ``--host`` and ``--allow-host`` names).
         workers: processes slow computer players think in (default: the cores).
-        per_address: the most new tables one client address may make a minute.
+        per_address: the most new tables one client address may make a minute (default
+            ``$PRESIDENT_WEB_TABLES_PER_MINUTE`` or 30; 0 for no limit, benchmarks only).
         max_sockets_per_address: the most websockets one client address may hold open
             (of which at most :data:`MAX_WAITING_PER_ADDRESS` not yet joined to a table).
 
@@ -171,6 +207,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     state = Path(state_dir) if state_dir is not None else default_state_dir()
     if secret is None:
         secret = load_secret(state / SECRET_FILE if state_dir is not None else None)
+    if per_address is None:
+        per_address = int(os.environ.get("PRESIDENT_WEB_TABLES_PER_MINUTE") or 30)
     ledger = Ledger(state / LEDGER_FILE)
     store = TableStore(state / TABLES_FILE)
     tables = Tables(sealer=Sealer(secret), bot_delay=bot_delay, allow_seed=allow_seed,
@@ -285,6 +323,44 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                    for p, h in table.humans.items() if p != 0]
         return JSONResponse({"table": table.id, "player": 0, "token": table.humans[0].token,
                              "kind": table.kind, "invites": invites})
+
+    lesson_pages: dict[str, dict[str, Any]] = {}   # GET /api/lessons/{id}, built once
+
+    @app.get("/api/lessons")
+    async def lessons() -> dict[str, Any]:
+        """The lessons for the start screen's Learn section: ``{"lessons": [{"id", "title",
+        "source", "summary", "rules", "twist", "steps"}]}``."""
+        return {"lessons": [lesson.summary_dict() for lesson in LESSONS.values()]}
+
+    @app.get("/api/lessons/{lesson_id}")
+    async def lesson_page(lesson_id: str) -> Any:
+        """One whole lesson (``Lesson.to_dict``: every step's events, why and the table face
+        up), or ``404 {"error": "unknown-lesson"}``."""
+        lesson = LESSONS.get(lesson_id)
+        if lesson is None:
+            return guard.refusal(404, "unknown-lesson", f"no lesson {P.excerpt(lesson_id)}; the "
+                                 "lessons are listed at /api/lessons")
+        if lesson_id not in lesson_pages:
+            lesson_pages[lesson_id] = lesson.to_dict()
+        return lesson_pages[lesson_id]
+
+    @app.post("/api/lessons/{lesson_id}/try")
+    async def lesson_try(lesson_id: str, request: Request) -> Any:
+        """Try a move at a step: ``{"step", "move"}`` -> ``{"legal", "reason", "code",
+        "as_lesson"}`` (the engine's answer; the lesson does not change)."""
+        lesson = LESSONS.get(lesson_id)
+        if lesson is None:
+            return guard.refusal(404, "unknown-lesson", f"no lesson {P.excerpt(lesson_id)}; the "
+                                 "lessons are listed at /api/lessons")
+        body = _lesson_try(await request.body())
+        if isinstance(body, JSONResponse):
+            return body
+        try:
+            return lesson.trial(body.step, body.move).to_dict()
+        except LessonError as e:
+            return guard.refusal(400, e.reason, e.message)
+
+    add_companion_routes(app)    # POST /api/companion, /export, /import (president.web.companion)
 
     sockets_open: dict[str, int] = {}        # open sockets by client address
     sockets_waiting: dict[str, int] = {}     # of those, not yet joined to a table

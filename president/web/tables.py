@@ -220,12 +220,13 @@ class Table:
         accepted action (secret: seal it before it leaves)."""
         return {**self.setup(), "log": list(self.log)}
 
-    def _accept(self, entry: Any) -> None:
-        """Log an action the engine accepted, and keep it (``on_action``) before anything is
+    async def _accept(self, entry: Any) -> None:
+        """Log an action the engine accepted, and keep it (``on_action``: the store's write,
+        done in a worker thread so the disk never holds up other tables) before anything is
         sent about it."""
         self.log.append(entry)
         if self.on_action is not None:
-            self.on_action(self, entry)
+            await asyncio.to_thread(self.on_action, self, entry)
 
     @classmethod
     def from_record(cls, record: Any, *, bot_delay: float, sealer: Sealer | None,
@@ -409,7 +410,7 @@ class Table:
                 except PresidentError as e:
                     await conn.send(P.error_message(e.reason, P.readable(e.message, names, seat)))
                     return
-                self._accept([seat, str(action)])
+                await self._accept([seat, str(action)])
                 self._collect(events)
                 await self._broadcast(events)
             self.kick()
@@ -423,7 +424,7 @@ class Table:
                     await conn.send(P.error_message("wrong-phase", why))
                     return
                 events = m.start_next_deal()
-                self._accept("n")
+                await self._accept("n")
                 self._collect(events)
                 await self._broadcast(events)
             self.kick()
@@ -554,29 +555,39 @@ class Table:
             self._runner = asyncio.get_running_loop().create_task(self._run_bots())
 
     async def _run_bots(self) -> None:
+        """Let the computer players act, one every :attr:`delay` seconds. With no delay
+        (``instant``, tests, benchmarks) the fast players' actions in a row are sent as one
+        batch: every event, then a single ``state`` (the page animates the events)."""
         while not self.closed and not self.paused and self._bot_to_act() is not None:
             await asyncio.sleep(self.delay)
             async with self._lock:
-                player = self._bot_to_act()
-                if self.closed or self.paused or player is None:
-                    return
-                m = self.match
-                seat = m.to_act
-                assert seat is not None
-                bot = self.bots[player]
-                obs = m.observation(seat)
-                level = self.levels[player]
-                if level in FAST_LEVELS:
-                    action = bot.act(obs)
-                else:
-                    seed = (self.seed * 7919 + len(self.log) * 104729 + player) & 0xFFFFFFFF
-                    action = await self._think(level, obs, seed)
-                    if self.closed:
-                        return
-                events = m.act(seat, action)
-                self._accept([seat, str(action)])
-                self._collect(events)
-                await self._broadcast(events)
+                batch: list[Event] = []
+                while True:
+                    player = self._bot_to_act()
+                    if self.closed or self.paused or player is None:
+                        break
+                    m = self.match
+                    seat = m.to_act
+                    assert seat is not None
+                    obs = m.observation(seat)
+                    level = self.levels[player]
+                    if level in FAST_LEVELS:
+                        action = self.bots[player].act(obs)
+                    else:
+                        if batch:        # show what happened before a search starts
+                            break
+                        seed = (self.seed * 7919 + len(self.log) * 104729 + player) & 0xFFFFFFFF
+                        action = await self._think(level, obs, seed)
+                        if self.closed:
+                            return
+                    events = m.act(seat, action)
+                    await self._accept([seat, str(action)])
+                    self._collect(events)
+                    batch.extend(events)
+                    if self.delay or level not in FAST_LEVELS:
+                        break
+                if batch:
+                    await self._broadcast(batch)
 
     async def run_bots_now(self) -> None:
         """Run the computer players until a human is to act (for benchmarks and tests)."""
