@@ -3,6 +3,8 @@
 // this file draws it as a card table and sends the player's choices back. Motion is only
 // decoration: every state is drawn at once, and a flying copy of the cards runs on top.
 
+import { initLearn } from "./learn.js";
+
 const $ = (id) => document.getElementById(id);
 const SUITS = { C: ["♣", "clubs"], D: ["♦", "diamonds"], H: ["♥", "hearts"], S: ["♠", "spades"] };
 const RANK_WORDS = { J: "jack", Q: "queen", K: "king", A: "ace" };
@@ -1606,6 +1608,7 @@ async function main() {
   $("guide-close").onclick = () => { store.set(STORE_GUIDE, true); $("guide").hidden = true; };
   $("show-guide").onclick = () => { $("guide").hidden = false; $("guide-close").focus(); };
   bindOptions();
+  initLearn({ facesImage, cardLabel, withSymbols, named, plural, notice });
   document.addEventListener("keydown", onKey);
   document.addEventListener("visibilitychange", onVisibility);
   window.addEventListener("pagehide", () => { app.unloading = true; });
