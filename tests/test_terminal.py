@@ -624,3 +624,27 @@ def test_narrow_terminal_seven_players_nothing_cut_short():
     assert any("passed since" in line for line in rows)
     echoed = re.compile(r"^(You lead|Beat|Choose|Give).*: ")
     assert all(len(line) <= 70 for line in out.splitlines() if not echoed.match(line))
+
+
+def test_exchange_help_says_lowest_under_first_night_swap():
+    """Seed ``004_7dd5a514fa081721.txt``: the President gives back their two worst cards
+    (``give_back = lowest``); under ``house`` (seed 000) any card."""
+    console, buf = make_console()
+    game = TerminalGame(Rules.preset("first-night", players=4, twists=["swap"]), seed=5,
+                        console=console)
+    m = game.match
+    m.finish_by_order([0, 1, 2, 3])          # you (seat 0) are President
+    m.start_next_deal()
+    while m.pending_transfer.giver != m.seating.index(0):
+        seat = m.to_act
+        m.act(seat, m.legal_actions()[0])
+    obs = m.observation(m.seating.index(0))
+    text = game.exchange_help(obs)
+    assert "give back your lowest 2 cards" in text and "any" not in text
+    house = TerminalGame(Rules.preset("house", players=4), seed=5, console=console)
+    h = house.match
+    h.finish_by_order([0, 1, 2, 3])
+    h.start_next_deal()
+    h.act(h.to_act, h.legal_actions()[0])    # the last player's forced give
+    assert "You choose any 1 card of your hand to give back." in house.exchange_help(
+        h.observation(h.seating.index(0)))

@@ -528,6 +528,9 @@ class TerminalGame:
             if step.forced:
                 prompt = (f"Give your highest {what} to {to}; type which "
                           f"(e.g. {legal[0]}): ")
+            elif obs.rules.give_back == "lowest":
+                prompt = (f"Give back your lowest {what} to {to}; type which "
+                          f"(e.g. {legal[0]}): ")
             else:
                 example = " ".join(str(c) for c in obs.hand[:step.count])
                 prompt = (f"Choose {what} to give back to {to}; type the "
@@ -645,6 +648,9 @@ class TerminalGame:
         what = f"{n} card{'s' if n > 1 else ''}"
         if step.forced:
             rule = (f"The rules make you give your highest {what}; when several of your "
+                    "cards share that rank, you choose which.")
+        elif obs.rules.give_back == "lowest":
+            rule = (f"The rules make you give back your lowest {what}; when several of your "
                     "cards share that rank, you choose which.")
         else:
             rule = f"You choose any {what} of your hand to give back."
@@ -1122,6 +1128,9 @@ class TerminalGame:
             if step.forced:
                 their = "your" if gives == "give" else "their"
                 parts.append(f"{giver} {gives} {their} highest {what} to {receiver}")
+            elif obs.rules.give_back == "lowest":
+                their = "your" if gives == "give" else "their"
+                parts.append(f"{giver} {gives} back {their} lowest {what}")
             else:
                 parts.append(f"{giver} {gives} back any {what}")
         if parts:
