@@ -49,7 +49,7 @@ TWISTS_ELSEWHERE = dict(catalog.ELSEWHERE)
 """Twists of :data:`president.rules.TWISTS` that have no lesson of their own, with the reason."""
 
 _CLEAR_WORDS = {
-    "all-passed": "everyone else passed since the latest play",
+    "all-passed": "everyone else passed",
     "last-of-rank": "the play completed all four cards of its rank",
     "once-around": "everyone had their one turn on it",
 }
@@ -522,8 +522,8 @@ def _why_legal(match: Match, seat: int, action: Play | Pass | Give, names: Seque
         return text + "; it skips only this turn"
     assert isinstance(action, Play)
     if not deal.pile:
-        return f"the pile is empty, so {who} leads and may put down any single, pair, triple " \
-               "or four of a kind"
+        return f"the pile is empty, so {who} leads and may put down any one card, or two, " \
+               "three or four cards of one rank"
     top = deal.pile[-1][1]
     size = _count_words(top.count)
     if action.rank > top.rank:

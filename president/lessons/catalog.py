@@ -50,7 +50,7 @@ SPECS: list[dict[str, Any]] = [
     # ----- seed 000 ---------------------------------------------------------------------
     {
         "id": "single-against-pair",
-        "title": "A single against a pair",
+        "title": "A lone 2 against a pair",
         "source": SEED_HOUSE,
         "rules": {"preset": "house", "players": 4},
         "players": HOUSE_NAMES,
@@ -59,8 +59,8 @@ SPECS: list[dict[str, Any]] = [
                    "kings are one card too many, while two of them are just right.",
         "deals": [D(
             ["QC QD 3C 5D", "KC KD KH 2S", "AC AD 4C 6D", "2C 2D 5C 7D"],
-            "Alex, Blair, Casey and Drew sit clockwise. Drew dealt, so Alex, the player on "
-            "the dealer's left, opens the first pile. In a lesson every hand is face up; at "
+            "Alex, Blair, Casey and Drew sit clockwise. Drew dealt, so Alex, sitting just "
+            "after the dealer, opens the first pile. In a lesson every hand is face up; at "
             "a real table you see only your own.",
             "pass", "QC QD",
             actions=[
@@ -79,7 +79,7 @@ SPECS: list[dict[str, Any]] = [
                   "the one to beat. A pair of aces does.",
                   "2C", "2C 2D"),
                 S("3 2C 2D",
-                  "Drew plays a pair of 2s. A 2 is simply the top rank, so two of them beat "
+                  "Drew plays a pair of 2s. Twos are just the top rank, so two of them beat "
                   "two aces, where a single 2 could not have been played at all.",
                   "3C", "pass"),
                 S("0 pass",
@@ -90,8 +90,8 @@ SPECS: list[dict[str, Any]] = [
                   "takes only pairs. Blair passes.",
                   "pass", "4C 6D"),
                 S("2 pass",
-                  "Casey passes as well. Since Drew's 2s every other player has passed in "
-                  "turn, so the pile is cleared and Drew, who made the latest play, starts "
+                  "Casey passes as well. Since Drew's 2s each of the other three has passed "
+                  "in turn, so the pile is cleared and Drew, who made the latest play, starts "
                   "the next one.",
                   "pass", "5C"),
                 S("3 5C",
@@ -156,8 +156,8 @@ SPECS: list[dict[str, Any]] = [
                   "leads the next one.",
                   "pass", "3C", "2 6C"),
                 S("1 3C",
-                  "An empty pile cannot be passed, so Blair must lead, and any single or set "
-                  "will do. Blair leads a single 3.",
+                  "Nobody may pass on an empty pile, so Blair has to put something down, and "
+                  "any single card or set will do. Blair leads a single 3.",
                   "6C", "1 4C"),
             ])],
     },
@@ -169,8 +169,8 @@ SPECS: list[dict[str, Any]] = [
         "players": HOUSE_NAMES,
         "summary": "The same story with one change: Blair's kings are Blair's last cards. "
                    "Blair goes out at once, the kings still have to be answered, and after "
-                   "the pile clears the lead passes to the next player clockwise who still "
-                   "holds cards.",
+                   "the pile clears the lead goes round to the first player after Blair with "
+                   "cards left.",
         "deals": [D(
             ["5C 5H 3D 4D", "KD KS", "9D 9S 6C 7C", "6D 6H 8C 8D"],
             "The same table and the same first plays as in the pass-and-re-enter lesson, "
@@ -286,8 +286,8 @@ SPECS: list[dict[str, Any]] = [
                     "North leads all four 4s at once and so empties the hand: North is out "
                     "first and will be President in the next deal. Four of a rank on the "
                     "pile also complete that rank, which under these rules clears the pile "
-                    "at once. North has nothing left to lead with, so the next player "
-                    "clockwise who holds cards, East, leads.",
+                    "at once. North has nothing left to lead with, so the first player "
+                    "after North with cards left, East, leads.",
                     "5C 5D", "1 pass"),
                   S("2 5C 5D",
                     "East leads a pair of 5s.",
@@ -451,8 +451,8 @@ SPECS: list[dict[str, Any]] = [
         "contrast": {"preset": "family", "players": 4},
         "rules": {"preset": "family", "twists": ["equal-plays"], "players": 4},
         "players": HOUSE_NAMES,
-        "summary": "Under the equal-plays twist a play may be answered with the same rank, "
-                   "not only a higher one. Here that lets Blair get rid of a 7 and go out "
+        "summary": "Under the equal-plays twist a play may be answered with the same rank "
+                   "as well as a higher one. Here that lets Blair get rid of a 7 and go out "
                    "first.",
         "deals": [D(
             ["7C 3D 4D", "7D 4S", "5C 6C", "3C 5D"],
@@ -523,7 +523,7 @@ SPECS: list[dict[str, Any]] = [
         "players": HOUSE_NAMES,
         "summary": "Under this twist the first deal of a match is opened by whoever holds "
                    "the chosen three (the 3 of clubs unless the table names another), not "
-                   "by the player on the dealer's left.",
+                   "by the seat to the left of the dealer.",
         "deals": [D(
             ["4C 8D 9H", "5C 7D 10S", "3C 6C 6D KH", "4D 8C QS"],
             "Drew dealt, so without the twist Alex would lead. Casey holds the 3 of clubs, "
