@@ -3,6 +3,7 @@
 // this file draws it as a card table and sends the player's choices back. Motion is only
 // decoration: every state is drawn at once, and a flying copy of the cards runs on top.
 
+import { initCompanion, openCompanion, wantsCompanion } from "./companion.js";
 import { initLearn } from "./learn.js";
 
 const $ = (id) => document.getElementById(id);
@@ -158,7 +159,7 @@ function playWords(cards) {
 // ----- screens ------------------------------------------------------------------------
 
 function show(screen) {
-  for (const id of ["start", "table", "connecting"]) $(id).hidden = id !== screen;
+  for (const id of ["start", "table", "connecting", "companion"]) $(id).hidden = id !== screen;
   $("new-round").hidden = !(screen === "table" && app.session?.kind === "practice");
   $("leave-match").hidden = !(screen === "table" && app.session?.kind === "match");
   $("action-bar").hidden = screen !== "table";
@@ -1608,6 +1609,7 @@ async function main() {
   $("guide-close").onclick = () => { store.set(STORE_GUIDE, true); $("guide").hidden = true; };
   $("show-guide").onclick = () => { $("guide").hidden = false; $("guide-close").focus(); };
   bindOptions();
+  initCompanion({ show, confirmBox, showStart, loadOptions, options: () => app.options });
   initLearn({ facesImage, cardLabel, withSymbols, named, plural, notice });
   document.addEventListener("keydown", onKey);
   document.addEventListener("visibilitychange", onVisibility);
@@ -1634,6 +1636,7 @@ async function main() {
     connect({ table: join[1], token: join[2], kind: "match" });
     return;
   }
+  if (wantsCompanion()) { await openCompanion(); return; }   // a reload in the companion
   const saved = store.get(STORE_MATCH);
   if (saved && saved.table && saved.token && !saved.finished) {
     connect({ table: saved.table, token: saved.token, kind: "match", invites: saved.invites });
