@@ -386,7 +386,7 @@ def _exchange_words(plan: dict, names: Sequence[str], titles: Sequence[str], rul
             return ["No exchange before the first deal of a match."]
         return ["No exchange before this deal."]
     seating = plan["seating"]
-    back = getattr(rules, "give_back", "any")  # Rules.give_back: what the President gives back
+    back = rules.give_back  # what the President (and Vice-President) give back: any or lowest
     out = []
     trading: set[int] = set()
     for step in steps:

@@ -3,9 +3,14 @@ replayed through the engine (``president.companion``)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
-from president.companion import REPLAYED, Sheet, SheetError, view
+from president import Match, Rules, records
+from president.companion import (REPLAYED, Sheet, SheetError, record_from_sheet, sheet_from_record,
+                                 view)
 
 HOUSE = ["Alex", "Blair", "Casey", "Drew"]
 
@@ -255,3 +260,62 @@ def test_a_sheet_round_trips_through_plain_data_and_refuses_what_is_not_one():
         with pytest.raises(SheetError) as e:
             Sheet.from_dict(bad)
         assert words in e.value.message, e.value.message
+
+
+# ----- game records -----------------------------------------------------------------------
+
+DATA = Path(__file__).parent / "data" / "records"
+
+
+def test_export_is_a_record_replay_accepts_with_the_same_totals_and_imports_back():
+    sheet = Sheet("family", ["Ann", "Bo", "Cy", "Di", "Ed"], first_dealer=2).replay_deal()
+    sheet = enter_all(sheet, [["Cy", "Ann", "Ed", "Bo"], ["Di", "Bo", "Ed", "Cy"]])
+    sheet = enter_all(sheet.replay_deal().replay_deal(), [["Ann", "Bo", "Cy", "Di"]])
+    sheet = sheet.replay_deal()
+    data = record_from_sheet(sheet)
+    assert data["format"] == "president/1" and data["players"] == list(sheet.players)
+    assert [d.get("finish_order") for d in data["deals"]] == [[2, 0, 4, 1, 3], [4, 3, 2, 0, 1],
+                                                            [4, 1, 3, 0, 2]]
+    result = records.replay(records.loads(json.dumps(data)))
+    assert result.ok and result.scores == view(sheet)["totals"] == [3, 2, 2, 2, 0]
+    assert result.next_deal["seating"] == [0, 1, 2, 3, 4]          # Ann sits first, as shown
+    assert view(sheet)["now"]["seating"] == ["Ann", "Bo", "Cy", "Di", "Ed"]
+    assert sheet_from_record(data) == sheet
+    assert sheet_from_record(json.dumps(data)) == sheet
+    empty = Sheet("house", HOUSE, 1)
+    assert sheet_from_record(record_from_sheet(empty)) == empty
+
+
+def test_records_from_elsewhere_import_their_finishing_orders():
+    kitchen = sheet_from_record((DATA / "house_real_cards.json").read_text())
+    assert kitchen.players == tuple(HOUSE) and kitchen.first_dealer == 1
+    assert len(kitchen.entries) == 3 and REPLAYED not in kitchen.entries
+    assert view(kitchen)["totals"] == records.replay(records.loads(
+        (DATA / "house_real_cards.json").read_text())).scores
+    m = Match(Rules.preset("house"), HOUSE, seed=5)
+    while m.phase in ("play", "exchange"):
+        m.act(m.to_act, m.legal_actions()[0])
+    played = sheet_from_record(records.dumps(m))
+    assert played.entries == (tuple(HOUSE[p] for p in m.results[0].finish_order),)
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: {**d, "format": "president/9"}, "not a game record"),
+    (lambda d: {**d, "rules": {**d["rules"], "scoring": [3, 1]}}, "not a preset with twists"),
+    (lambda d: {**d, "deals": [{**d["deals"][0], "finish_order": [0, 0, 1, 2]}]},
+     "breaks the rules in deal 1"),
+    (lambda d: "{not json", "not JSON"),
+])
+def test_records_the_companion_cannot_keep_are_refused(change, words):
+    data = record_from_sheet(Sheet("house", HOUSE).enter(["Alex", "Blair", "Casey"]))
+    with pytest.raises(SheetError) as e:
+        sheet_from_record(change(data))
+    assert e.value.reason == "bad-record" and words in e.value.message, e.value.message
+
+
+def test_a_record_stopped_in_the_middle_of_a_deal_is_refused():
+    m = Match(Rules.preset("house"), HOUSE, seed=5)
+    m.act(m.to_act, m.legal_actions()[0])
+    with pytest.raises(SheetError) as e:
+        sheet_from_record(records.dumps(m))
+    assert "deal 1 of the record has not ended" in e.value.message
