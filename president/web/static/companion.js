@@ -43,8 +43,16 @@ async function post(path, body) {
   }
   let answer;
   try { answer = await r.json(); } catch { answer = {}; }
-  if (r.status === 413) answer = { message: "This sheet is too long to send; export it, then start a new match." };
+  if (r.status === 413) answer = { message: "This is more than the server reads at once; start a new match." };
   return { ok: r.ok, body: answer };
+}
+
+// The sheet as sent: each order as player indexes (the server answers names), so even a
+// long sheet stays far below the server's 16 KiB body limit.
+function compact(sheet) {
+  if (!sheet || !Array.isArray(sheet.entries) || !Array.isArray(sheet.players)) return sheet;
+  return { ...sheet, entries: sheet.entries.map((e) => (Array.isArray(e)
+    ? e.map((name) => { const i = sheet.players.indexOf(name); return i < 0 ? name : i; }) : e)) };
 }
 
 // Send the sheet with at most one change; on success keep and draw the answer, else say why
@@ -53,7 +61,7 @@ async function change(extra = {}) {
   if (ui.busy) return false;
   ui.busy = true;
   try {
-    const { ok, body } = await post("/api/companion", { sheet: ui.sheet, ...extra });
+    const { ok, body } = await post("/api/companion", { sheet: compact(ui.sheet), ...extra });
     if (!ok) { message(body.message || "That was refused."); return false; }
     accept(body);
     return true;
@@ -414,7 +422,7 @@ function cancelSetup() {
 }
 
 async function exportSheet() {
-  const { ok, body } = await post("/api/companion/export", { sheet: ui.sheet });
+  const { ok, body } = await post("/api/companion/export", { sheet: compact(ui.sheet) });
   if (!ok) { message(body.message || "The sheet could not be exported."); return; }
   const blob = new Blob([JSON.stringify(body, null, 2) + "\n"], { type: "application/json" });
   const a = document.createElement("a");
@@ -457,7 +465,7 @@ async function refresh() {
   ui.view = null;
   ui.tapped = [];
   if (saved) {
-    const { ok, body } = await post("/api/companion", { sheet: saved });
+    const { ok, body } = await post("/api/companion", { sheet: compact(saved) });
     if (ok) { accept(body); return; }
     render();
     fillSetup(saved);
