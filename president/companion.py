@@ -400,10 +400,10 @@ def _exchange_words(plan: dict, names: Sequence[str], titles: Sequence[str], rul
     others = [p for p in seating if p not in trading]
     if others and rules.exchange == "two-and-one":
         who = _and([names[p] for p in others])
-        kinds = sorted({titles[p] for p in others})
-        label = kinds[0] + ("s" if len(others) > 1 else "") if len(kinds) == 1 else ""
-        out.append(f"{who} ({label}) keep their cards." if label and len(others) > 1 else
-                   f"{who} ({label}) keeps their cards." if label else f"{who} keep their cards.")
+        kinds = {titles[p] for p in others}      # the Neutrals, under seed 004's roles
+        if len(kinds) == 1:
+            who += f" ({kinds.pop()}{'s' if len(others) > 1 else ''})"
+        out.append(f"{who} {'keep' if len(others) > 1 else 'keeps'} their cards.")
     elif others:
         out.append("The others keep their cards.")
     return out
