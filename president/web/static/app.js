@@ -1195,13 +1195,28 @@ function renderExchange() {
   const many = plural(pending.count, "card");
   const highest = pending.count === 1 ? "highest card" : `${pending.count} highest cards`;
   if (pending.giver !== me()) {
-    p.append(...named`Waiting: ${nameOf(pending.giver)} ${pending.forced ? `must give their ${highest}` : `gives back ${many}`} to ${pending.receiver === me() ? "you" : nameOf(pending.receiver)}.`);
+    const back = s.rules.give_back === "lowest" ? `gives back their lowest ${many}` : `gives back ${many}`;
+    p.append(...named`Waiting: ${nameOf(pending.giver)} ${pending.forced ? `must give their ${highest}` : back} to ${pending.receiver === me() ? "you" : nameOf(pending.receiver)}.`);
     box.append(p);
     return;
   }
   const actions = document.createElement("div");
   actions.className = "dialog-actions";
-  if (pending.forced) {
+  if (!pending.forced && s.rules.give_back === "lowest") {
+    // Seed 004: the President and Vice-President give back their lowest cards.
+    const options = s.legal.filter((a) => a !== "pass");
+    const lowest = pending.count === 1 ? "lowest card" : `${pending.count} lowest cards`;
+    p.append(`Give back your ${lowest} to `, ...named`${nameOf(pending.receiver)}${options.length > 1 ? "; choose which of the equal cards." : "."}`);
+    for (const opt of options) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = options.length === 1 ? "primary" : "give-option";
+      if (options.length === 1) b.id = "give-forced";
+      b.textContent = `Give ${opt.map(cardText).join(", ")}`;
+      b.onclick = () => send({ type: "give", cards: opt });
+      actions.append(b);
+    }
+  } else if (pending.forced) {
     const options = s.legal.filter((a) => a !== "pass");
     if (options.length === 1) {
       p.append(`You finished last: you must give your ${highest} to `, ...named`${nameOf(pending.receiver)}.`);
