@@ -105,7 +105,7 @@ def test_body_limit_stops_reading_at_the_limit(declared):
 
     headers = [(b"content-length", b"52428800")] if declared else [(b"transfer-encoding", b"chunked")]
     scope = {"type": "http", "method": "POST", "path": "/", "headers": headers}
-    asyncio.run(guard.BodyLimit(app, limit=16384)(scope, receive, send))
+    run_async(lambda: guard.BodyLimit(app, limit=16384)(scope, receive, send))
     assert reads == (0 if declared else 16384 // 4096 + 1)
     assert sent[0]["status"] == 413
     assert json.loads(sent[1]["body"])["error"] == "too-large"
@@ -543,3 +543,12 @@ def test_sockets_waiting_for_a_hello_are_bounded_per_address(tmp_path, monkeypat
         finally:
             second.__exit__(None, None, None)
             first.__exit__(None, None, None)
+
+
+def run_async(make):
+    """``asyncio.run(make())`` in a thread of its own: ``asyncio.run`` refuses to start inside
+    the event loop Playwright's sync API leaves running once the browser tests have run."""
+    import asyncio
+    import concurrent.futures
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()

@@ -670,7 +670,7 @@ def test_thinker_decides_in_another_process_and_by_its_seed():
 
         async def twice():
             return [await thinker.decide("intermediate", obs, 5) for _ in range(2)]
-        first, second = asyncio.run(twice())
+        first, second = run_async(twice)
         assert first in obs.legal_actions and first == second        # same seed, same choice
         assert thinker.pending == 0
         thinker.max_pending = 0
@@ -728,3 +728,12 @@ def test_per_address_rate_of_new_tables(tmp_path):
         assert codes == [200, 200, 200, 429, 429]
         r = c.post("/api/tables", json={"kind": "practice"})
         assert r.json()["error"] == "busy" and "a minute" in r.json()["message"]
+
+
+def run_async(make):
+    """``asyncio.run(make())`` in a thread of its own: ``asyncio.run`` refuses to start inside
+    the event loop Playwright's sync API leaves running once the browser tests have run."""
+    import asyncio
+    import concurrent.futures
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()
