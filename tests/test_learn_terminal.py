@@ -57,7 +57,8 @@ def test_enter_steps_through_the_whole_lesson_with_every_why(lesson_id):
         for line in step.narration:
             assert line in out
     assert "End of the lesson" in out
-    assert f"From seed {lesson.source}" in out
+    assert f"From {lesson.source_text}" in out
+    assert "seed" not in out.casefold() and ".txt" not in out
 
 
 def test_a_move_tried_gets_the_engines_answer_and_the_lesson_stays():
@@ -115,7 +116,7 @@ def test_exchange_steps_show_who_gives_and_the_forced_give():
     runner.run()
     out = buf.getvalue()
     assert "Exchange: South gives their highest 2 cards to North." in out
-    assert "Not legal for South: give your 2 highest cards" in out
+    assert "Not legal for South: South must give their 2 highest cards" in out
     assert "was President" in out
 
 

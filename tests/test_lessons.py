@@ -241,6 +241,37 @@ def test_lessons_name_their_seed_files_and_serialise():
         assert all(seat["hand"] for seat in first["position"]["seats"])   # face up
 
 
+def test_what_the_learner_reads_names_players_and_no_seed_files():
+    from president.rules import PRESET_SOURCES
+    for lesson in LESSONS.values():
+        assert lesson.source_text in PRESET_SOURCES.values()
+        assert "seed" not in lesson.source_text and ".txt" not in lesson.source_text
+        for k, step in enumerate(lesson.steps):
+            for text in step.tries:
+                first = text.split()[0]
+                assert not first.isdigit(), (lesson.id, k, text)   # "Blair 2S", not "1 2S"
+                if first in step.position.names:
+                    lesson.try_move(k, text)                       # the name is understood
+    lesson = LESSONS["single-against-pair"]
+    assert "Blair 2S" in lesson.steps[8].tries
+    legal, reason = lesson.try_move(8, "Blair 2S")
+    assert not legal and "Alex's turn" in reason and "Alex's turn" in lesson.steps[8].why
+    assert lesson.try_move(8, "KC") == (False, "Not legal for Alex: Alex does not hold KC.")
+    assert "each of the other three has passed" not in lesson.steps[7].why
+
+
+def test_engine_reasons_read_in_the_third_person():
+    lesson = LESSONS["pass-and-re-enter"]
+    legal, reason = lesson.try_move(9, "pass")     # Blair leads the empty pile
+    assert not legal and "Blair leads" in reason and "Blair cannot pass" in reason
+    assert " you " not in f" {reason} "
+
+
+def test_last_cards_lead_counts_three_passes_as_usual():
+    why = LESSONS["last-cards-lead"].steps[7].why
+    assert "not two" not in why and "pass-and-re-enter" in why
+
+
 def test_bad_requests_raise_lesson_error():
     lesson = LESSONS["single-against-pair"]
     for bad in (-1, len(lesson.steps), True, "1"):

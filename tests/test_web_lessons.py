@@ -37,7 +37,8 @@ def test_list_of_lessons(client):
     lessons = r.json()["lessons"]
     assert [item["id"] for item in lessons] == list(LESSONS)
     first = lessons[0]
-    assert set(first) == {"id", "title", "source", "summary", "rules", "twist", "steps"}
+    assert set(first) == {"id", "title", "source", "source_text", "summary", "rules", "twist",
+                          "steps"}
     assert first["steps"] == len(LESSONS[first["id"]].steps)
     assert "default-src 'self'" in r.headers["Content-Security-Policy"]
 

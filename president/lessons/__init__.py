@@ -36,7 +36,7 @@ from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, Passed, Pi
                       Played, WentOut, title_for_place)
 from ..match import Match, Transfer
 from ..records import FORMAT, Record, Replayer
-from ..rules import Rules, describe_items
+from ..rules import PRESET_SEEDS, PRESET_SOURCES, Rules, describe_items
 from . import catalog
 
 __all__ = ["LESSONS", "Lesson", "Step", "Position", "Trial", "LessonError", "describe_event",
@@ -154,12 +154,46 @@ def event_to_dict(event: Event, names: Sequence[str], *, leader: int | None = No
             "text": text}
 
 
-def _readable(message: str, names: Sequence[str]) -> str:
-    """An engine message with ``seat N`` replaced by that seat's name."""
+def _readable(message: str, names: Sequence[str], who: str | None = None) -> str:
+    """An engine message with ``seat N`` replaced by that seat's name and, given ``who``
+    (the player the move was tried for), the engine's "you" put in the third person
+    (``"you do not hold KC"`` -> ``"Alex does not hold KC"``)."""
     def name(m: re.Match[str]) -> str:
         s = int(m.group(1))
         return names[s] + (m.group(2) or "") if 0 <= s < len(names) else m.group(0)
-    return re.sub(r"\bseat (\d+)('s)?", name, message)
+    text = re.sub(r"\bseat (\d+)('s)?", name, message)
+    if who is not None:
+        for pattern, repl in _THIRD_PERSON:
+            text = re.sub(pattern, repl.replace("{who}", who.replace("\\", "\\\\")), text)
+    return text
+
+
+_THIRD_PERSON = (
+    (r"^give your\b", "{who} must give their"),
+    (r"\byou do not\b", "{who} does not"),
+    (r"\byou lead\b", "{who} leads"),
+    (r"\byou are\b", "{who} is"),
+    (r"\byour\b", "{who}'s"),
+    (r"\byou\b", "{who}"),
+)
+
+
+def _source_words(source: str) -> str:
+    """Where a lesson's story comes from, in words for the learner (``"a house-match
+    guide"``), from its seed file name (which only the code and tests show)."""
+    for preset, seed in PRESET_SEEDS.items():
+        if seed == source:
+            return PRESET_SOURCES[preset]
+    return "the rules of President"
+
+
+def _named_try(text: str, names: Sequence[str]) -> str:
+    """A suggested move with the player's name in front instead of a seat number
+    (``"1 2S"`` -> ``"Blair 2S"``); :meth:`Lesson.trial` reads both."""
+    words = text.split()
+    if len(words) >= 2 and words[0].isdigit() and int(words[0]) < len(names):
+        return " ".join([names[int(words[0])], *words[1:]])
+    return text
 
 
 def _action_text(action: Play | Pass | Give | None) -> str | None:
@@ -370,6 +404,12 @@ class Lesson:
         return self.record.rules
 
     @property
+    def source_text(self) -> str:
+        """Where the lesson's story comes from, in words (``"a house-match guide"``); the
+        learner sees this, never the seed file name of :attr:`source`."""
+        return _source_words(self.source)
+
+    @property
     def players(self) -> tuple[str, ...]:
         """Player names by match player index."""
         return self.record.players
@@ -426,7 +466,7 @@ class Lesson:
         err = match.refusal(seat, move)
         who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
         if err is not None:
-            readable = _readable(err.message, names)
+            readable = _readable(err.message, names, who)
             return Trial(False, f"Not legal for {who}: {readable}.", err.reason, err.message,
                          seat)
         action = match.parse_action(move)
@@ -464,9 +504,11 @@ class Lesson:
                 if option in keep]
 
     def summary_dict(self) -> dict[str, Any]:
-        """The lesson for a list: ``id``, ``title``, ``source``, ``summary``, ``rules``
+        """The lesson for a list: ``id``, ``title``, ``source`` (seed file name),
+        ``source_text`` (where it comes from, in words, to show), ``summary``, ``rules``
         (the rules' name, ``"house+sit-out"``), ``twist``, ``steps`` (how many)."""
         return {"id": self.id, "title": self.title, "source": self.source,
+                "source_text": self.source_text,
                 "summary": self.summary, "rules": self.rules.name, "twist": self.twist,
                 "steps": len(self.steps)}
 
@@ -581,6 +623,8 @@ def build(spec: dict[str, Any]) -> Lesson:
         if i >= len(texts):
             raise LessonError("bad-lesson", f"lesson {lesson_id!r} has more steps than texts")
         why, tries = texts[i]
+        names = [record.players[p] for p in match.seating]
+        tries = tuple(_named_try(t, names) for t in tries)
         deal = record.deals[rs.deal]
         seat: int | None = None
         action: Play | Pass | Give | None = None

@@ -90,15 +90,16 @@ SPECS: list[dict[str, Any]] = [
                   "takes only pairs. Blair passes.",
                   "pass", "4C 6D"),
                 S("2 pass",
-                  "Casey passes as well. Since Drew's 2s each of the other three has passed "
-                  "in turn, so the pile is cleared and Drew, who made the latest play, starts "
-                  "the next one.",
+                  "Casey passes as well. Each of the other three players has now passed in "
+                  "turn since Drew's 2s, so the pile is cleared, and Drew, who made the "
+                  "latest play, starts the next one.",
                   "pass", "5C"),
                 S("3 5C",
                   "A new pile can have any size. Drew leads a single 5, so now single cards "
-                  "are wanted, and Blair's lone 2 would at last be a legal answer. A 5 "
-                  "cannot be answered by the other 5: an equal rank never beats under these "
-                  "rules.",
+                  "are wanted. It is Alex's turn first (try Blair 2S now and the engine says "
+                  "so), but when the turn comes round to Blair, Blair's lone 2 will at last "
+                  "be a legal answer. A 5 cannot be answered by the other 5: an equal rank "
+                  "never beats under these rules.",
                   "5D", "3C", "1 2S", "pass"),
             ])],
     },
@@ -199,9 +200,10 @@ SPECS: list[dict[str, Any]] = [
                   "so the others must still answer them or pass.",
                   "pass", "1 pass"),
                 S("2 pass",
-                  "Casey passes. Because the player of the latest play is out, every player "
-                  "still holding cards must pass before the pile clears: three passes this "
-                  "time, not two.",
+                  "Casey passes. Blair is out and cannot answer the kings, but the count is "
+                  "the same as in the pass-and-re-enter lesson: the pile clears only once "
+                  "Casey, Drew and Alex, the three others, have each passed since the kings. "
+                  "What Blair's going out changes is who leads after that.",
                   "8C 8D", "pass"),
                 S("3 pass",
                   "Drew passes. Two passes so far, so the pile stays until Alex has answered.",

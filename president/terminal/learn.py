@@ -52,7 +52,7 @@ def find_lesson(name: str, lessons: Mapping[str, Lesson] = LESSONS) -> Lesson | 
 
 
 def list_lessons(console: Console, lessons: Mapping[str, Lesson] = LESSONS) -> None:
-    """Print the lessons: number, id, title, steps and the seed file each follows."""
+    """Print the lessons: number, id, title, steps and where each comes from, in words."""
     t = Table(title="Lessons", title_justify="left", show_edge=False, pad_edge=False)
     t.add_column("#", justify="right")
     t.add_column("Lesson", no_wrap=True)
@@ -61,7 +61,7 @@ def list_lessons(console: Console, lessons: Mapping[str, Lesson] = LESSONS) -> N
     t.add_column("From", no_wrap=True)
     for k, lesson in enumerate(lessons.values(), 1):
         t.add_row(str(k), lesson.id, lesson.title, str(len(lesson.steps)),
-                  f"seed {lesson.source[:3]}")
+                  lesson.source_text)
     console.print(t)
 
 
@@ -175,7 +175,7 @@ class LessonRunner:
         c = self.console
         lesson = self.lesson
         c.rule(f"Lesson: {lesson.title}")
-        c.print(f"From seed {lesson.source} {self._dot} rules [bold]{lesson.rules.name}[/] "
+        c.print(f"From {escape(lesson.source_text)} {self._dot} rules [bold]{lesson.rules.name}[/] "
                 f"{self._dot} {len(lesson.steps)} steps")
         for line in lesson.rules_text():
             c.print(f"  {escape(line)}")
@@ -218,7 +218,7 @@ class LessonRunner:
                 notes.append(f"was {pos.previous_titles[seat]}")
             hand = cards_text(pos.hands[seat], self.symbols) if pos.hands[seat] else Text("—")
             label = Text(name, style="bold" if seat == pos.to_act else "")
-            t.add_row(str(seat), label, hand, ", ".join(notes))
+            t.add_row(str(seat + 1), label, hand, ", ".join(notes))
         c.print(t)
         if pos.pending is not None:
             p = pos.pending

@@ -42,10 +42,14 @@ def test_step_through_a_lesson_and_try_moves(browser, served, screenshots):
         titles = page.eval_on_selector_all("#lesson-list .lesson-open",
                                            "els => els.map(e => e.textContent)")
         assert titles == [item.title for item in LESSONS.values()]
+        listed = page.text_content("#lesson-list")
+        assert "seed" not in listed.casefold() and ".txt" not in listed
+        assert f"from {lesson.source_text}" in listed
         page.click("[data-lesson='pass-and-re-enter']")
         page.wait_for_selector("#lesson:not([hidden])")
         assert page.is_hidden("#lesson-list")
         assert page.text_content("#lesson-title") == lesson.title
+        assert "seed" not in page.text_content("#lesson-meta").casefold()
         for k, step in enumerate(lesson.steps):
             page.wait_for_function(f"() => document.getElementById('lesson').dataset.step === '{k}'")
             assert text(page, "#lesson-count") == f"Step {k + 1} of {n}"
@@ -122,7 +126,7 @@ def test_a_lesson_on_a_phone_fits_and_shows_the_exchange(browser, served, screen
         page.click("#lesson-try-button")
         page.wait_for_function("() => document.getElementById('lesson-answer')"
                                ".classList.contains('illegal')")
-        assert text(page, "#lesson-answer").startswith("Not legal for South: give your 2 highest")
+        assert text(page, "#lesson-answer").startswith("Not legal for South: South must give their 2 highest")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         page.screenshot(path=str(screenshots / "learn-phone-exchange.png"), full_page=True)
         assert problems == []

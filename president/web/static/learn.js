@@ -50,7 +50,7 @@ async function loadLessons() {
     open.onclick = () => openLesson(lesson.id);
     const about = document.createElement("span");
     about.className = "note";
-    about.textContent = ` ${learn.api.plural(lesson.steps, "step")} · ${lesson.rules} · seed ${lesson.source.slice(0, 3)}`;
+    about.textContent = ` ${learn.api.plural(lesson.steps, "step")} · from ${lesson.source_text}`;
     const summary = document.createElement("p");
     summary.className = "lesson-summary";
     summary.textContent = lesson.summary;
@@ -71,7 +71,7 @@ async function openLesson(id) {
   }
   learn.lesson = body;
   $("lesson-title").textContent = body.title;
-  $("lesson-meta").textContent = `Rules: ${body.rules} · from seed ${body.source} · every hand face up, as in a lesson`;
+  $("lesson-meta").textContent = `Rules: ${body.rules} · from ${body.source_text} · every hand face up, as in a lesson`;
   $("lesson-summary").textContent = body.summary;
   $("lesson-list").hidden = true;
   $("lesson").hidden = false;
@@ -108,7 +108,7 @@ function showLessonStep(i) {
     events.append(li);
   }
   $("lesson-why").textContent = step.why;
-  renderLessonTable(step.position);
+  renderLessonTable(step.position, k === n - 1);
   const pos = step.position;
   const who = pos.to_act === null ? null : pos.seats[pos.to_act].name;
   const label = $("lesson-move-label");
@@ -132,7 +132,7 @@ function showLessonStep(i) {
   answer.className = "lesson-answer";
 }
 
-function renderLessonTable(pos) {
+function renderLessonTable(pos, last = false) {
   const box = $("lesson-table");
   box.replaceChildren();
   const pile = document.createElement("div");
@@ -150,7 +150,13 @@ function renderLessonTable(pos) {
     }
     const beat = document.createElement("p");
     beat.className = "lesson-to-beat";
-    beat.textContent = `To beat: ${pos.to_beat}.`;
+    if (pos.phase !== "play") {
+      beat.textContent = "The deal is over.";
+    } else if (last) {
+      beat.textContent = `The lesson ends here; the deal would go on, with the ${pos.to_beat} to beat.`;
+    } else {
+      beat.textContent = `To beat: ${pos.to_beat}.`;
+    }
     pile.append(beat);
   } else if (pos.pending) {
     const p = pos.pending;
