@@ -529,7 +529,7 @@ def view(sheet: Sheet) -> dict[str, Any]:
             "seating": seating,
             "circle": circle,
             "reseated": list(before) != list(seating_idx),
-            "seating_words": "Clockwise: " + ", ".join(seating) + ". " + " ".join(
+            "seating_words": ", ".join(seating) + ". " + " ".join(
                 f"{c['left']} sits on {c['name']}'s left." for c in circle),
             "exchange": _exchange_words(plan, names, titles_now, rules, counted == 0),
             "replays": replays,
@@ -586,12 +586,16 @@ def record_from_sheet(sheet: Sheet) -> dict[str, Any]:
             again.append(0)
     for deal, times in zip(data["deals"], again):
         if times:
-            deal["comment"] = (f"Dealt again {times} time{'s' if times > 1 else ''} before "
+            said = {1: "once", 2: "twice"}.get(times, f"{times} times")
+            deal["comment"] = (f"Dealt again {said} before "
                                "this order was kept: replayed with scores and ranks unchanged.")
     data["comment"] = (f"Score sheet of a match played with real cards, {len(orders)} deal"
                        f"{'s' if len(orders) != 1 else ''} (table companion: first dealer seat "
                        f"{sheet.first_dealer}; dealt again: {' '.join(map(str, again))})")
     return {"format": data.pop("format"), "comment": data.pop("comment"), **data}
+
+
+_NOT_A_RECORD = "This file is not a score sheet or game record"
 
 
 def sheet_from_record(data: Mapping[str, Any] | str | bytes) -> Sheet:
@@ -613,11 +617,16 @@ def sheet_from_record(data: Mapping[str, Any] | str | bytes) -> Sheet:
         try:
             data = json.loads(data)
         except ValueError as e:
-            raise SheetError("bad-record", f"not a game record: not JSON ({e})") from None
+            raise SheetError("bad-record", f"{_NOT_A_RECORD}: it is not JSON text ({e}).") \
+                from None
     try:
         record = Record.from_dict(data)
     except RecordError as e:
-        raise SheetError("bad-record", f"not a game record: {e.message}") from None
+        why = e.message
+        if "unknown field; " in why:
+            why = f"it has a field {e.field!r} that a game record does not have"
+        stop = "" if why.endswith((".", "!", "?")) else "."
+        raise SheetError("bad-record", f"{_NOT_A_RECORD}: {why}{stop}") from None
     rules = record.rules
     n = rules.players
     try:

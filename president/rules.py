@@ -482,9 +482,12 @@ def describe_items(r: Rules, names: Sequence[str] | None = None) -> list[tuple[s
                        "(with 3 players only one card each between President and bottom)",
     }[r.exchange]))
     if r.exchange != "none":
-        items.append(("give_back", "Give back", "any cards of the giver's choice"
+        one = r.exchange == "one-card"  # one card given back; two-and-one gives back two and one
+        items.append(("give_back", "Give back", ("any card of the giver's choice" if one else
+                                                 "any cards of the giver's choice")
                       if r.give_back == "any" else
-                      "the giver's lowest cards (any suit among equal ranks)"))
+                      ("the giver's lowest card (any suit among equal ranks)" if one else
+                       "the giver's lowest cards (any suit among equal ranks)")))
     items.append(("seating", "Seating", "seats stay; the dealer moves one seat clockwise each deal"
                   if r.seating == "fixed" else
                   "players sit in last deal's finishing order; the last player deals"))

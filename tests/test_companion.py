@@ -280,6 +280,7 @@ def test_export_is_a_record_replay_accepts_with_the_same_totals_and_imports_back
     assert result.ok and result.scores == view(sheet)["totals"] == [3, 2, 2, 2, 0]
     assert result.next_deal["seating"] == [0, 1, 2, 3, 4]          # Ann sits first, as shown
     assert view(sheet)["now"]["seating"] == ["Ann", "Bo", "Cy", "Di", "Ed"]
+    assert [d.get("comment", "")[:18] for d in data["deals"]] == ["Dealt again once b", "", "Dealt again twice "]
     assert sheet_from_record(data) == sheet
     assert sheet_from_record(json.dumps(data)) == sheet
     empty = Sheet("house", HOUSE, 1)
@@ -300,7 +301,7 @@ def test_records_from_elsewhere_import_their_finishing_orders():
 
 
 @pytest.mark.parametrize("change, words", [
-    (lambda d: {**d, "format": "president/9"}, "not a game record"),
+    (lambda d: {**d, "format": "president/9"}, "not a score sheet or game record"),
     (lambda d: {**d, "rules": {**d["rules"], "scoring": [3, 1]}}, "not a preset with twists"),
     (lambda d: {**d, "deals": [{**d["deals"][0], "finish_order": [0, 0, 1, 2]}]},
      "breaks the rules in deal 1"),

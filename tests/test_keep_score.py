@@ -85,15 +85,17 @@ def test_setup_refuses_bad_rules_and_names_and_asks_again(tmp_path):
     k.run()
     out = buf.getvalue()
     assert "There is no preset 'poker'" in out
-    assert "the family preset has no twist 'nope'" in out
-    assert "seats 1 and 2 are both named 'Ann'" in out
-    assert "the family preset is for 4 to 7 players, not 3" in out
+    assert "The family preset has no twist 'nope'" in out
+    assert "Seats 1 and 2 are both named 'Ann'" in out
+    assert "The family preset is for 4 to 7 players, not 3" in out
     assert "only a number" in out
-    assert "'Zed' is not at this table" in out and "there is no player 9" in out
+    assert "'Zed' is not at this table" in out and "There is no player 9" in out
     sheet = Sheet.from_dict(json.loads((tmp_path / "s.json").read_text()))
     assert sheet.rules == "family+once-around" and sheet.first_dealer == 1
     assert sheet.entries == (("Cy", "Ann", "Di", "Bo"),)
-    assert "New seats: Clockwise: Cy, Ann, Di, Bo." in buf.getvalue()
+    assert "New seats, clockwise: Cy, Ann, Di, Bo." in buf.getvalue()
+    assert f"Saved on this device only, in {tmp_path / 's.json'}" in out.replace("\n", "")
+    assert "state folder" not in out
 
 
 def test_first_night_shows_roles_only(tmp_path):
@@ -135,7 +137,7 @@ def test_export_and_import_a_game_record_that_replay_accepts(tmp_path):
     k.run()
     out = buf.getvalue()
     assert f"Wrote the sheet to {record} as a game record" in out
-    assert "cannot read" in out and "Nothing changed." in out
+    assert "Cannot read" in out and "Nothing changed." in out
     sheet = Sheet.from_dict(json.loads((tmp_path / "s.json").read_text()))
     assert sheet.entries == ("replayed", ("Drew", "Casey", "Blair", "Alex"),
                              ("Alex", "Blair", "Casey", "Drew"))

@@ -214,7 +214,9 @@ def test_give_back_option_values_words_and_help():
     assert items["give_back"] == "the giver's lowest cards (any suit among equal ranks)"
     assert list(items).index("give_back") == list(items).index("exchange") + 1
     house = {option: text for option, _, text in describe_items(Rules.preset("house"))}
-    assert house["give_back"] == "any cards of the giver's choice"
+    assert house["give_back"] == "any card of the giver's choice"   # one card given back
+    two = Rules.preset("house", exchange="two-and-one")
+    assert {o: t for o, _, t in describe_items(two)}["give_back"] == "any cards of the giver's choice"
     assert "give_back" not in {o for o, _, _ in describe_items(Rules.preset("practice"))}
     assert "at 3 players one card each way" in TWISTS["first-night"]["swap"][0]
     assert Rules.preset("house", give_back="lowest").give_back == "lowest"

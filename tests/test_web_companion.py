@@ -123,7 +123,21 @@ def test_export_is_a_record_replay_accepts_and_import_gives_the_same_sheet(clien
     assert back.status_code == 200 and back.json()["sheet"] == sheet
     bad = post(client, {**record, "format": "president/9"}, "/api/companion/import")
     assert bad.status_code == 400 and bad.json()["error"] == "bad-record"
-    assert "not a game record" in bad.json()["message"]
+    assert "not a score sheet or game record" in bad.json()["message"]
     r = client.post("/api/companion/import", content=b"[1]",
                     headers={"content-type": "application/json"})
     assert r.status_code == 422 and r.json()["error"] == "bad-request"
+
+
+def test_setup_refusals_are_sentences_and_equal_names_are_both_named(client):
+    alike = post(client, {"sheet": {**SHEET, "players": ["Alex", "Blair", "alex", "Drew"]}}).json()
+    assert alike["message"] == ("Seats 1 and 3 are named 'Alex' and 'alex', which look alike; "
+                                "give each player a different name.")
+    same = post(client, {"sheet": {**SHEET, "players": ["Alex ", "Blair", "Alex", "Drew"]}}).json()
+    assert same["message"] == "Seats 1 and 3 are both named 'Alex'; give each player a different name."
+    long = post(client, {"sheet": {**SHEET, "players": ["A" * 25, "Blair", "Casey", "Drew"]}})
+    assert long.status_code == 400 and long.json()["message"].startswith("Seat 1's name")
+    extra = post(client, {"format": "president/1", "rules": "house", "players": ["A", "B", "C"],
+                          "deals": [], "comment": "", "notes": 1}, "/api/companion/import").json()
+    assert extra["message"] == ("This file is not a score sheet or game record: it has a field "
+                                "'notes' that a game record does not have.")

@@ -140,7 +140,9 @@ class ScoreKeeper:
     def refuse(self, e: PresidentError | OSError | str) -> None:
         why = e if isinstance(e, str) else (e.message if isinstance(e, PresidentError)
                                             else (e.strerror or str(e)))
-        stop = "" if why.rstrip().endswith((".", "!", "?")) else "."
+        why = why.strip()
+        why = why[:1].upper() + why[1:]
+        stop = "" if why.endswith((".", "!", "?")) else "."
         self.say(f"[red]{escape(why)}{stop}[/] Nothing changed.")
 
     # ----- the loop -------------------------------------------------------------------
@@ -197,8 +199,11 @@ class ScoreKeeper:
     def setup(self, previous: Sheet | None = None) -> Sheet:
         """Ask for the rules, the names in seating order and the first dealer (each asked
         again until it is right); ``previous`` gives the defaults."""
-        self.say("Saved on this device only, in a file of your user's state folder; deleting "
-                 "that file removes the sheet (no account backup).")
+        if self.path is None:
+            self.say("This sheet is not saved (no file was given).")
+        else:
+            self.say(f"Saved on this device only, in {escape(str(self.path))}; deleting that "
+                     "file removes the sheet (no account backup).")
         presets = ", ".join(PRESETS)
         default = previous.rules.split("+")[0] if previous else "house"
         while True:
@@ -402,5 +407,5 @@ class ScoreKeeper:
                  + (f" (dealt again {now['replays']}×)" if now["replays"] else "") + ": "
                  + escape(now["deal"]) + " " + escape(now["lead"]))
         if now["reseated"]:
-            self.say("[bold]New seats[/]: " + escape(now["seating_words"]))
+            self.say("[bold]New seats, clockwise[/]: " + escape(now["seating_words"]))
         self.say("[bold]Exchange[/]: " + escape(" ".join(now["exchange"])))

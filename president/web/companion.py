@@ -109,12 +109,23 @@ def _sheet(data: SheetIn) -> Sheet:
         raise SheetError("bad-name", e.message) from None
     for j in range(len(names)):
         for i in range(j):
+            if names[i] == names[j]:
+                raise SheetError("same-name", f"seats {i + 1} and {j + 1} are both named "
+                                 f"{P.excerpt(names[i])}; give each player a different name")
             if same_name(names[i], names[j]):
                 raise SheetError("same-name", f"seats {i + 1} and {j + 1} are named "
                                  f"{P.excerpt(names[i])} and {P.excerpt(names[j])}, which look "
                                  "alike; give each player a different name")
     entries = [e if e == REPLAYED else tuple(e) for e in data.entries]
     return Sheet(data.rules, names, data.first_dealer, tuple(entries))
+
+
+def _sentence(text: str) -> str:
+    """A refusal's message as a sentence for the page: a capital first letter, a full stop."""
+    text = text.strip()
+    if text[:1].islower():
+        text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _answer(sheet: Sheet) -> JSONResponse:
@@ -143,7 +154,7 @@ def add_routes(app: FastAPI) -> None:
             elif body.undo:
                 sheet = sheet.undo()
         except SheetError as e:
-            return guard.refusal(400, e.reason, e.message)
+            return guard.refusal(400, e.reason, _sentence(e.message))
         return _answer(sheet)
 
     @app.post("/api/companion/export")
@@ -156,7 +167,7 @@ def add_routes(app: FastAPI) -> None:
         try:
             return JSONResponse(record_from_sheet(_sheet(body.sheet)))
         except SheetError as e:
-            return guard.refusal(400, e.reason, e.message)
+            return guard.refusal(400, e.reason, _sentence(e.message))
 
     @app.post("/api/companion/import")
     async def companion_import(request: Request) -> JSONResponse:
@@ -169,7 +180,7 @@ def add_routes(app: FastAPI) -> None:
             sheet = sheet_from_record(data)
             return _answer(_sheet(SheetIn.model_validate(sheet.to_dict())))
         except SheetError as e:
-            return guard.refusal(400, e.reason, e.message)
+            return guard.refusal(400, e.reason, _sentence(e.message))
         except ValidationError:
-            return guard.refusal(400, "bad-record", "the record's sheet is more than a sheet "
-                                 "holds (too many deals or names too long)")
+            return guard.refusal(400, "bad-record", "The record's sheet is more than a sheet "
+                                 "holds (too many deals or names too long).")

@@ -79,7 +79,7 @@ def test_a_whole_house_match_with_a_reload_then_export_and_import(browser, serve
         page.screenshot(path=str(screenshots / f"companion-{name}-setup.png"), full_page=True)
         # Two seats with one name: a clear message, and nothing typed is lost.
         set_up(page, ["Alex", "Blair", "alex", "Drew"])
-        expect(page.locator("#c-setup-error")).to_contain_text("seats 1 and 3")
+        expect(page.locator("#c-setup-error")).to_contain_text("Seats 1 and 3")
         assert page.input_value("#c-name-3") == "Drew"
         page.fill("#c-name-2", "")
         page.get_by_role("button", name="Start keeping score").click()
@@ -131,6 +131,15 @@ def test_a_whole_house_match_with_a_reload_then_export_and_import(browser, serve
         assert page.get_by_role("button", name="Replay this deal").is_disabled()
         page.screenshot(path=str(screenshots / f"companion-{name}-over.png"), full_page=True)
         assert no_sideways_scroll(page)
+        # No deal column half hidden under the names and totals (its heading hidden with it).
+        assert page.evaluate("""() => {
+            const row = document.querySelector("#c-table thead tr");
+            const edge = row.children[1].getBoundingClientRect().right;
+            return [...row.children].slice(2).every((th) => {
+                const r = th.getBoundingClientRect();
+                return r.right <= edge + 1 || r.left >= edge - 1;
+            });
+        }""")
         sheet = saved_sheet(page)
         assert view(Sheet.from_dict(sheet))["winners"] == ["Alex", "Blair"]
         # Export: a president/1 record that replay reads with the same totals.
@@ -152,7 +161,7 @@ def test_a_whole_house_match_with_a_reload_then_export_and_import(browser, serve
         bad.write_text('{"format": "president/9"}')
         page.set_input_files("#c-import", str(bad))
         page.get_by_role("button", name="Replace").click()
-        expect(page.locator("#c-message")).to_contain_text("not a game record")
+        expect(page.locator("#c-message")).to_contain_text("not a score sheet or game record")
         assert saved_sheet(page) == sheet
         # Print view: the sheet without the buttons.
         page.emulate_media(media="print")
@@ -222,5 +231,35 @@ def test_first_night_shows_roles_and_the_swap(browser, served, screenshots):
         expect(page.locator("#c-table tbody tr").first).to_contain_text("bottom")
         expect(page.locator("#c-end")).to_contain_text("roles are the prize")
         page.screenshot(path=str(screenshots / "companion-phone-first-night.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_a_long_name_on_a_phone_keeps_the_page_narrow_and_a_longer_one_is_refused(
+        browser, served):
+    context = browser.new_context(base_url=served.url, **PHONE)
+    page = context.new_page()
+    try:
+        open_companion(page)
+        long = "Maximiliana Wolfeschlegel"[:24]
+        assert len(long) == 24
+        page.select_option("#c-players", "4")
+        for i, name in enumerate([long, "Blair", "Casey", "Drew"]):
+            page.fill(f"#c-name-{i}", name)
+        page.select_option("#c-dealer", "0")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        start = page.get_by_role("button", name="Start keeping score")
+        box = start.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+        # One character more is refused with a message, not cut.
+        page.fill("#c-name-0", long + "x")
+        assert page.input_value("#c-name-0") == long + "x"
+        start.click()
+        expect(page.locator("#c-setup-error")).to_have_text(
+            "Seat 1's name has 25 characters; a name may have at most 24.")
+        page.fill("#c-name-0", long)
+        start.click()
+        expect(page.locator("#c-save")).to_have_text("Save deal 1")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
     finally:
         context.close()

@@ -7,6 +7,7 @@
 const $ = (id) => document.getElementById(id);
 const STORE_SHEET = "president.companion";
 const HASH = "#table-companion";
+const MAX_NAME = 24;   // president.web.names.MAX_NAME_CHARS
 
 const ui = {
   api: null,        // {show, confirmBox, showStart, options} from app.js
@@ -161,7 +162,7 @@ function fillPlayers(n, names = null) {
     label.textContent = `Seat ${i + 1}`;
     const input = document.createElement("input");
     input.id = `c-name-${i}`;
-    input.maxLength = 24;
+    input.maxLength = 64;   // longer than a name may be, so a long name is refused, not cut
     input.autocomplete = "off";
     input.value = old[i] || "";
     input.addEventListener("input", fillDealer);
@@ -195,6 +196,12 @@ async function startSheet(ev) {
   if (missing >= 0) {
     $("c-setup-error").textContent = `Seat ${missing + 1} has no name: give every player a name.`;
     $(`c-name-${missing}`).focus();
+    return;
+  }
+  const long = names.findIndex((n) => [...n].length > MAX_NAME);
+  if (long >= 0) {
+    $("c-setup-error").textContent = `Seat ${long + 1}'s name has ${[...names[long]].length} characters; a name may have at most ${MAX_NAME}.`;
+    $(`c-name-${long}`).focus();
     return;
   }
   const sheet = { rules: [$("c-preset").value, ...twists].join("+"), players: names,
@@ -378,6 +385,12 @@ function renderSheet() {
   table.append(head, body);
   const scroll = table.parentElement;
   scroll.scrollLeft = scroll.scrollWidth;   // the latest deals in view
+  // ... and no deal half hidden under the names and totals: its heading would be hidden.
+  const stuck = hr.children[scored ? 1 : 0].getBoundingClientRect().right;
+  const starts = [...hr.children].slice(scored ? 2 : 1)
+    .map((th) => scroll.scrollLeft + th.getBoundingClientRect().left - stuck)
+    .filter((x) => x <= scroll.scrollLeft + 0.5);
+  if (starts.length) scroll.scrollLeft = Math.max(0, Math.round(starts[starts.length - 1]));
   const again = v.deals.filter((d) => d.replayed).map((d) => d.number);
   const counts = {};
   for (const k of again) counts[k] = (counts[k] || 0) + 1;
@@ -443,7 +456,7 @@ async function importSheet(ev) {
   try {
     record = JSON.parse(await file.text());
   } catch {
-    message(`${file.name} is not a game record (not JSON). Nothing changed.`);
+    message(`This file is not a score sheet or game record: ${file.name} is not JSON text. Nothing changed.`);
     return;
   }
   if (ui.view && ui.sheet.entries.length) {
@@ -498,7 +511,7 @@ export function renderStartPanel() {
   if (!saved || !Array.isArray(saved.players)) { note.hidden = true; $("open-companion").textContent = "Keep score at a real table"; return; }
   const deals = (saved.entries || []).filter((e) => e !== "replayed").length;
   note.hidden = false;
-  note.textContent = `Saved here: ${saved.rules}, ${saved.players.join(", ")}; ${plural(deals, "deal")} entered.`;
+  note.textContent = `A score sheet is in progress, saved on this device: ${saved.rules}, ${saved.players.join(", ")}; ${plural(deals, "deal")} entered.`;
   $("open-companion").textContent = "Continue the score sheet";
 }
 
