@@ -14,6 +14,7 @@ import stat
 import subprocess
 import sys
 import threading
+import time
 import unicodedata
 
 import pytest
@@ -552,3 +553,21 @@ def run_async(make):
     import concurrent.futures
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(lambda: asyncio.run(make())).result()
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc")
+def test_a_huge_request_header_is_refused_at_once(served):
+    """An attack trial: a 250 MB header froze the server under httptools (no header limit);
+    ``president serve`` now parses with h11, which refuses a head over 16 KiB."""
+    proc, port = served
+    _raw(port, b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    before = _rss_kb(proc.pid)
+    head = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * (8 * 1024 * 1024)
+    started = time.monotonic()
+    answer = _raw(port, head)
+    assert time.monotonic() - started < 10
+    assert answer == b"" or answer.startswith(b"HTTP/1.1 4")
+    assert _rss_kb(proc.pid) - before < 5 * 1024
+    # and the server still answers
+    assert _raw(port, b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+                ).startswith(b"HTTP/1.1 200")

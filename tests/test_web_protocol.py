@@ -379,7 +379,7 @@ def test_a_slow_computer_level_does_not_hold_up_other_tables(client):
     release, started, finished = threading.Event(), threading.Event(), threading.Event()
     held = {"answered_while_thinking": None}
 
-    async def thinking(level, obs, seed):
+    async def thinking(level, obs, seed, hint=False):
         started.set()
         await asyncio.to_thread(release.wait, 10)
         finished.set()
@@ -543,7 +543,7 @@ def test_slow_hint_thinks_in_a_worker_with_the_seat_view_only(client):
     release, started = threading.Event(), threading.Event()
     seen = []
 
-    async def slow(level, obs, seed):
+    async def slow(level, obs, seed, hint=False):
         seen.append((level, obs))
         started.set()
         await asyncio.to_thread(release.wait, 10)
@@ -672,8 +672,13 @@ def test_thinker_decides_in_another_process_and_by_its_seed():
             return [await thinker.decide("intermediate", obs, 5) for _ in range(2)]
         first, second = run_async(twice)
         assert first in obs.legal_actions and first == second        # same seed, same choice
-        assert thinker.pending == 0
-        thinker.max_pending = 0
+        assert thinker.pending == 0 and thinker.hints == 0 and not thinker.busy()
+        # A worker that outlives its server would leak: each worker dies with its parent.
+        import ctypes
+        pdeathsig = thinker._executor().submit(_parent_death_signal).result(timeout=30)
+        assert pdeathsig == 9
+        # Hints fill at most one place per worker; the seats' decisions never count.
+        thinker.hints = thinker.max_pending
         assert thinker.busy()
     finally:
         thinker.close()
@@ -737,3 +742,11 @@ def run_async(make):
     import concurrent.futures
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(lambda: asyncio.run(make())).result()
+
+
+def _parent_death_signal() -> int:
+    """The signal this process gets when its parent dies (Linux ``PR_GET_PDEATHSIG``)."""
+    import ctypes
+    out = ctypes.c_int(0)
+    ctypes.CDLL(None, use_errno=True).prctl(2, ctypes.byref(out))
+    return out.value

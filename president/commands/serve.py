@@ -68,9 +68,12 @@ def run(args: argparse.Namespace) -> int:
     if ":" in shown:
         shown = f"[{shown}]"
     url = f"http://{shown}:{args.port}/"
+    # h11, not httptools: h11 refuses a request head over 16 KiB at once, where httptools
+    # would read a header of any size (a 250 MB header froze the server for minutes).
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=WS_MAX_BYTES, ws_ping_interval=20, ws_ping_timeout=20,
-                            server_header=False)
+                            server_header=False, http="h11",
+                            h11_max_incomplete_event_size=16 * 1024)
     server = uvicorn.Server(config)
 
     def announce() -> None:

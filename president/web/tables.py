@@ -52,7 +52,8 @@ MATCH_PRESETS = tuple(name for name in PRESETS if name != "practice")
 HUMAN = "human"
 FAST_LEVELS = frozenset({"random", "beginner", "simple", "intermediate"})
 """Levels that decide in well under a millisecond; any other level (``expert`` searches for
-a tenth of a second or more) decides in a worker thread so other tables are not held up."""
+a tenth of a second or more) decides in the :class:`~president.web.thinker.Thinker`'s worker
+processes so other tables are not held up."""
 RECORD_VERSION = 1
 MAX_SOCKETS_PER_SEAT = 4
 """Open pages (sockets) one seat may have at once; another is refused (``too-many-pages``)."""
@@ -465,7 +466,7 @@ class Table:
         return self._hint_text(self._hint_choice(obs, level), obs, level)
 
     async def hint_async(self, player: int, level: str = DEFAULT_HINT_LEVEL) -> dict[str, Any]:
-        """:meth:`hint` for the event loop: a slow level (``expert``) thinks in a worker thread
+        """:meth:`hint` for the event loop: a slow level (``expert``) thinks in a worker process
         (like the computer players), one hint at a time per player; if the table moved on
         meanwhile, the answer says so instead of a stale option. A bad level gets an
         ``error`` message (``bad-level``)."""
@@ -486,7 +487,7 @@ class Table:
         self._hinting.add(player)
         actions = len(self.log)
         try:
-            choice = await self._think(level, obs, secrets.randbits(32))
+            choice = await self._think(level, obs, secrets.randbits(32), hint=True)
         finally:
             self._hinting.discard(player)
         if len(self.log) != actions or self.closed:
@@ -494,12 +495,12 @@ class Table:
                     "text": "The table moved on while the hint was worked out; ask again."}
         return self._hint_text(choice, obs, level)
 
-    async def _think(self, level: str, obs: Any, seed: int) -> Any:
+    async def _think(self, level: str, obs: Any, seed: int, *, hint: bool = False) -> Any:
         """A slow level's choice, made by a fresh player of ``level`` seeded ``seed``, in the
         :class:`~president.web.thinker.Thinker`'s processes (a thread without one)."""
         if self.thinker is None:
             return await asyncio.to_thread(decide, level, obs, seed)
-        return await self.thinker.decide(level, obs, seed)
+        return await self.thinker.decide(level, obs, seed, hint=hint)
 
     def _hint_start(self, player: int, level: str) -> tuple[Any, dict[str, Any] | None]:
         if level not in known_levels():

@@ -8,9 +8,10 @@ priority than the server) and only awaits the result. A fresh player of the leve
 the worker for each decision from its seed: computer players keep no state between decisions
 besides their random generator, so the seed makes the choice reproducible.
 
-At most ``max_pending`` decisions wait at once; :meth:`Thinker.busy` tells a caller (a hint)
-to come back later instead of queueing without bound. Computer seats always queue: each table
-has at most one decision in flight, so their number is bounded by the tables.
+At most ``max_pending`` hints (one per worker) wait at once; :meth:`Thinker.busy` tells a
+further hint to come back later, so hints can never queue ahead of the computer seats'
+decisions. Computer seats always queue: each table has at most one decision in flight, so
+their number is bounded by the tables. Workers die with the server (``PR_SET_PDEATHSIG``).
 """
 
 from __future__ import annotations
@@ -27,10 +28,18 @@ __all__ = ["Thinker", "decide"]
 log = logging.getLogger("president.web")
 
 
-def _nice() -> None:  # pragma: no cover - runs in the worker process
+def _worker_start() -> None:  # pragma: no cover - runs in the worker process
+    """Lower the worker's priority below the server's, and let it die with the server (a
+    ``kill -9`` of the server must not leave workers behind: Linux ``PR_SET_PDEATHSIG``)."""
     try:
         os.nice(10)
     except OSError:
+        pass
+    try:
+        import ctypes
+        import signal
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
         pass
 
 
@@ -54,24 +63,29 @@ class Thinker:
     def __init__(self, workers: int | None = None, *, max_pending: int | None = None,
                  in_process: bool = False) -> None:
         self.workers = max(1, workers or os.cpu_count() or 1)
-        self.max_pending = max_pending if max_pending is not None else 16 * self.workers
+        self.max_pending = max_pending if max_pending is not None else self.workers
         self.in_process = in_process
         self.pending = 0
+        self.hints = 0
         self._pool: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_nice,
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_start,
                                              mp_context=multiprocessing.get_context("forkserver"))
         return self._pool
 
     def busy(self) -> bool:
-        """Whether ``max_pending`` decisions are already waiting (a hint should wait)."""
-        return self.pending >= self.max_pending
+        """Whether ``max_pending`` hints are already in the workers' queue (one more should
+        wait): hints never fill the queue ahead of the computer seats' own decisions, which
+        wait behind at most ``max_pending`` hints (one per worker by default)."""
+        return self.hints >= self.max_pending
 
-    async def decide(self, level: str, obs: Any, seed: int) -> Any:
-        """:func:`decide` in a worker process; the event loop only waits for its answer."""
+    async def decide(self, level: str, obs: Any, seed: int, *, hint: bool = False) -> Any:
+        """:func:`decide` in a worker process; the event loop only waits for its answer.
+        ``hint``: the decision answers a player's hint (counted by :meth:`busy`)."""
         self.pending += 1
+        self.hints += hint
         try:
             if self.in_process:
                 return await asyncio.to_thread(decide, level, obs, seed)
@@ -79,6 +93,7 @@ class Thinker:
             return await asyncio.wrap_future(future)
         finally:
             self.pending -= 1
+            self.hints -= hint
 
     def close(self) -> None:
         """Stop the workers (server shutdown); decisions in flight are abandoned."""
