@@ -124,6 +124,7 @@ function cardFace(card, { named = true } = {}) {
   el.innerHTML = `<span class="corner"><span class="rank"></span><span class="suit" aria-hidden="true">${SUITS[suit][0]}</span></span>`
     + `<span class="pip" aria-hidden="true">${SUITS[suit][0]}</span>`;
   el.querySelector(".rank").textContent = rank;
+  if (rank === "10") el.querySelector(".rank").classList.add("ten");   // narrow, for tight rows
   if (named) {
     const words = document.createElement("span");
     words.className = "visually-hidden";
