@@ -632,6 +632,8 @@ function receive(msg) {
       renderRules();
       if (app.session.kind === "practice") tabStore.set(SESSION_PRACTICE, "1");
       send({ type: "speed", speed: prefs().speed });
+      // A hidden page that reconnects (a server restart) keeps its round paused (seed 003).
+      if (document.hidden && !app.unloading) send({ type: "pause" });
       break;
     case "state":
       onState(msg);
