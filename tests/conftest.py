@@ -14,3 +14,10 @@ import pytest
 @pytest.fixture(autouse=True)
 def _testclient_host(monkeypatch):
     monkeypatch.setenv("PRESIDENT_WEB_HOSTS", "testserver")
+
+
+@pytest.fixture(autouse=True)
+def _no_table_rate(monkeypatch):
+    """Every test's client is one address making tables fast: no per-address rate limit on
+    new tables unless a test asks for one (``create_app(per_address=...)`` wins over this)."""
+    monkeypatch.setenv("PRESIDENT_WEB_TABLES_PER_MINUTE", "0")

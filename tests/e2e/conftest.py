@@ -46,6 +46,9 @@ class Served:
 
     def __init__(self, **options) -> None:
         self.state_dir = tempfile.mkdtemp(prefix="president-e2e-")
+        # Every browser test comes from 127.0.0.1: no per-address limit on new tables here
+        # (the limit has its own tests), or a quick run of the suite would meet it.
+        options.setdefault("per_address", 0)
         self.app = create_app(secret=b"e2e-test-secret-0123456789abcdef", allow_seed=True,
                               state_dir=self.state_dir, **options)
         self.port = _free_port()
