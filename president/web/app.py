@@ -37,7 +37,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -121,19 +121,7 @@ def _lesson_try(raw: bytes) -> LessonTry | JSONResponse:
     """The body of a lesson try, read and checked here (not by the app's table-request
     handler, whose messages name a table request): a :class:`LessonTry`, or the refusal
     ``422 {"error": "bad-request", "message"}``."""
-    example = 'send JSON such as {"step": 1, "move": "KD KS"}'
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return guard.refusal(422, "bad-request", f"the body is not JSON text in UTF-8; {example}")
-    try:
-        return LessonTry.model_validate(data)
-    except ValidationError as e:
-        errors = e.errors()
-        first = errors[0] if errors else {"loc": (), "msg": "bad request"}
-        where = ".".join(str(p) for p in first.get("loc", ())) or "body"
-        return guard.refusal(422, "bad-request", f"{P.excerpt(where)[1:-1]}: "
-                             f"{P.excerpt(first.get('msg'), 120)[1:-1]}; {example}")
+    return guard.read_json(raw, LessonTry, 'send JSON such as {"step": 1, "move": "KD KS"}')
 
 
 class _Socket:

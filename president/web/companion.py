@@ -21,8 +21,7 @@ own bounds (16 KiB bodies).
 
 from __future__ import annotations
 
-import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -75,27 +74,6 @@ _EXAMPLE = ('send JSON such as {"sheet": {"rules": "house", "players": ["Alex", 
             '"Casey"]}')
 
 
-def _read(raw: bytes, model: type[BaseModel] | None, example: str) -> Any:
-    """The body as ``model`` (or as any JSON object without a model), or the refusal
-    ``422 {"error": "bad-request", "message"}``."""
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        return guard.refusal(422, "bad-request", f"the body is not JSON text in UTF-8; {example}")
-    if model is None:
-        if not isinstance(data, dict):
-            return guard.refusal(422, "bad-request", f"the body is not a JSON object; {example}")
-        return data
-    try:
-        return model.model_validate(data)
-    except ValidationError as e:
-        errors = e.errors()
-        first = errors[0] if errors else {"loc": (), "msg": "bad request"}
-        where = ".".join(str(p) for p in first.get("loc", ())) or "body"
-        return guard.refusal(422, "bad-request", f"{P.excerpt(where)[1:-1]}: "
-                             f"{P.excerpt(first.get('msg'), 120)[1:-1]}; {example}")
-
-
 def _sheet(data: SheetIn) -> Sheet:
     """The sheet, with the web's rules for names (:mod:`president.web.names`: no invisible
     characters, no two names alike, lookalike letters included) on top of the core's.
@@ -138,7 +116,7 @@ def add_routes(app: FastAPI) -> None:
     @app.post("/api/companion")
     async def companion(request: Request) -> JSONResponse:
         """The sheet with at most one change, and what the table needs to see."""
-        body = _read(await request.body(), CompanionRequest, _EXAMPLE)
+        body = guard.read_json(await request.body(), CompanionRequest, _EXAMPLE)
         if isinstance(body, JSONResponse):
             return body
         changes = (body.order is not None) + body.replay + body.undo
@@ -160,7 +138,7 @@ def add_routes(app: FastAPI) -> None:
     @app.post("/api/companion/export")
     async def companion_export(request: Request) -> JSONResponse:
         """The sheet as a ``president/1`` game record."""
-        body = _read(await request.body(), ExportRequest,
+        body = guard.read_json(await request.body(), ExportRequest,
                      'send JSON such as {"sheet": {"rules": "house", "players": [...]}}')
         if isinstance(body, JSONResponse):
             return body
@@ -172,7 +150,7 @@ def add_routes(app: FastAPI) -> None:
     @app.post("/api/companion/import")
     async def companion_import(request: Request) -> JSONResponse:
         """The sheet of a ``president/1`` game record."""
-        data = _read(await request.body(), None,
+        data = guard.read_json(await request.body(), None,
                      'send a game record such as {"format": "president/1", ...}')
         if isinstance(data, JSONResponse):
             return data

@@ -17,12 +17,15 @@
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 from collections.abc import Iterable, Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
+from pydantic import BaseModel, ValidationError
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -239,3 +242,25 @@ def origin_allowed(origin: str | None, host: str | None, scheme: str,
     if seen.scheme not in ("http", "https") or not seen.hostname:
         return False
     return _bare(seen.hostname) in {_bare(h) for h in allowed_hosts} and origin_port == host_port
+
+
+def read_json(raw: bytes, model: type[BaseModel] | None, example: str) -> Any:
+    """A JSON request body read and checked by a route itself: ``model`` validated from it
+    (or, without a model, any JSON object), or the refusal ``422 {"error": "bad-request",
+    "message"}`` naming the first wrong field and ending with ``example``."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return refusal(422, "bad-request", f"the body is not JSON text in UTF-8; {example}")
+    if model is None:
+        if not isinstance(data, dict):
+            return refusal(422, "bad-request", f"the body is not a JSON object; {example}")
+        return data
+    try:
+        return model.model_validate(data)
+    except ValidationError as e:
+        errors = e.errors()
+        first = errors[0] if errors else {"loc": (), "msg": "bad request"}
+        where = ".".join(str(p) for p in first.get("loc", ())) or "body"
+        return refusal(422, "bad-request", f"{excerpt(where)[1:-1]}: "
+                       f"{excerpt(first.get('msg'), 120)[1:-1]}; {example}")
