@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 __all__ = ["Ledger", "StaleRecord", "default_state_dir", "private_dir", "private_file",
-           "tighten", "LEDGER_FILE", "KEEP_SECONDS"]
+           "tighten", "open_private_sqlite", "LEDGER_FILE", "KEEP_SECONDS"]
 
 LEDGER_FILE = "web-saved-matches.sqlite3"
 KEEP_SECONDS = 400 * 24 * 3600
@@ -91,6 +91,33 @@ def private_file(path: str | os.PathLike[str]) -> Path:
     return path
 
 
+def open_private_sqlite(path: str, what: str) -> tuple[str, sqlite3.Connection]:
+    """Open the SQLite file ``path`` for this user only (its folder 0700, the file and its
+    ``-wal``/``-shm`` companions 0600, looser modes tightened), with a write-ahead log and
+    ``synchronous=NORMAL`` (a commit survives the death of the process without a flush of the
+    file). If it cannot be opened (a read-only home), log a warning naming ``what`` it keeps
+    and open an in-memory database instead. Returns ``(the path used, the connection)``:
+    ``":memory:"`` after a fallback. The connection has autocommit and may be shared between
+    threads behind the caller's lock."""
+    def connect(where: str) -> sqlite3.Connection:
+        db = sqlite3.connect(where, check_same_thread=False, isolation_level=None)
+        if where != ":memory:":
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+        return db
+    try:
+        if path != ":memory:":
+            private_dir(Path(path).parent)
+            private_file(path)
+            for extra in ("-wal", "-shm"):
+                if os.path.exists(path + extra):
+                    tighten(Path(path + extra), 0o600)
+        return path, connect(path)
+    except (OSError, sqlite3.Error) as e:
+        log.warning("cannot keep %s in %s (%s); keeping them in memory", what, path, e)
+        return ":memory:", connect(":memory:")
+
+
 class Ledger:
     """Table id → version of the newest sealed record issued, in one SQLite file.
 
@@ -107,32 +134,12 @@ class Ledger:
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = str(path)
         self._lock = threading.Lock()
-        try:
-            if self.path != ":memory:":
-                private_dir(Path(self.path).parent)
-                private_file(self.path)
-                for extra in ("-wal", "-shm"):
-                    if os.path.exists(self.path + extra):
-                        tighten(Path(self.path + extra), 0o600)
-            self._db = self._open(self.path)
-        except (OSError, sqlite3.Error) as e:
-            log.warning("cannot keep saved-match versions in %s (%s); keeping them in memory",
-                        self.path, e)
-            self.path = ":memory:"
-            self._db = self._open(self.path)
-
-    @staticmethod
-    def _open(path: str) -> sqlite3.Connection:
-        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        if path != ":memory:":
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
+        self.path, db = open_private_sqlite(str(path), "saved-match versions")
         db.execute("CREATE TABLE IF NOT EXISTS issued (table_id TEXT PRIMARY KEY, "
                    "version INTEGER NOT NULL, at REAL NOT NULL)")
         db.execute("DELETE FROM issued WHERE at < ?", (time.time() - KEEP_SECONDS,))
-        return db
+        self._db = db
 
     def issued(self, table_id: str, version: int) -> None:
         """Note that a record of ``table_id`` with ``version`` actions was sealed and sent

@@ -28,28 +28,16 @@ True
 from __future__ import annotations
 
 import json
-import logging
 import os
-import sqlite3
 import threading
 import time
-from pathlib import Path
 from typing import Any
+
+from .ledger import open_private_sqlite
 
 __all__ = ["TableStore", "TABLES_FILE"]
 
 TABLES_FILE = "web-tables.sqlite3"
-log = logging.getLogger("president.web")
-
-
-def _private(path: Path) -> None:
-    """Mode 0600 for ``path`` and its SQLite companions (best effort)."""
-    for p in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        try:
-            if p.exists():
-                os.chmod(p, 0o600)
-        except OSError:
-            pass
 
 
 class TableStore:
@@ -64,34 +52,14 @@ class TableStore:
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = str(path)
         self._lock = threading.Lock()
-        old_umask = os.umask(0o077)
-        try:
-            if self.path != ":memory:":
-                Path(self.path).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            self._db = self._open(self.path)
-        except (OSError, sqlite3.Error) as e:
-            log.warning("cannot keep tables in %s (%s); keeping them in memory only", self.path, e)
-            self.path = ":memory:"
-            self._db = self._open(self.path)
-        finally:
-            os.umask(old_umask)
-        if self.path != ":memory:":
-            _private(Path(self.path))
-
-    @staticmethod
-    def _open(path: str) -> sqlite3.Connection:
-        db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-        if path != ":memory:":
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
+        self.path, db = open_private_sqlite(str(path), "tables")
         db.execute("CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, setup TEXT NOT NULL, "
                    "created REAL NOT NULL, active REAL NOT NULL, joined INTEGER NOT NULL DEFAULT 0)")
         db.execute("CREATE INDEX IF NOT EXISTS tables_active ON tables (active)")
         db.execute("CREATE TABLE IF NOT EXISTS actions (table_id TEXT NOT NULL, n INTEGER NOT NULL, "
                    "entry TEXT NOT NULL, PRIMARY KEY (table_id, n)) WITHOUT ROWID")
-        return db
+        self._db = db
 
     def add(self, table_id: str, setup: dict[str, Any], *, now: float | None = None) -> None:
         """Keep a new table's setup (its record without actions)."""
