@@ -1,0 +1,42 @@
+"""Reinforcement-learning environments over the rules engine (needs the ``env`` extra:
+``pip install 'president[env]'``, which brings numpy, Gymnasium and PettingZoo).
+
+- :func:`env` / :class:`raw_env`: a PettingZoo AEC environment, every player an agent.
+- ``gymnasium.make("President-v0", ...)`` (registered when this package is imported), or
+  :class:`PresidentEnv`: one learning seat against computer levels or your own bots.
+- :mod:`president.env.encoding`: the 66 action indices and the observation vector, with
+  :func:`encode_observation` to turn any seat's :class:`~president.observation.Observation`
+  into the same vector (for a trained policy playing as a bot).
+
+Both environments drive the engine's :class:`~president.match.Match` through its checked
+``act``; they hold no copy of the rules. docs/env.md is the user's page: spaces, rewards,
+seeding, speed and version history.
+
+>>> from president.env import env
+>>> e = env(preset="first-night", players=3)
+>>> e.reset(seed=1)
+>>> obs, reward, terminated, truncated, info = e.last()
+>>> obs.shape, obs.dtype.name, info["action_mask"].dtype.name
+((702,), 'float32', 'int8')
+"""
+
+from __future__ import annotations
+
+import gymnasium
+
+from .aec import env, raw_env
+from .encoding import (GIVE_BASE, NUM_ACTIONS, OBS_SIZE, PASS_ACTION, PIECES,
+                       describe_action, encode_observation, piece_slices)
+from .single import PresidentEnv
+
+__all__ = ["env", "raw_env", "PresidentEnv", "encode_observation", "describe_action",
+           "NUM_ACTIONS", "PASS_ACTION", "GIVE_BASE", "OBS_SIZE", "PIECES", "piece_slices",
+           "ENV_ID", "VERSION"]
+
+#: The Gymnasium id registered on import.
+ENV_ID = "President-v0"
+#: Version of the environments' spaces and dynamics (docs/env.md, "Version history").
+VERSION = 0
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="president.env.single:PresidentEnv")

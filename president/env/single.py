@@ -1,0 +1,163 @@
+"""The Gymnasium environment ``"President-v0"``: one learning seat against computer players.
+
+The learner is one of the match's players; every other player is a computer level (or your
+own bot, by import path) that sees only its own :class:`~president.observation.Observation`.
+A step takes the learner's action, then lets the others act until it is the learner's turn
+again or the episode ends. See docs/env.md.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..errors import IllegalAction
+from ..players import make_player
+from ..rules import Rules
+from .aec import ILLEGAL, check_choice, observation_space_for
+from .encoding import NUM_ACTIONS
+from .table import Table, make_rules
+
+__all__ = ["PresidentEnv"]
+
+
+class PresidentEnv(gymnasium.Env):
+    """President for one learner (Gymnasium API).
+
+    Keyword args:
+        rules, preset, twists, players, episode, reward, max_deals, dict_obs,
+            render_mode: as :class:`~president.env.aec.raw_env`.
+        opponents: a level name (``"random"``, ``"beginner"``, ``"simple"``,
+            ``"intermediate"``, ``"expert"``) or an import path ``"package.module:Class"``
+            for every other seat, or a sequence of them, one per other player in order of
+            player index (default ``"simple"``).
+        seat: the learner's player index, or ``"random"`` for a new one each episode
+            (default 0). The first dealer is drawn each episode, so the learner's seat
+            relative to the dealer varies either way.
+        illegal: ``"penalty"`` (default: an illegal action ends the episode with
+            ``illegal_reward``) or ``"raise"``.
+        illegal_reward: default -1.0.
+
+    ``info["action_mask"]`` (int8, shape ``(66,)``) comes with every observation.
+
+    Raises:
+        ValueError: for a bad option, saying which values are allowed.
+    """
+
+    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}
+
+    def __init__(self, *, rules: Rules | str | None = None, preset: str = "house",
+                 twists: Any = (), players: int | None = None, episode: str = "deal",
+                 reward: str = "place", max_deals: int = 20, dict_obs: bool = False,
+                 opponents: str | Sequence[str] = "simple", seat: int | str = 0,
+                 illegal: str = "penalty", illegal_reward: float = -1.0,
+                 render_mode: str | None = None) -> None:
+        check_choice("illegal", illegal, ILLEGAL)
+        check_choice("render_mode", render_mode, (None, "human", "ansi"))
+        check_choice("dict_obs", dict_obs, (True, False))
+        self.table = Table(make_rules(rules=rules, preset=preset, twists=twists, players=players),
+                           episode=episode, reward=reward, max_deals=max_deals)
+        n = self.table.n
+        if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int)
+                                 or not 0 <= seat < n):
+            raise ValueError(f"seat = {seat!r} is not allowed; give a player index 0 to {n - 1} "
+                             "or 'random'")
+        if isinstance(opponents, str):
+            opponents = [opponents] * (n - 1)
+        opponents = list(opponents)
+        if len(opponents) != n - 1:
+            raise ValueError(f"{len(opponents)} opponent(s) given for a table of {n}; give one "
+                             f"level for every other player ({n - 1}), or a single level")
+        for level in opponents:
+            make_player(level, seed=0)  # an unknown level or path fails here, with the reason
+        self.opponents = opponents
+        self.seat_option = seat
+        self.dict_obs = dict_obs
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.observation_space = observation_space_for(self.table, dict_obs)
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        self._rng: random.Random | None = None
+        self.learner = 0
+        self.bots: list = []
+
+    def _output(self) -> tuple[Any, dict]:
+        mask = self.table.mask(self.learner)
+        obs = self.table.observe(self.learner)
+        if self.dict_obs:
+            return {"observation": obs, "action_mask": mask.copy()}, {"action_mask": mask}
+        return obs, {"action_mask": mask}
+
+    def _others(self) -> float:
+        """Let the computer players act until the learner's turn or the episode's end;
+        returns the learner's reward from deals that ended meanwhile."""
+        table = self.table
+        m = table.match
+        total = 0.0
+        while True:
+            p = table.acting()
+            if p is None or p == self.learner:
+                return total
+            seat = m.to_act
+            rewards = table.act_engine(seat, self.bots[p].act(m.observation(seat)))
+            if rewards is not None:
+                total += rewards[self.learner]
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        """Start an episode; with ``seed`` it is a pure function of the seed (match,
+        first dealer, learner's index under ``seat = "random"``, computer players' seeds)."""
+        super().reset(seed=seed)
+        if seed is not None or self._rng is None:
+            self._rng = random.Random(seed)
+        rng = self._rng
+        n = self.table.n
+        self.learner = rng.randrange(n) if self.seat_option == "random" else self.seat_option
+        levels = iter(self.opponents)
+        self.bots = [None if p == self.learner else make_player(next(levels),
+                                                                 seed=rng.getrandbits(63))
+                     for p in range(n)]
+        self.table.reset(rng)
+        self._others()  # rewards before the learner's first turn: none (no deal ends)
+        obs, info = self._output()
+        if self.render_mode == "human":
+            self.render()
+        return obs, info
+
+    def step(self, action: int):
+        """Take action index ``action`` (0..65) for the learner, then the others' turns.
+
+        Returns:
+            ``(observation, reward, terminated, truncated, info)``; ``reward`` sums the
+            learner's rewards of the deals that ended during the step.
+
+        Raises:
+            IllegalAction: reason ``illegal-index`` under ``illegal = "raise"``.
+        """
+        table = self.table
+        why = table.refusal(action)
+        if why is not None:
+            if self.illegal == "raise":
+                raise IllegalAction("illegal-index", why)
+            table.terminated = True
+            obs, info = self._output()
+            return obs, self.illegal_reward, True, False, info
+        rewards = table.step_checked(int(action))
+        reward = 0.0 if rewards is None else rewards[self.learner]
+        reward += self._others()
+        obs, info = self._output()
+        if self.render_mode == "human":
+            self.render()
+        return obs, reward, table.terminated, table.truncated and not table.terminated, info
+
+    def render(self) -> str | None:
+        """The public state as text: returned under ``"ansi"``, printed under ``"human"``."""
+        text = self.table.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text

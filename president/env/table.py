@@ -1,0 +1,298 @@
+"""The table both environments drive: a :class:`~president.match.Match`, the action
+indices of :mod:`president.env.encoding`, one-card exchange steps, rewards and the end of an
+episode. Every action goes through the engine's checked :meth:`Match.act`; this module
+states no rule of the game itself.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+
+from ..actions import Give
+from ..errors import IllegalAction, RulesError
+from ..events import Exchanged, Played
+from ..match import Match
+from ..rules import PRESETS, Rules
+from .encoding import (GIVE_BASE, NUM_ACTIONS, OBS_SIZE, describe_action,
+                       fill_observation, give_card_for, mask_from_legal, play_for)
+
+__all__ = ["Table", "make_rules", "EPISODES", "REWARDS"]
+
+#: ``episode`` option values: one deal, or a whole match (with exchanges).
+EPISODES = ("deal", "match")
+#: ``reward`` option values.
+REWARDS = ("place", "points")
+
+
+def make_rules(*, rules: Rules | str | None = None, preset: str = "house",
+               twists: tuple[str, ...] | list[str] | str = (), players: int | None = None) -> Rules:
+    """The :class:`~president.rules.Rules` of an environment: ``rules`` as given (a
+    :class:`Rules` or a ``"PRESET+TWIST"`` string), else ``preset`` with ``twists``
+    (a list or a ``"+"``-separated string) and ``players``.
+
+    Raises:
+        ValueError: (:class:`~president.errors.RulesError`) for an unknown preset, twist or
+            table size, saying what is allowed.
+    """
+    if isinstance(rules, Rules):
+        if players is not None and players != rules.players:
+            raise RulesError("players", f"players = {players} disagrees with the rules given "
+                             f"({rules.players} players); give one or the other")
+        return rules
+    if rules is not None:
+        if not isinstance(rules, str):
+            raise RulesError("rules", f"rules = {rules!r} is neither a Rules nor a name such as "
+                             "'house+sit-out'")
+        return Rules.parse(rules, players=players)
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise RulesError("preset", f"no preset named {preset!r}; presets are: {', '.join(PRESETS)}")
+    if isinstance(twists, str):
+        twists = [t for t in twists.split("+") if t]
+    return Rules.preset(preset, players=players, twists=list(twists))
+
+
+class Table:
+    """One episode's state for the environments. Players are match player indices
+    ``0..n-1`` (an agent keeps its index when ``by-finish`` seating moves it).
+
+    Args:
+        rules: the table's rules.
+        episode: ``"deal"`` (one deal; the first deal of a match has no exchange) or
+            ``"match"`` (deals until the match ends, with exchanges between them).
+        reward: ``"place"`` (per deal, ``1 - 2 (place - 1) / (n - 1)``: +1 for first,
+            -1 for last) or ``"points"`` (the deal's points under ``rules.scoring``).
+        max_deals: in ``"match"`` episodes, deals after which the episode is truncated if
+            the match has not ended (it must, under ``match_end = never``).
+
+    Raises:
+        ValueError: for an unknown ``episode`` or ``reward``, ``"points"`` without scoring,
+            or ``max_deals`` below 1.
+    """
+
+    def __init__(self, rules: Rules, *, episode: str = "deal", reward: str = "place",
+                 max_deals: int = 20) -> None:
+        if episode not in EPISODES:
+            raise ValueError(f"episode = {episode!r} is not allowed; choose one of: "
+                             f"{', '.join(EPISODES)}")
+        if reward not in REWARDS:
+            raise ValueError(f"reward = {reward!r} is not allowed; choose one of: "
+                             f"{', '.join(REWARDS)}")
+        if reward == "points" and not rules.scoring:
+            raise ValueError(f"reward = 'points' needs rules that score points; {rules.name} "
+                             "scores none (roles only), so use reward = 'place'")
+        if isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1:
+            raise ValueError(f"max_deals = {max_deals!r} must be a whole number of at least 1")
+        if episode == "deal" and rules.match_end != "single-deal":
+            rules = replace(rules, match_end="single-deal")
+        self.rules = rules
+        self.n = rules.players
+        self.episode = episode
+        self.reward = reward
+        self.max_deals = max_deals if episode == "match" else 1
+        self.match: Match | None = None
+        self.terminated = True
+        self.truncated = False
+
+    @property
+    def score_high(self) -> float:
+        """The most points a player can hold in an episode (the ``scores`` piece's bound)."""
+        return float(max(self.rules.scoring or (1,)) * self.max_deals)
+
+    def reset(self, rng: random.Random) -> None:
+        """Start a new episode: the match seed and the first dealer (uniform over the
+        seats) are drawn from ``rng``."""
+        n = self.n
+        dealer = rng.randrange(n)
+        self.match = Match(self.rules, seed=rng.getrandbits(63), first_dealer=dealer,
+                           record_events=False)
+        self.terminated = False
+        self.truncated = False
+        self.deals = 0
+        self._new_deal()
+
+    def load(self, match: Match) -> None:
+        """Start an episode from a given match (built with this table's rules, e.g. from
+        chosen hands for a teaching position or a test) instead of a shuffle.
+
+        Raises:
+            ValueError: if the match's rules are not this table's.
+        """
+        if match.rules != self.rules:
+            raise ValueError(f"the match is played under {match.rules.name} with "
+                             f"{match.rules.players} players; this table plays {self.rules.name} "
+                             f"with {self.n} (a deal episode plays match_end = single-deal)")
+        self.match = match
+        self.terminated = False
+        self.truncated = False
+        self.deals = len(match.results)
+        self._new_deal()
+
+    def _new_deal(self) -> None:
+        m = self.match
+        self.seat_of = [0] * self.n
+        for s, p in enumerate(m.seating):
+            self.seat_of[p] = s
+        self.played = [0] * self.n
+        self.given = [0] * self.n      # by seat, this deal's exchange
+        self.received = [0] * self.n
+        self.chosen = 0                # cards picked for the give in progress
+        self._legal = self._mask = None
+
+    # ----- queries ------------------------------------------------------------------
+
+    def acting(self) -> int | None:
+        """The player (match index) to act, or ``None`` when the episode is over."""
+        m = self.match
+        if m is None or m.to_act is None or self.terminated or self.truncated:
+            return None
+        return m.seating[m.to_act]
+
+    def legal(self) -> list:
+        if self._legal is None:
+            self._legal = self.match.legal_actions()
+        return self._legal
+
+    def mask(self, player: int) -> np.ndarray:
+        """``int8`` mask of the legal action indices of ``player`` (zero when it is not
+        that player's turn)."""
+        if self.acting() != player:
+            return np.zeros(NUM_ACTIONS, dtype=np.int8)
+        if self._mask is None:
+            m = self.match
+            self._mask = mask_from_legal(self.legal(), m.deal.hands[m.to_act], self.chosen)
+        return self._mask.copy()
+
+    def observe(self, player: int) -> np.ndarray:
+        """The ``float32`` observation of ``player`` (see :data:`~president.env.encoding.PIECES`)."""
+        m = self.match
+        deal = m.deal
+        seat = self.seat_of[player]
+        pending = m.pending_transfer
+        chosen = self.chosen if pending is not None and pending.giver == seat else 0
+        pile = 0
+        for _, p in deal.pile:
+            pile |= p.mask
+        scores = m.scores
+        give_count = pending.count - chosen.bit_count() if chosen or (
+            pending is not None and pending.giver == seat) else 0
+        return fill_observation(
+            np.zeros(OBS_SIZE, dtype=np.float32), n=self.n, seat=seat,
+            hand=deal.hands[seat] & ~chosen, pile=pile, cleared=deal.cleared,
+            played=self.played, given=self.given[seat] | chosen, received=self.received[seat],
+            to_beat=deal.pile[-1][1] if deal.pile else None, counts=deal.counts,
+            passed=deal.passed, finish_order=deal.finish_order, to_act=m.to_act,
+            latest=deal.pile[-1][0] if deal.pile else None,
+            scores=[scores[p] for p in m.seating], phase=m.phase,
+            give_count=give_count, give_to=pending.receiver if give_count else None)
+
+    # ----- transitions --------------------------------------------------------------
+
+    def refusal(self, action: object) -> str | None:
+        """Why the acting player may not take action index ``action``, or ``None``."""
+        if type(action) is not int:
+            if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+                return (f"action {action!r} is not an action index; indices are 0 to "
+                        f"{NUM_ACTIONS - 1} (see docs/env.md)")
+            action = int(action)
+        if not 0 <= action < NUM_ACTIONS:
+            return (f"action {action!r} is not an action index; indices are 0 to "
+                    f"{NUM_ACTIONS - 1} (see docs/env.md)")
+        player = self.acting()
+        if player is None:
+            return "the episode is over; call reset()"
+        if self._mask is None:
+            self.mask(player)
+        if self._mask[action]:
+            return None
+        what = describe_action(action)
+        if self.match.phase == "exchange":
+            return (f"{what} is not legal now: this step of the exchange needs a give "
+                    f"(indices {GIVE_BASE} to {NUM_ACTIONS - 1}) the rules allow")
+        return f"{what} is not legal now (see the action mask)"
+
+    def step(self, action: int) -> list[float] | None:
+        """Take action index ``action`` for the acting player through :meth:`Match.act`.
+
+        Returns:
+            The reward per player if a deal ended on this step, else ``None``.
+
+        Raises:
+            IllegalAction: reason ``illegal-index`` (the message says why) for an action
+                the mask does not allow; nothing changes.
+        """
+        why = self.refusal(action)
+        if why is not None:
+            raise IllegalAction("illegal-index", why)
+        return self.step_checked(int(action))
+
+    def step_checked(self, action: int) -> list[float] | None:
+        """:meth:`step` for an action :meth:`refusal` has just accepted (the engine's
+        :meth:`Match.act` still checks the play or give itself)."""
+        m = self.match
+        seat = m.to_act
+        if action >= GIVE_BASE:
+            step = m.pending_transfer
+            self.chosen |= give_card_for(action, m.deal.hands[seat] & ~self.chosen)
+            if self.chosen.bit_count() < step.count:
+                self._legal = self._mask = None
+                return None
+            give = Give(self.chosen)
+            self.chosen = 0
+            return self.act_engine(seat, give)
+        return self.act_engine(seat, play_for(action, m.deal.hands[seat]))
+
+    def act_engine(self, seat: int, action) -> list[float] | None:
+        """Take an engine action (a :class:`Play`, ``PASS`` or :class:`Give`, e.g. a computer
+        player's) for ``seat`` with the checked :meth:`Match.act`, keep the face-up record,
+        and move on to the next deal when one ends. Returns the rewards as :meth:`step`."""
+        m = self.match
+        events = m.act(seat, action)
+        self._legal = self._mask = None
+        for e in events:
+            t = type(e)
+            if t is Played:
+                self.played[e.seat] |= e.play.mask
+            elif t is Exchanged:
+                mask = sum(c.bit for c in e.cards)
+                self.given[e.giver] |= mask
+                self.received[e.receiver] |= mask
+        if m.phase == "play" or m.phase == "exchange":
+            return None
+        return self._deal_over()
+
+    def _deal_over(self) -> list[float]:
+        m = self.match
+        n = self.n
+        result = m.results[-1]
+        self.deals += 1
+        if self.reward == "points":
+            rewards = [float(x) for x in result.points]
+        else:
+            rewards = [0.0] * n
+            for place, p in enumerate(result.finish_order):
+                rewards[p] = 1.0 - 2.0 * place / (n - 1)
+        if m.phase == "match-over" or self.episode == "deal":
+            self.terminated = True
+        elif self.deals >= self.max_deals:
+            self.truncated = True
+        else:
+            m.start_next_deal()
+            self._new_deal()
+        return rewards
+
+    def render_text(self) -> str:
+        """The public state in one short paragraph (no hidden card)."""
+        m = self.match
+        if m is None:
+            return "no episode yet; call reset()"
+        deal = m.deal
+        top = deal.pile[-1][1] if deal.pile else None
+        counts = ", ".join(f"player {p}: {deal.counts[s]}" for s, p in enumerate(m.seating))
+        act = self.acting()
+        return (f"deal {m.deal_number}, {m.phase}; pile: {top or 'empty'}; cards held: "
+                f"{counts}; to act: {'nobody' if act is None else f'player {act}'}; "
+                f"scores: {list(m.scores)}")
+
