@@ -10,7 +10,8 @@ the rotations (and the deals of a match), and the 95% confidence interval is
 Figures per level: mean finishing place (1 = President), points per deal (``scoring`` of
 the rules; 0 without scoring), chance of first place and of last place. For every pair of
 levels at the table, the difference of their mean places (how many places the stronger is
-ahead) with its interval, and per level the *gain*: ``(players + 1) / 2`` minus its mean
+ahead) with its interval (the stronger of a pair is the one measured ahead: the lower
+mean place, whatever the order of the levels), and per level the *gain*: ``(players + 1) / 2`` minus its mean
 place, i.e. places ahead of an even table.
 
 This module is not part of the rules core: it drives :class:`~president.match.Match` with
@@ -28,7 +29,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .deal import deal_hands
 from .match import Match
-from .players import LEVELS, make_player
+from .players import LEVELS, is_import_path, load_class, make_player
 from .rules import Rules
 
 __all__ = ["SimulationConfig", "simulate", "play_board", "interval", "seed_for"]
@@ -46,17 +47,21 @@ class SimulationConfig:
     Attributes:
         rules: table rules (``rules.players`` seats).
         seats: a level name per seat, e.g. ``("expert", "intermediate", "intermediate",
-            "intermediate")``.
+            "intermediate")``, or your own bot's import path ``"package.module:ClassName"``
+            (a class with ``act(observation)`` built as ``ClassName(seed=...)``; each worker
+            process imports it by that path, so it works under every multiprocessing start
+            method as long as the module is importable there).
         boards: number of boards (dealt cards, or match seeds with ``matches``).
         seed: master seed; board ``i`` and every player's seed derive from it.
         matches: play whole matches (with exchanges) instead of single deals.
         max_deals: with ``matches``, stop a match after this many deals (a match under
             ``match_end = never`` would not end).
-        player_options: keyword arguments per level for the player's constructor
-            (e.g. ``{"expert": {"playouts": 200}}``).
+        player_options: keyword arguments per level (or import path) for the player's
+            constructor (e.g. ``{"expert": {"playouts": 200}}``).
 
     Raises:
-        ValueError: on a wrong number of seats, an unknown level, or a count below 1.
+        ValueError: on a wrong number of seats, an unknown level, an import path that does
+            not load (saying why), or a count below 1.
     """
 
     rules: Rules
@@ -73,8 +78,13 @@ class SimulationConfig:
             raise ValueError(f"{len(self.seats)} seat level(s) given for a table of {n}; "
                              f"give exactly {n}, e.g. {','.join(['intermediate'] * n)}")
         for level in self.seats:
-            if level not in LEVELS:
-                raise ValueError(f"no computer level {level!r}; levels are: {', '.join(LEVELS)}")
+            if level in LEVELS:
+                continue
+            if is_import_path(level):
+                load_class(level)  # raises ValueError saying why it does not load
+                continue
+            raise ValueError(f"no computer level {level!r}; levels are: {', '.join(LEVELS)}, "
+                             "or your own bot as package.module:ClassName")
         if self.boards < 1:
             raise ValueError(f"boards = {self.boards} must be at least 1")
         if self.max_deals < 1:
@@ -84,7 +94,9 @@ class SimulationConfig:
 def _make(level: str, seed: int, options: dict[str, dict[str, Any]]):
     opts = options.get(level)
     if not opts:
-        return make_player(level, seed=seed)
+        return make_player(level, seed=seed, imports=True)
+    if is_import_path(level):
+        return load_class(level)(seed=seed, **opts)
     import importlib
     module, cls = {"random": ("random_player", "RandomPlayer"), "simple": ("simple", "SimplePlayer"),
                    "beginner": ("beginner", "BeginnerPlayer"),
@@ -263,10 +275,13 @@ def summarise(config: SimulationConfig, results: Iterable[dict]) -> dict:
             entry["search"] = _search_stats(stats[lv])
         out_levels[lv] = entry
     comparisons = []
-    order = list(LEVELS)
     for i, a in enumerate(levels):
         for b in levels[i + 1:]:
-            strong, weak = sorted((a, b), key=order.index, reverse=True)
+            # the stronger is the one measured ahead: the lower mean place (a tie keeps
+            # the order of the seats)
+            mean_a = sum(per[a]["place"]) / len(per[a]["place"])
+            mean_b = sum(per[b]["place"]) / len(per[b]["place"])
+            strong, weak = (b, a) if mean_b < mean_a else (a, b)
             diff = [w - s for s, w in zip(per[strong]["place"], per[weak]["place"])]
             comparisons.append({"stronger": strong, "weaker": weak, "places_ahead": interval(diff)})
     return {

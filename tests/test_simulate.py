@@ -62,7 +62,8 @@ def test_cli_table_output_and_bad_input(capsys):
     (["--seats", "simple,simple"], "--seats gives 2 levels, so a table of 2: players = 2 is "
                                    "not allowed; a table has 3 to 7 players"),
     (["--seats", "a,b"], "no computer level 'a', 'b' in --seats; levels are: random, beginner, "
-                         "simple, intermediate, expert"),
+                         "simple, intermediate, expert, or your own bot as "
+                         "package.module:ClassName"),
 ])
 def test_cli_errors_name_the_option(capsys, argv, message):
     assert main(["simulate", "--quiet", *argv]) == 2

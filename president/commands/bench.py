@@ -86,8 +86,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_table(main, presets, target) -> None:
-    from rich.console import Console
-    from rich.table import Table
+    from .plain import console_and_table
+
+    Console, Table = console_and_table()  # rich's, or plain text without it
 
     console = Console(highlight=False)
     console.print("Random full deals: Match.legal_actions() every turn, the checked "

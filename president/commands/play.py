@@ -59,7 +59,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None, help="your name at the table (default: You)")
     parser.add_argument("--levels", default="simple", metavar="LEVEL,...",
                         help="computer level per opponent clockwise from your left, comma "
-                             "separated; a shorter list repeats (default: simple)")
+                             "separated, or your own bot as package.module:ClassName; a "
+                             "shorter list repeats (default: simple)")
     parser.add_argument("--record", default=None, metavar="FILE",
                         help="write the match record (JSON, docs/records.md) to FILE when the "
                              "game ends or you quit; attach it to a bug report")
@@ -140,7 +141,7 @@ def load_match(path: str):
 def run(args: argparse.Namespace) -> int:
     """Play the match; exit status 0 when it ends or you quit, 2 for bad options, 130 on
     Ctrl-C, 129 when the terminal hangs up (the record, if any, is written in every case)."""
-    from ..players import available_levels
+    from ..players import available_levels, is_import_path, register_level
 
     match = None
     if args.resume is not None:
@@ -180,6 +181,13 @@ def run(args: argparse.Namespace) -> int:
               f"most {rules.players - 1} (a shorter list repeats){more}",
               file=sys.stderr)
         return 2
+    for level in dict.fromkeys(levels + [args.hint_level]):
+        if is_import_path(level):  # your own bot: known to this process from here on
+            try:
+                register_level(level)
+            except ValueError as e:
+                print(f"president play: {e}", file=sys.stderr)
+                return 2
     available = available_levels()
     problem = _check_levels(levels + [args.hint_level], available)
     if problem:

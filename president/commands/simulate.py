@@ -17,7 +17,7 @@ import json
 import sys
 
 from ..errors import RulesError
-from ..players import LEVELS
+from ..players import LEVELS, is_import_path
 from ..rules import Rules
 
 HELP = "Play computer levels against each other and report their strength."
@@ -29,8 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=None, help="table size (default: "
                         "the number of --seats, else the preset's smallest table)")
     parser.add_argument("--seats", default=None, metavar="LEVEL,LEVEL,...",
-                        help=f"a level per seat, from: {', '.join(LEVELS)} (default: "
-                             "intermediate at the first seat, simple at the others)")
+                        help=f"a level per seat, from: {', '.join(LEVELS)}, or your own bot "
+                             "as package.module:ClassName (default: intermediate at the first "
+                             "seat, simple at the others)")
     parser.add_argument("--deals", type=int, default=400, metavar="N",
                         help="deals to play, at least (default 400): cards are dealt in "
                              "boards, each played once per seat rotation, so N is rounded "
@@ -80,10 +81,11 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--seats is empty; give a level per seat, e.g. "
                      "--seats intermediate,simple,simple,simple")
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
-    unknown = [s for s in seats or () if s not in LEVELS]
+    unknown = [s for s in seats or () if s not in LEVELS and not is_import_path(s)]
     if unknown:
         return _fail(f"no computer level {', '.join(map(repr, unknown))} in --seats; "
-                     f"levels are: {', '.join(LEVELS)}")
+                     f"levels are: {', '.join(LEVELS)}, or your own bot as "
+                     "package.module:ClassName")
     players = args.players if args.players is not None else (len(seats) if seats else None)
     try:
         rules = Rules.parse(args.rules, players=players)
@@ -111,7 +113,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:
         return _fail(str(e))
 
-    if args.quiet:
+    try:
+        import rich  # noqa: F401  (the progress bar; optional)
+        bar_available = True
+    except ImportError:
+        bar_available = False
+    if args.quiet or not bar_available:
         result = simulate(config, jobs=args.jobs)
     else:
         from rich.console import Console
@@ -141,10 +148,11 @@ def _ci(iv: dict, digits: int = 3, scale: float = 1.0) -> str:
 
 
 def print_table(result: dict) -> None:
-    """Print a simulation result as rich tables on standard output."""
-    from rich.console import Console
-    from rich.table import Table
+    """Print a simulation result as tables on standard output (``rich`` tables when it is
+    installed, plain text otherwise)."""
+    from .plain import console_and_table
 
+    Console, Table = console_and_table()
     console = Console() if sys.stdout.isatty() else Console(width=120)
     boards = f"{result['boards']} board{'s' if result['boards'] != 1 else ''}"
     played = result["boards"] * result["rotations"]

@@ -73,7 +73,7 @@ class PresidentEnv(gymnasium.Env):
             raise ValueError(f"{len(opponents)} opponent(s) given for a table of {n}; give one "
                              f"level for every other player ({n - 1}), or a single level")
         for level in opponents:
-            make_player(level, seed=0)  # an unknown level or path fails here, with the reason
+            make_player(level, seed=0, imports=True)  # an unknown level or path fails here, with the reason
         self.opponents = opponents
         self.seat_option = seat
         self.dict_obs = dict_obs
@@ -118,7 +118,7 @@ class PresidentEnv(gymnasium.Env):
         n = self.table.n
         self.learner = rng.randrange(n) if self.seat_option == "random" else self.seat_option
         levels = iter(self.opponents)
-        self.bots = [None if p == self.learner else make_player(next(levels),
+        self.bots = [None if p == self.learner else make_player(next(levels), imports=True,
                                                                  seed=rng.getrandbits(63))
                      for p in range(n)]
         self.table.reset(rng)

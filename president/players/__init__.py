@@ -4,6 +4,12 @@ A player is any object with ``act(observation) -> action`` (a :class:`~president
 :data:`~president.PASS`, or a :class:`~president.Give` during an exchange), returning one of
 ``observation.legal_actions``. Build one by level name with :func:`make_player`.
 
+Your own bot is named by its import path, ``"package.module:ClassName"``: a class whose
+constructor takes ``seed=`` (an ``int`` or ``None``) and that has ``act``. ``make_player``
+loads such a path only when asked (``imports=True``), so a name that arrives from outside
+(the browser) can never import a module; :func:`register_level` adds a path to
+:data:`LEVELS` for the rest of the process (``president play --levels`` does).
+
 >>> from president import Match, Rules
 >>> from president.players import make_player
 >>> m = Match(Rules.preset("practice"), seed=4)
@@ -21,7 +27,20 @@ from .base import Player
 from .random_player import RandomPlayer
 from .simple import SimplePlayer
 
-__all__ = ["Player", "RandomPlayer", "SimplePlayer", "LEVELS", "make_player"]
+__all__ = ["Player", "RandomPlayer", "SimplePlayer", "BeginnerPlayer", "IntermediatePlayer",
+           "ExpertPlayer", "LEVELS", "make_player", "available_levels", "load_class",
+           "is_import_path", "register_level"]
+
+# The classes of the heavier levels, imported when first asked for (PEP 562), so that
+# ``import president.players`` stays cheap.
+_LAZY_CLASSES = {"BeginnerPlayer": "beginner", "IntermediatePlayer": "intermediate",
+                 "ExpertPlayer": "expert"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY_CLASSES:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY_CLASSES[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _lazy(module: str, cls: str) -> Callable[[int | None], Player]:
@@ -53,14 +72,74 @@ def available_levels() -> list[str]:
     return out
 
 
-def make_player(level: str, *, seed: int | None = None) -> Player:
-    """A computer player of the named level (see :data:`LEVELS`).
+def is_import_path(level: str) -> bool:
+    """Whether ``level`` is written as an import path ``"package.module:ClassName"`` (not a
+    level name)."""
+    return isinstance(level, str) and ":" in level
+
+
+def load_class(path: str) -> type:
+    """The player class at import path ``"package.module:ClassName"`` (the module is
+    imported; ``ClassName`` may be dotted for a nested class).
 
     Raises:
-        ValueError: for an unknown level, listing the known ones.
+        ValueError: saying what is wrong: not written ``module:Class``, the module cannot be
+            imported (and why), it has no such attribute, or the attribute is not a class
+            with ``act`` whose constructor takes ``seed=``.
     """
+    module_name, sep, qualname = path.partition(":") if isinstance(path, str) else ("", "", "")
+    if not sep or not module_name.strip() or not qualname.strip():
+        raise ValueError(f"{path!r} is not an import path; write package.module:ClassName, "
+                         "e.g. mybots.greedy:GreedyPlayer")
     try:
-        factory = LEVELS[level]
-    except KeyError:
-        raise ValueError(f"no computer level {level!r}; levels are: {', '.join(LEVELS)}") from None
-    return factory(seed)
+        obj = importlib.import_module(module_name.strip())
+    except ImportError as e:
+        raise ValueError(f"cannot import module {module_name!r} for {path!r}: {e}; is it "
+                         "installed or on PYTHONPATH?") from None
+    for part in qualname.strip().split("."):
+        if not hasattr(obj, part):
+            raise ValueError(f"module {module_name!r} has no {qualname!r} (from {path!r})")
+        obj = getattr(obj, part)
+    if not isinstance(obj, type) or not callable(getattr(obj, "act", None)):
+        raise ValueError(f"{path!r} is not a player class: give a class with an act(observation) "
+                         "method")
+    import inspect
+    try:
+        params = inspect.signature(obj).parameters
+    except (TypeError, ValueError):
+        params = {}
+    if params and "seed" not in params and not any(p.kind is p.VAR_KEYWORD
+                                                   for p in params.values()):
+        raise ValueError(f"{path!r}: the constructor must take seed= (an int or None), e.g. "
+                         "def __init__(self, *, seed=None)")
+    return obj
+
+
+def register_level(path: str) -> str:
+    """Add the player class at import path ``path`` to :data:`LEVELS` under that path, so
+    :func:`make_player` and :func:`available_levels` know it in this process. Returns
+    ``path``. Raises ``ValueError`` as :func:`load_class`."""
+    cls = load_class(path)
+    LEVELS[path] = lambda seed: cls(seed=seed)
+    return path
+
+
+def make_player(level: str, *, seed: int | None = None, imports: bool = False) -> Player:
+    """A computer player of the named level (see :data:`LEVELS`), or with ``imports=True``
+    also of a class named by import path (``"package.module:ClassName"``, built with
+    ``seed=seed``).
+
+    Raises:
+        ValueError: for an unknown level, listing the known ones; for an import path
+            without ``imports=True``, or one that does not load (see :func:`load_class`).
+    """
+    factory = LEVELS.get(level) if isinstance(level, str) else None
+    if factory is not None:
+        return factory(seed)
+    if is_import_path(level):
+        if not imports:
+            raise ValueError(f"no computer level {level!r}; an import path names a bot only "
+                             "where imports are allowed (president simulate, president play)")
+        return load_class(level)(seed=seed)
+    raise ValueError(f"no computer level {level!r}; levels are: {', '.join(LEVELS)}, or "
+                     "your own bot as package.module:ClassName")
