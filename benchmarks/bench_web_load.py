@@ -12,7 +12,7 @@ Two figures:
    median, 95th percentile and maximum, in milliseconds.
 
 2. **Tables one server process holds under 100 ms at the 95th percentile.** A real server
-   (uvicorn, one process, computer delay 0) is started as a subprocess; this script opens K
+   (``president serve``, one process, computer delay 0) is started as a subprocess; this script opens K
    websocket players, one per table, each acting about once per ``--think`` seconds (random
    0.5x–1.5x), and measures the time from sending an action to receiving the state where it is
    that player's turn again (all computer replies included). K doubles until the 95th
@@ -36,6 +36,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -61,7 +63,7 @@ class _Sink:
         self.bytes = 0
 
     async def send(self, message) -> None:
-        text = json.dumps(message, separators=(",", ":"))
+        text = orjson.dumps(message).decode()   # as the server's sockets encode
         self.bytes += len(text)
         self.last = message
 
@@ -211,10 +213,9 @@ def _under_load(think: float, seconds: float, max_tables: int, start: int) -> di
     # Every load player comes from 127.0.0.1: lift the per-address table rate for this run.
     env = dict(os.environ, PRESIDENT_BOT_DELAY="0", PRESIDENT_WEB_SECRET="bench-web-load",
                XDG_STATE_HOME=state_home, PRESIDENT_WEB_TABLES_PER_MINUTE="0")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "president.web.app:create_app", "--factory", "--host",
-         "127.0.0.1", "--port", str(port), "--log-level", "warning", "--ws-max-size", "1048576"],
-        cwd=ROOT, env=env)
+    server = subprocess.Popen(   # the real command, with its uvicorn settings
+        [sys.executable, "-m", "president", "serve", "--port", str(port), "--no-browser"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 20

@@ -495,6 +495,7 @@ class Match:
         mine = tuple((t.giver, t.receiver, g.cards) for t, g in self.exchange_log
                      if seat in (t.giver, t.receiver))
         pending = self.pending_transfer
+        titles = self.titles()
         return Observation(
             seat=seat,
             rules=self.rules,
@@ -515,7 +516,7 @@ class Match:
             exchanges=mine,
             pending_exchange=pending,
             scores=tuple(self.scores[p] for p in self.seating),
-            previous_titles=tuple(self.titles()[p] for p in self.seating),
+            previous_titles=tuple(titles[p] for p in self.seating),
             legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
         )
 

@@ -176,7 +176,9 @@ def test_no_message_shows_a_card_outside_the_seat_view(tmp_path):
                 app.state.tables.drop(info["table"])
     print(f"rounds={rounds} messages={watch.messages} cards checked={watch.checked}")
     assert watch.leaks == []
-    assert rounds >= 40 and watch.messages > 3000 and watch.checked > 20000
+    # With no computer delay, a human action and the instant replies after it go out as one
+    # batch with one state, so there are fewer states to check than plays.
+    assert rounds >= 40 and watch.messages > 5000 and watch.checked > 15000
 
 
 def test_two_humans_each_see_only_their_own_hand(tmp_path):

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     # would read a header of any size (a 250 MB header froze the server for minutes).
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=WS_MAX_BYTES, ws_ping_interval=20, ws_ping_timeout=20,
-                            server_header=False, http="h11",
+                            server_header=False, http="h11", ws_per_message_deflate=False,
                             h11_max_incomplete_event_size=16 * 1024)
     server = uvicorn.Server(config)
 

@@ -33,6 +33,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any, Literal, Sequence
 
+import orjson
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
@@ -134,7 +135,11 @@ class _Socket:
     async def send(self, message: dict[str, Any]) -> None:
         async with self._lock:
             if self.ws.application_state == WebSocketState.CONNECTED:
-                await self.ws.send_text(json.dumps(message, separators=(",", ":")))
+                try:
+                    text = orjson.dumps(message).decode()
+                except TypeError:   # an integer past 64 bits: the standard library's encoder
+                    text = json.dumps(message, separators=(",", ":"))
+                await self.ws.send_text(text)
 
 
 def _rule_lines(preset: str) -> list[dict[str, str]]:

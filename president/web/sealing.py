@@ -63,7 +63,7 @@ class Sealer:
 
     def seal(self, record: Any) -> str:
         """The record as an opaque URL-safe text (str)."""
-        plain = zlib.compress(json.dumps(record, separators=(",", ":")).encode(), 6)
+        plain = zlib.compress(json.dumps(record, separators=(",", ":")).encode(), 1)
         return self._fernet.encrypt(plain).decode()
 
     def open(self, text: str, *, max_age: int | None = None) -> Any:

@@ -31,7 +31,7 @@ import json
 import os
 import threading
 import time
-from typing import Any
+from typing import Any, Sequence
 
 from .ledger import open_private_sqlite
 
@@ -71,12 +71,20 @@ class TableStore:
     def append(self, table_id: str, n: int, entry: Any, *, now: float | None = None) -> None:
         """Keep accepted action number ``n`` (0 for the first) of a table: ``[seat, text]``,
         or ``"n"`` for "the next deal was dealt". Committed before this returns."""
+        self.append_many(table_id, n, [entry], now=now)
+
+    def append_many(self, table_id: str, start: int, entries: Sequence[Any], *,
+                    now: float | None = None) -> None:
+        """Keep accepted actions number ``start``, ``start + 1``, ... of a table (as
+        :meth:`append`), in one transaction committed before this returns."""
         at = time.time() if now is None else now
+        rows = [(table_id, int(start) + i, json.dumps(e, separators=(",", ":")))
+                for i, e in enumerate(entries)]
         with self._lock:
             self._db.execute("BEGIN")
             try:
-                self._db.execute("INSERT OR REPLACE INTO actions (table_id, n, entry) VALUES (?, ?, ?)",
-                                 (table_id, int(n), json.dumps(entry, separators=(",", ":"))))
+                self._db.executemany("INSERT OR REPLACE INTO actions (table_id, n, entry) VALUES (?, ?, ?)",
+                                     rows)
                 self._db.execute("UPDATE tables SET active = ? WHERE id = ?", (at, table_id))
                 self._db.execute("COMMIT")
             except BaseException:

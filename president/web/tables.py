@@ -177,14 +177,15 @@ class Table:
         self._hinting: set[int] = set()
         self.on_send: Callable[[int, dict[str, Any]], None] | None = None
         """Test hook: called with (player, message) before each message is sent."""
-        self.on_action: Callable[["Table", Any], None] | None = None
-        """Called with (table, log entry) for each accepted action, after the engine took it
-        and before anyone is sent its result (the store of :class:`Tables` keeps it there)."""
+        self.on_actions: Callable[["Table", int, list[Any]], None] | None = None
+        """Called with (table, number of the first entry, log entries) for the actions accepted
+        since the last call, in a worker thread, before anyone is sent their result (the store
+        and ledger of :class:`Tables` keep them there): one call per batch (a human action
+        and the instant computer replies after it), not one per action."""
+        self._unsaved = 0
+        """How many of the last log entries ``on_actions`` has not been given yet."""
         self.on_join: Callable[["Table"], None] | None = None
         """Called when a socket joins the table."""
-        self.on_snapshot: Callable[[str, int], None] | None = None
-        """Called with (table id, version) each time a new sealed record is made to be sent
-        (the :class:`~president.web.ledger.Ledger` of :class:`Tables`)."""
         self._collect(self.match.events)
 
     # ----- identity ---------------------------------------------------------------------
@@ -221,13 +222,22 @@ class Table:
         accepted action (secret: seal it before it leaves)."""
         return {**self.setup(), "log": list(self.log)}
 
-    async def _accept(self, entry: Any) -> None:
-        """Log an action the engine accepted, and keep it (``on_action``: the store's write,
-        done in a worker thread so the disk never holds up other tables) before anything is
-        sent about it."""
+    def _accept(self, entry: Any) -> None:
+        """Log an action the engine accepted; :meth:`_save` keeps it before anything is sent
+        about it."""
         self.log.append(entry)
-        if self.on_action is not None:
-            await asyncio.to_thread(self.on_action, self, entry)
+        self._unsaved += 1
+
+    async def _save(self) -> None:
+        """Keep the actions accepted since the last save (``on_actions``: the store's and the
+        ledger's writes, in a worker thread so the disk never holds up other tables). Every
+        message about an action is sent after this returns."""
+        if not self._unsaved:
+            return
+        start, entries = len(self.log) - self._unsaved, self.log[-self._unsaved:]
+        self._unsaved = 0
+        if self.on_actions is not None:
+            await asyncio.to_thread(self.on_actions, self, start, entries)
 
     @classmethod
     def from_record(cls, record: Any, *, bot_delay: float, sealer: Sealer | None,
@@ -266,8 +276,6 @@ class Table:
         if self._snapshot_len != len(self.log):
             self._snapshot = self.sealer.seal(self.record())
             self._snapshot_len = len(self.log)
-            if self.on_snapshot is not None:
-                self.on_snapshot(self.id, self._snapshot_len)
         return self._snapshot
 
     # ----- messages ---------------------------------------------------------------------
@@ -314,6 +322,9 @@ class Table:
                 self.humans[player].connections.discard(conn)
 
     async def _broadcast(self, events: Sequence[Event]) -> None:
+        """Send ``events`` and then the new ``state`` to every human, once the actions behind
+        them are kept (:meth:`_save`)."""
+        await self._save()
         m = self.match
         for player in self.humans:
             if not self.humans[player].connections and self.on_send is None:
@@ -411,9 +422,11 @@ class Table:
                 except PresidentError as e:
                     await conn.send(P.error_message(e.reason, P.readable(e.message, names, seat)))
                     return
-                await self._accept([seat, str(action)])
+                self._accept([seat, str(action)])
                 self._collect(events)
-                await self._broadcast(events)
+                batch = list(events)
+                self._instant_bots(batch)
+                await self._broadcast(batch)
             self.kick()
         elif isinstance(msg, P.HintMsg):
             await conn.send(await self.hint_async(player, msg.level or DEFAULT_HINT_LEVEL))
@@ -425,9 +438,11 @@ class Table:
                     await conn.send(P.error_message("wrong-phase", why))
                     return
                 events = m.start_next_deal()
-                await self._accept("n")
+                self._accept("n")
                 self._collect(events)
-                await self._broadcast(events)
+                batch = list(events)
+                self._instant_bots(batch)
+                await self._broadcast(batch)
             self.kick()
         elif isinstance(msg, P.PauseMsg):
             self.paused = True
@@ -548,6 +563,26 @@ class Table:
         player = m.seating[m.to_act]
         return player if player in self.bots else None
 
+    def _instant_bots(self, batch: list[Event]) -> None:
+        """With no delay (``instant``, tests, benchmarks), let the fast computer players who
+        are to act next play at once, adding their events to ``batch``: the human's action and
+        the replies then go out as one batch with one ``state``. A slow level stops it (it
+        thinks in :meth:`_run_bots`)."""
+        if self.delay:
+            return
+        m = self.match
+        while not self.closed and not self.paused:
+            player = self._bot_to_act()
+            if player is None or self.levels[player] not in FAST_LEVELS:
+                return
+            seat = m.to_act
+            assert seat is not None
+            action = self.bots[player].act(m.observation(seat))
+            events = m.act(seat, action)
+            self._accept([seat, str(action)])
+            self._collect(events)
+            batch.extend(events)
+
     def kick(self) -> None:
         """Start the computer players' loop if one of them is to act and none is running."""
         if self.closed or self.paused or self._bot_to_act() is None:
@@ -582,7 +617,7 @@ class Table:
                         if self.closed:
                             return
                     events = m.act(seat, action)
-                    await self._accept([seat, str(action)])
+                    self._accept([seat, str(action)])
                     self._collect(events)
                     batch.extend(events)
                     if self.delay or level not in FAST_LEVELS:
@@ -685,13 +720,13 @@ class Tables:
         if table.id in self.tables:
             self.tables.move_to_end(table.id)
 
-    def _accepted(self, table: Table, entry: Any) -> None:
-        """An action the engine accepted: on disk before anyone hears of it."""
-        self._touch(table)
+    def _accepted(self, table: Table, start: int, entries: list[Any]) -> None:
+        """Actions the engine accepted (log entries ``start``, ``start + 1``, ...): on disk
+        before anyone hears of them (runs in a worker thread)."""
         if self.store is not None:
-            self.store.append(table.id, len(table.log) - 1, entry)
+            self.store.append_many(table.id, start, entries)
         if self.ledger is not None and table.kind == "match":
-            self.ledger.issued(table.id, len(table.log))
+            self.ledger.issued(table.id, start + len(entries))
 
     def _joined(self, table: Table) -> None:
         self._touch(table)
@@ -819,7 +854,7 @@ class Tables:
         return table
 
     def _watch(self, table: Table) -> None:
-        table.on_action = self._accepted
+        table.on_actions = self._accepted
         table.on_join = self._joined
         if self.ledger is not None:
             table.on_snapshot = self.ledger.issued
