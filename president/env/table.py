@@ -114,8 +114,9 @@ class Table:
         self._new_deal()
 
     def load(self, match: Match) -> None:
-        """Start an episode from a given match (built with this table's rules, e.g. from
-        chosen hands for a teaching position or a test) instead of a shuffle.
+        """Start an episode from a given match at the start of a deal, nothing played in it
+        yet (built with this table's rules, e.g. from chosen hands for a teaching position
+        or a test) instead of a shuffle.
 
         Raises:
             ValueError: if the match's rules are not this table's.
