@@ -147,10 +147,12 @@ async def _player(base: str, think: float, rng: random.Random, stop: asyncio.Eve
                 return
             info = r.json()
             async with connect(base.replace("http", "ws") + "/ws", max_size=1 << 22) as ws:
-                await ws.send(json.dumps({"type": "hello", "table": info["table"], "token": info["token"]}))
+                await ws.send(json.dumps({"type": "hello", "table": info["table"], "token": info["token"], "batch": True}))
                 t0 = None
                 while not stop.is_set():
                     m = json.loads(await ws.recv())
+                    if m["type"] == "batch":          # events, then the state (as the page asks)
+                        m = m["messages"][-1]
                     if m["type"] == "error":
                         errors.append(m["message"])
                         continue

@@ -131,6 +131,8 @@ class _Socket:
     def __init__(self, ws: WebSocket) -> None:
         self.ws = ws
         self._lock = asyncio.Lock()
+        self.batches = False
+        """The client said (``hello`` with ``batch``) that it takes ``batch`` messages."""
 
     async def send(self, message: dict[str, Any]) -> None:
         async with self._lock:
@@ -461,6 +463,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                             break
                         continue
                     table, player = found, who
+                    conn.batches = msg.batch
                     try:
                         await table.join(player, conn)
                     except TableError as e:

@@ -56,6 +56,9 @@ class Hello(_Msg):
     table: Annotated[str, Field(pattern=_ID)]
     token: Annotated[str, Field(pattern=_ID)]
     snapshot: Annotated[str, Field(max_length=MAX_SEALED_CHARS)] | None = None
+    batch: bool = False
+    """The client takes ``batch`` messages (several messages in one, in order), which the
+    server then sends for a play and the computer replies after it (the page does)."""
 
 
 class PlayMsg(_Msg):

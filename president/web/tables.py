@@ -19,6 +19,7 @@ import functools
 import logging
 from collections import OrderedDict, deque
 import hmac
+import json
 import os
 import secrets
 import time
@@ -174,6 +175,8 @@ class Table:
         self._runner: asyncio.Task[None] | None = None
         self._snapshot: str | None = None
         self._snapshot_len = -1
+        self._log_json: list[str] = []
+        """Each entry of :attr:`log` as JSON text, encoded once (a sealed record joins them)."""
         self._hinting: set[int] = set()
         self.on_send: Callable[[int, dict[str, Any]], None] | None = None
         """Test hook: called with (player, message) before each message is sent."""
@@ -226,6 +229,7 @@ class Table:
         """Log an action the engine accepted; :meth:`_save` keeps it before anything is sent
         about it."""
         self.log.append(entry)
+        self._log_json.append(json.dumps(entry, separators=(",", ":")))
         self._unsaved += 1
 
     async def _save(self) -> None:
@@ -264,6 +268,7 @@ class Table:
                     seat, text = entry
                     events = table.match.act(int(seat), str(text))
                 table.log.append(entry)
+                table._log_json.append(json.dumps(entry, separators=(",", ":")))
                 table._collect(events)
         except (PresidentError, TableError, KeyError, TypeError, ValueError) as e:
             raise TableError("bad-record", f"the saved match cannot be restored ({e})") from None
@@ -274,7 +279,9 @@ class Table:
         if self.sealer is None or self.kind != "match":
             return None
         if self._snapshot_len != len(self.log):
-            self._snapshot = self.sealer.seal(self.record())
+            setup = json.dumps(self.setup(), separators=(",", ":"))
+            text = f'{setup[:-1]},"log":[{",".join(self._log_json)}]}}'   # == record(), encoded
+            self._snapshot = self.sealer.seal_text(text)
             self._snapshot_len = len(self.log)
         return self._snapshot
 
@@ -323,7 +330,8 @@ class Table:
 
     async def _broadcast(self, events: Sequence[Event]) -> None:
         """Send ``events`` and then the new ``state`` to every human, once the actions behind
-        them are kept (:meth:`_save`)."""
+        them are kept (:meth:`_save`). A socket that said it takes batches (``hello`` with
+        ``batch``) gets them as one ``{"type": "batch", "messages": [...]}``."""
         await self._save()
         m = self.match
         for player in self.humans:
@@ -331,11 +339,23 @@ class Table:
                 continue
             seat = self.seat_of(player)
             names = [self.names[p] for p in m.seating]
-            for ev in events:
-                leader = m.deal.leader if isinstance(ev, Dealt) else None
-                await self._send(player, P.event_message(ev, seat, names, self.rules.players,
-                                                         self.names, leader=leader))
-            await self._send(player, self.state_for(player))
+            messages = [P.event_message(ev, seat, names, self.rules.players, self.names,
+                                        leader=m.deal.leader if isinstance(ev, Dealt) else None)
+                        for ev in events]
+            messages.append(self.state_for(player))
+            if self.on_send is not None:
+                for message in messages:
+                    self.on_send(player, message)
+            batch = {"type": "batch", "messages": messages}
+            for conn in list(self.humans[player].connections):
+                try:
+                    if getattr(conn, "batches", False):
+                        await conn.send(batch)
+                    else:
+                        for message in messages:
+                            await conn.send(message)
+                except Exception:  # a closed socket: forget it, the table goes on
+                    self.humans[player].connections.discard(conn)
 
     # ----- joining ----------------------------------------------------------------------
 
@@ -856,8 +876,6 @@ class Tables:
     def _watch(self, table: Table) -> None:
         table.on_actions = self._accepted
         table.on_join = self._joined
-        if self.ledger is not None:
-            table.on_snapshot = self.ledger.issued
 
     def restore(self, sealed: str) -> Table:
         """The table a sealed record describes: the live one if the server still has it, else

@@ -595,7 +595,7 @@ function connect(session) {
   const ws = new WebSocket(`${proto}//${location.host}/ws`);
   app.ws = ws;
   ws.onopen = () => {
-    const hello = { type: "hello", table: session.table, token: session.token };
+    const hello = { type: "hello", table: session.table, token: session.token, batch: true };
     if (session.kind === "match") {
       const saved = store.get(STORE_MATCH);
       if (saved?.snapshot && saved.table === session.table) hello.snapshot = saved.snapshot;
@@ -640,6 +640,9 @@ function receive(msg) {
       break;
     case "event":
       onEvent(msg);
+      break;
+    case "batch":   // a play and the replies after it, in order (the hello asked for batches)
+      for (const one of msg.messages) receive(one);
       break;
     case "log":
       onLog(msg);
