@@ -432,8 +432,9 @@ def test_garbage_snapshots_count_towards_the_bad_hello_limit(client):
         for _ in range(MAX_BAD_HELLOS):
             ws.send_json(hello)
             assert ws.receive_json()["reason"] == "bad-record"
-        with pytest.raises(WebSocketDisconnect):
+        with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()          # the server closed the socket after the fifth
+        assert closed.value.code == 1008   # policy violation, as for junk before a hello
 
 
 def test_practice_is_not_a_match_preset(client):

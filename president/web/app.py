@@ -449,6 +449,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                             bad_hellos += 1
                             await conn.send(P.error_message(e.reason, e.message))
                             if bad_hellos >= MAX_BAD_HELLOS:
+                                await ws.close(code=1008, reason="too many failed hellos")
                                 break
                             continue
                         if found.id != msg.table:
@@ -460,6 +461,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                             "unknown-table", "this server has no such table or seat (it may have "
                             "ended or the server restarted); start a new game"))
                         if bad_hellos >= MAX_BAD_HELLOS:
+                            await ws.close(code=1008, reason="too many failed hellos")
                             break
                         continue
                     table, player = found, who
