@@ -569,11 +569,28 @@ def climbing_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.05) 
         apply(act)
 
 
-def intermediate_choice(deal: FastDeal, tot: list[int]) -> int:
+def intermediate_choice(deal: FastDeal, tot: list[int], endgame_limit: int | None = None) -> int:
     """The ``intermediate`` player's choice (:mod:`president.players.intermediate`) for the
     seat to act, on counts. ``tot`` is the cards per rank still in all hands together, so
     the cards hidden from the seat are ``tot[r] - hand[r]``, exactly what that seat could
-    count from its own observation. ``tests/test_fastsim.py`` checks both choose alike."""
+    count from its own observation. ``tests/test_fastsim.py`` checks both choose alike.
+
+    Once only two seats hold cards the other seat's hand is ``tot - hand``, and like the
+    player this copy plays a winning action of the solved endgame when one exists
+    (:func:`president.players.endgame.choose_code`), searching at most ``endgame_limit``
+    states (``None``: the player's default, ``0``: no endgame solving).
+    """
+    code = _heuristic_choice(deal, tot)
+    if deal.players - len(deal.finish) == 2 and endgame_limit != 0:
+        from .endgame import DEFAULT_LIMIT, choose_code
+        solved = choose_code(deal, code,
+                             limit=DEFAULT_LIMIT if endgame_limit is None else endgame_limit)
+        if solved is not None:
+            return solved
+    return code
+
+
+def _heuristic_choice(deal: FastDeal, tot: list[int]) -> int:
     seat = deal.to_act
     hand = deal.hands[seat]
     need = deal.need
@@ -588,7 +605,7 @@ def intermediate_choice(deal: FastDeal, tot: list[int]) -> int:
             if k == need:
                 fit = r
                 break
-            if k > need and broken < 0:
+            if need < k < 4 and broken < 0:  # never break four of a kind
                 broken = r
         if fit < 0:
             if broken < 0:
@@ -625,7 +642,7 @@ def intermediate_choice(deal: FastDeal, tot: list[int]) -> int:
         losers = []
         for r in held:
             k = hand[r]
-            if (lor and k == 4) or most < k or tops[k] < r + edge:
+            if k == 4 or most < k or tops[k] < r + edge:
                 winners.append(r)
             else:
                 losers.append(r)
@@ -638,32 +655,50 @@ def intermediate_choice(deal: FastDeal, tot: list[int]) -> int:
             r = losers[0]
         return r * 4 + hand[r] - 1
     # following: ``fit`` is the lowest rank held in exactly the pile's count, or else the
-    # lowest larger set (broken); the intermediate player considers only the first one
+    # lowest larger set but a four (broken); the intermediate player considers only it
     r = fit
     top = deal.top
     completes = lor and ((r == top and deal.same + need == 4) or (r != top and need == 4))
-    if r != 12 and not completes and most >= need and tops[need] >= r + edge:
+    high = r >= (_HIGH_SINGLE if need == 1 else _HIGH_SET)
+    if r != 12 and not completes and not high and most >= need and tops[need] >= r + edge:
         return r * 4 + need - 1
     if least <= 2:
         return r * 4 + need - 1
     losers = 0
+    controls = 0
     for q in range(13):
         k = hand[q] - need if q == r else hand[q]
-        if k and not (lor and k == 4) and most >= k and tops[k] >= q + edge:
+        if not k:
+            continue
+        if q == 12 or q >= (_HIGH_SINGLE if k == 1 else _HIGH_SET) or (lor and k == 4) \
+                or most < k or tops[k] < q + edge:
+            controls += 1
+        else:
             losers += 1
-    if losers <= 1:
+    if losers <= controls + 1:
         return r * 4 + need - 1
     return PASS
 
 
-def intermediate_playout(deal: FastDeal, rng: random.Random | None = None) -> list[int]:
+_HIGH_SINGLE = 10  # as president.players.intermediate.HIGH_SINGLE (a king)
+_HIGH_SET = 8  # as president.players.intermediate.HIGH_SET (jacks)
+
+
+def intermediate_playout(deal: FastDeal, rng: random.Random | None = None,
+                         endgame_limit: int | None = 0) -> list[int]:
     """Play ``deal`` (in place) to its end with every seat playing as the ``intermediate``
     player would (:func:`intermediate_choice`); deterministic, ``rng`` is unused. Returns
-    the finishing order (seats)."""
+    the finishing order (seats).
+
+    By default (``endgame_limit = 0``) the seats play the last two-player endgame by the
+    heuristics alone, without the player's exact solve: solving at every decision of
+    every play-out would make a play-out about 10 to 30 times slower (``None``: solve as
+    the player does).
+    """
     tot = [sum(h[r] for h in deal.hands) for r in range(13)]
     apply = deal.apply
     while deal.to_act >= 0:
-        a = intermediate_choice(deal, tot)
+        a = intermediate_choice(deal, tot, endgame_limit)
         if a >= 0:
             tot[a >> 2] -= (a & 3) + 1
         apply(a)

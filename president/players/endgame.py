@@ -1,0 +1,283 @@
+"""Exact endgames: the rest of a deal solved when every hidden card is known.
+
+When only two seats still hold cards, every card a seat cannot see is in the other seat's
+hand (all the rest were played face up or are its own), so the rest of the deal is a game
+of perfect information between two players with one stake: the seat that goes out first
+takes the better of the two places left (RULES.md, "End of the deal"). This module solves
+that game exactly by depth-first search over the fast engine's states
+(:class:`~president.players.fastsim.FastDeal`: the same rules as
+:class:`president.deal.Deal`, for every ``beat``, ``passing`` and ``last_of_rank_clears``
+option, tested action by action against the engine in ``tests/test_fastsim.py``), with a
+memo of the states already solved (both hands as counts per rank plus the state of the
+pile) and a cut as soon as one answer settles a state.
+
+Nothing here restates what beats what: the legal actions and their effects are
+:meth:`FastDeal.legal_actions` and :meth:`FastDeal.apply`.
+
+A solve is bounded by ``limit`` states searched; a position too big for it is left to the
+caller's heuristics (``None``). The bound is a count, not a time, so the same position
+always gets the same answer (the fast copy of the ``intermediate`` player in
+:mod:`~president.players.fastsim` relies on that to choose exactly as the player does).
+
+>>> from president import Rules
+>>> hands = [[1] + [0] * 12,                      # seat 0: a 3, goes out at once
+...          [0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 2, 0, 0],  # seat 1: a 7 and two kings
+...          [0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0]]  # seat 2: a 6, a 9 and an ace
+>>> state = FastDeal(Rules.preset("first-night", players=3), hands, 0)
+>>> state.apply(encode(0, 1))  # the 3 stays on the pile; seat 1 is to act
+>>> [fastsim.decode(a) for a in state.legal_actions()]  # (rank, count); -1 is a pass
+[(4, 1), (10, 1), (-1, 4)]
+>>> [fastsim.decode(a) for a in winning_codes(state)]  # only a king (breaking the pair) wins
+[(10, 1)]
+"""
+
+from __future__ import annotations
+
+from ..actions import PASS, Pass, Play
+from ..observation import Observation
+from . import fastsim
+from .fastsim import FastDeal, encode
+from .knowledge import rank_counts
+
+__all__ = ["DEFAULT_LIMIT", "TooBig", "root_state", "endgame_state", "solve_wins",
+           "winning_codes", "winning_moves", "endgame_choice"]
+
+#: States searched per solve at most, by default (a few milliseconds of CPU at most).
+DEFAULT_LIMIT = 4000
+
+
+class TooBig(Exception):
+    """Raised inside a solve when it would search more than its ``limit`` of states."""
+
+
+def root_state(obs: Observation) -> FastDeal:
+    """The current state of the deal on the fast engine, rebuilt from the public history
+    (the pile, passes, who went out, whose turn). Hands of the other seats are left as
+    zeros (fill them from a sampled world, or :func:`endgame_state` when they are known);
+    the observing seat's hand is its own.
+
+    Raises:
+        ValueError: if the history does not lead to the observing seat's turn (the
+            observation is not a decision of this seat in play).
+    """
+    n = obs.players
+    played = [[0] * 13 for _ in range(n)]
+    for seat, action in obs.history:
+        if action is not PASS:
+            played[seat][action.rank] += action.count
+    fd = FastDeal(obs.rules, played, obs.leader)
+    fd.ncards = [sum(played[s]) + obs.hand_counts[s] for s in range(n)]
+    for seat, action in obs.history:
+        fd.apply(fastsim.PASS if action is PASS else encode(action.rank, action.count))
+    if fd.to_act != obs.seat or fd.ncards != list(obs.hand_counts):
+        raise ValueError(f"the history does not lead to seat {obs.seat}'s turn; the expert "
+                         "searches only its own decisions in play")
+    fd.hands = [[0] * 13 for _ in range(n)]
+    fd.hands[obs.seat] = rank_counts(obs.hand)
+    return fd
+
+
+def endgame_state(obs: Observation) -> FastDeal | None:
+    """The whole state of the deal, both hands included, when the observing seat can know
+    it: it is to act in play and exactly one other seat still holds cards, which then holds
+    every card not seen face up and not in the observing hand. ``None`` otherwise (or when
+    the history cannot be rebuilt)."""
+    if obs.phase != "play" or obs.to_act != obs.seat or not obs.hand:
+        return None
+    others = [s for s, k in enumerate(obs.hand_counts) if s != obs.seat and k]
+    if len(others) != 1:
+        return None
+    try:
+        fd = root_state(obs)
+    except ValueError:
+        return None
+    own = fd.hands[obs.seat]
+    seen = [0] * 13
+    for c in obs.cleared:
+        seen[c.rank] += 1
+    for _, play in obs.pile:
+        seen[play.rank] += play.count
+    other = [4 - own[r] - seen[r] for r in range(13)]
+    if sum(other) != obs.hand_counts[others[0]] or min(other) < 0:
+        return None  # a teaching position not dealt from a full pack: not knowable
+    fd.hands[others[0]] = other
+    return fd
+
+
+def _key(d: FastDeal) -> tuple:
+    return (tuple([k for h in d.hands for k in h]), d.to_act, d.need, d.top, d.same, d.last, d.passes, d.passed, tuple(d.round_left))
+
+
+def solve_wins(state: FastDeal, me: int, *, limit: int | None = DEFAULT_LIMIT,
+               memo: dict | None = None) -> bool:
+    """Whether seat ``me`` goes out before the other seat still holding cards, with best
+    play by both, from ``state`` (two seats holding cards, one of them ``me``; the state is
+    not changed).
+
+    Args:
+        state: a fast-engine state with the true hands of both seats.
+        me: the seat whose result is asked.
+        limit: states searched at most (``None``: no bound).
+        memo: solved states to reuse and extend (keyed by the whole state; pass the same
+            dict to several solves of one position).
+
+    Raises:
+        TooBig: when the search would pass ``limit`` states.
+        ValueError: if ``state`` is over, or more or fewer than two seats hold cards, or
+            ``me`` holds none.
+    """
+    _check(state, me)
+    memo = {} if memo is None else memo
+    budget = [float("inf") if limit is None else limit]
+    return _wins(state, me, memo, budget)
+
+
+def _check(state: FastDeal, me: int) -> None:
+    live = [s for s in range(state.players) if state.ncards[s]]
+    if state.over or len(live) != 2 or me not in live:
+        raise ValueError("an endgame solve needs a deal in play with exactly two seats "
+                         f"holding cards, one of them seat {me}; seats holding cards: {live}")
+
+
+def _wins(d: FastDeal, me: int, memo: dict, budget: list) -> bool:
+    key = _key(d)
+    got = memo.get(key)
+    if got is not None:
+        return got
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise TooBig
+    mine = d.to_act == me
+    result = not mine
+    for a in _ordered(d):
+        c = d.copy()
+        c.apply(a)
+        if c.to_act < 0:
+            win = c.finish[-1] != me
+        else:
+            win = _wins(c, me, memo, budget)
+        if win == mine:
+            result = mine
+            break
+    memo[key] = result
+    return result
+
+
+def _ordered(d: FastDeal) -> list[int]:
+    """Legal action ints, the likeliest to settle the state first: a play that empties the
+    hand, then plays of whole sets from the highest, then the rest, then a pass."""
+    acts = d.legal_actions()
+    hand = d.hands[d.to_act]
+    left = d.ncards[d.to_act]
+
+    def order(a: int) -> tuple:
+        if a < 0:
+            return (3, 0)
+        r, k = a >> 2, (a & 3) + 1
+        if k == left:
+            return (0, 0)
+        return (1 if k == hand[r] else 2, -r)
+    return sorted(acts, key=order)
+
+
+def winning_codes(state: FastDeal, *, limit: int | None = DEFAULT_LIMIT) -> list[int]:
+    """Every legal action int (fastsim encoding) of the seat to act that wins the endgame
+    for it (it goes out before the other seat whatever that seat does), in the order of
+    :meth:`FastDeal.legal_actions`; empty when every action loses.
+
+    Raises:
+        TooBig: when the solve would pass ``limit`` states (all candidates together).
+        ValueError: as :func:`solve_wins`.
+    """
+    me = state.to_act
+    memo: dict = {}
+    budget = [float("inf") if limit is None else limit]
+    _check(state, me)
+    out = []
+    for a in state.legal_actions():
+        c = state.copy()
+        c.apply(a)
+        if c.to_act < 0:
+            win = c.finish[-1] != me
+        else:
+            win = _wins(c, me, memo, budget)
+        if win:
+            out.append(a)
+    return out
+
+
+def winning_moves(obs: Observation, *, limit: int | None = DEFAULT_LIMIT) -> list[Play | Pass]:
+    """The observing seat's legal actions that win the endgame (one per rank and count:
+    suits never matter in play), when :func:`endgame_state` knows the whole state; empty if
+    it does not, if the solve passes ``limit`` states, or if every action loses."""
+    state = endgame_state(obs)
+    if state is None:
+        return []
+    try:
+        codes = set(winning_codes(state, limit=limit))
+    except TooBig:
+        return []
+    out = []
+    for a in obs.legal_actions:
+        code = fastsim.PASS if a is PASS else encode(a.rank, a.count)
+        if code in codes:
+            codes.discard(code)
+            out.append(a)
+    return out
+
+
+def endgame_choice(obs: Observation, prefer: Play | Pass | None = None, *,
+                   limit: int | None = DEFAULT_LIMIT) -> Play | Pass | None:
+    """A winning action for the observing seat in a solved endgame, or ``None`` when the
+    position is not a known endgame, is too big to solve within ``limit`` states, or every
+    action loses (then the caller's heuristics choose).
+
+    ``prefer`` (the caller's own choice) is kept when it wins; otherwise the first winning
+    action in the fast engine's order of legal actions (lowest rank, then fewest cards,
+    then a pass) is played.
+    """
+    state = endgame_state(obs)
+    if state is None:
+        return None
+    code = choose_code(state, None if prefer is None else
+                       (fastsim.PASS if prefer is PASS else encode(prefer.rank, prefer.count)),
+                       limit=limit)
+    if code is None:
+        return None
+    if prefer is not None and code == (fastsim.PASS if prefer is PASS
+                                       else encode(prefer.rank, prefer.count)):
+        return prefer
+    for a in obs.legal_actions:
+        if (fastsim.PASS if a is PASS else encode(a.rank, a.count)) == code:
+            return a
+    return None
+
+
+def choose_code(state: FastDeal, prefer: int | None = None, *,
+                limit: int | None = DEFAULT_LIMIT) -> int | None:
+    """The action int that :func:`endgame_choice` plays for the seat to act in ``state``
+    (both hands true, two seats holding cards): ``prefer`` when it wins, else the first
+    winning action of :meth:`FastDeal.legal_actions`; ``None`` when every action loses or
+    the solve passes ``limit`` states. The fast copy of the ``intermediate`` player calls
+    this on its play-out states, so its choices equal the player's."""
+    me = state.to_act
+    _check(state, me)
+    memo: dict = {}
+    budget = [float("inf") if limit is None else limit]
+    acts = state.legal_actions()
+    if prefer is not None and prefer in acts:
+        acts.remove(prefer)
+        acts.insert(0, prefer)
+    try:
+        for a in acts:
+            c = state.copy()
+            c.apply(a)
+            if c.to_act < 0:
+                win = c.finish[-1] != me
+            else:
+                win = _wins(c, me, memo, budget)
+            if win:
+                return a
+    except TooBig:
+        return None
+    return None
