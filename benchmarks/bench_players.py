@@ -36,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from president import Match, Rules  # noqa: E402
+from president import PASS, Match, Rules  # noqa: E402
 from president.deal import deal_hands  # noqa: E402
 from president.players import LEVELS  # noqa: E402
 from president.players.expert import ExpertPlayer  # noqa: E402
@@ -225,9 +225,52 @@ def _row(res: dict, stronger: str, weaker: str) -> str:
             f"{label}: {met}{extra} |")
 
 
+def endgames(args) -> int:
+    """``--endgames``: in deals played by ``intermediate`` players, every decision of a
+    two-player endgame (the hidden cards all known) that the solver settles, with at least
+    one winning and one losing action: how often each level picks a losing action there.
+    The solver (no state limit) is the judge; the levels play with their own limits."""
+    from president.players.endgame import endgame_state, winning_codes
+    from president.players.fastsim import PASS as FAST_PASS, encode
+    rows = []
+    for spec, n in (("house", 4), ("first-night", 3), ("first-night", 5)):
+        rules = Rules.parse(spec, players=n, match_end="single-deal")
+        judged = {"intermediate": [0, 0], "expert": [0, 0], "intermediate, no solve": [0, 0]}
+        bots = {"intermediate": IntermediatePlayer(),
+                "expert": ExpertPlayer(seed=1, playouts=args.expert_playouts or 1000,
+                                       time_limit=None),
+                "intermediate, no solve": IntermediatePlayer(endgames=False)}
+        table = IntermediatePlayer()
+        positions = 0
+        for d in range(args.endgame_deals):
+            m = Match(rules, hands=deal_hands(n, n - 1, 9000 + d), record_events=False)
+            while m.to_act is not None:
+                obs = m.observation(m.to_act)
+                state = endgame_state(obs)
+                if state is not None:
+                    wins = set(winning_codes(state, limit=None))
+                    if wins and len(wins) < len(state.legal_actions()):
+                        positions += 1
+                        for name, bot in bots.items():
+                            a = bot.act(obs)
+                            code = FAST_PASS if a is PASS else encode(a.rank, a.count)
+                            judged[name][0] += code not in wins
+                            judged[name][1] += 1
+                m.act(m.to_act, table.act(obs))
+        rows.append((spec, n, positions, judged))
+        print(f"{spec}, {n} players, {args.endgame_deals} deals: {positions} decisions of a "
+              "solved two-player endgame where some actions win and some lose")
+        for name, (bad, total) in judged.items():
+            print(f"  {name}: losing action {bad} of {total}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ladder", action="store_true", help="the strength table")
+    parser.add_argument("--endgames", action="store_true",
+                        help="losing actions chosen in solved two-player endgames")
+    parser.add_argument("--endgame-deals", type=int, default=200)
     parser.add_argument("--deals", type=int, default=4000,
                         help="deals per pair without the expert, at least (boards of cards, "
                              "each played in every seat rotation; default 4000)")
@@ -250,6 +293,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep each board's result in this JSON-lines file and reuse the "
                              "stored boards on the next run (resumes a long ladder)")
     args = parser.parse_args(argv)
+    if args.endgames:
+        return endgames(args)
     return ladder(args) if args.ladder else speed(args)
 
 

@@ -16,11 +16,20 @@ are compared by rank and count) the expert:
    actions this deal that an intermediate player holding those cards would not have taken
    (an opponent model: worlds that explain the table's play count more);
 3. plays every candidate out in every world with the fast play-out policy
-   (:func:`~president.players.fastsim.greedy_playout`), all candidates on the same worlds,
-   keeping the better half of the candidates after each round (successive halving);
-4. picks the candidate with the best weighted mean finishing place; the ``intermediate`` player's
-   choice wins ties and near-ties (within ``prior`` places), so search only overrides the
-   heuristics when it sees a real difference.
+   (:func:`~president.players.fastsim.intermediate_playout` by default), all candidates on
+   the same worlds, keeping the better half of the candidates after each round
+   (successive halving) and always the ``intermediate`` player's choice (the *guess*);
+4. compares the best candidate with the guess *on the same worlds* (a paired comparison:
+   the luck of a world cancels out of each difference of places) and overrides the guess
+   only when the mean difference beats ``prior`` places by ``z`` standard errors of the
+   paired differences (weights counted by their effective number). While the two are
+   not told apart the rest of the budget (``duel`` of it is kept back for this) goes to
+   more worlds for those two alone, so close calls get the most samples.
+
+Before any of this, when only one other seat still holds cards, every hidden card is in
+its hand: the expert solves the rest of the deal exactly
+(:mod:`~president.players.endgame`, at most ``endgame_limit`` states) and plays a
+winning action whenever one exists, without sampling.
 
 The budget is ``playouts`` play-outs and ``time_limit`` seconds per decision, whichever
 runs out first; a decision with one legal action (or one distinct play) is not searched.
@@ -38,6 +47,7 @@ from ..actions import PASS, Give, Pass, Play
 from ..observation import Observation
 from . import fastsim
 from .fastsim import FastDeal, encode
+from .endgame import endgame_choice, root_state
 from .intermediate import IntermediatePlayer
 from .knowledge import rank_counts
 
@@ -56,6 +66,13 @@ class ExpertPlayer:
             search and choices do not depend on the machine's load.
         prior: places of mean finishing place by which another candidate must beat the
             intermediate player's choice to be chosen, >= 0.
+        z: standard errors of the paired differences by which that margin must be
+            beaten, >= 0 (2.0: about a 2% chance, one-sided, that a candidate no better
+            than the guess overrides it on one comparison).
+        duel: share of the play-out budget, in [0, 1), kept for the final comparison of
+            the best candidate with the guess when the halving rounds leave it open.
+        endgame_limit: states searched at most when solving a two-player endgame
+            exactly (0: no solve).
         policy: play-out policy of :mod:`~president.players.fastsim`: ``"intermediate"``
             (default: every seat plays as the intermediate player), ``"climbing"``,
             ``"greedy"`` or ``"random"``.
@@ -71,7 +88,8 @@ class ExpertPlayer:
 
     def __init__(self, *, seed: int | None = None, playouts: int = 1000,
                  time_limit: float | None = 0.8, prior: float = 0.03,
-                 policy: str = "intermediate", surprise: float | None = 0.25) -> None:
+                 policy: str = "intermediate", surprise: float | None = 0.25,
+                 z: float = 2.0, duel: float = 0.3, endgame_limit: int = 20000) -> None:
         if not isinstance(playouts, int) or playouts < 1:
             raise ValueError(f"playouts = {playouts!r} must be a whole number of at least 1")
         if time_limit is not None and not time_limit > 0:
@@ -79,6 +97,13 @@ class ExpertPlayer:
                              "or None for no limit")
         if not prior >= 0:
             raise ValueError(f"prior = {prior!r} must be 0 or more places")
+        if not z >= 0:
+            raise ValueError(f"z = {z!r} must be 0 or more standard errors")
+        if not 0 <= duel < 1:
+            raise ValueError(f"duel = {duel!r} must be at least 0 and below 1")
+        if not isinstance(endgame_limit, int) or endgame_limit < 0:
+            raise ValueError(f"endgame_limit = {endgame_limit!r} must be a whole number, 0 "
+                             "or more")
         if surprise is not None and not 0 < surprise <= 1:
             raise ValueError(f"surprise = {surprise!r} must be more than 0 and at most 1, "
                              "or None")
@@ -87,6 +112,9 @@ class ExpertPlayer:
         self.playouts = playouts
         self.time_limit = time_limit
         self.prior = prior
+        self.z = z
+        self.duel = duel
+        self.endgame_limit = endgame_limit
         policies = {"intermediate": fastsim.intermediate_playout,
                     "climbing": fastsim.climbing_playout, "greedy": fastsim.greedy_playout,
                     "random": fastsim.random_playout}
@@ -96,7 +124,8 @@ class ExpertPlayer:
         self.policy = policies[policy]
         self.heuristic = IntermediatePlayer(seed=seed)
         self.stats = {"decisions": 0, "searched": 0, "playouts": 0, "seconds": 0.0,
-                      "max_seconds": 0.0, "cpu_seconds": 0.0, "max_cpu_seconds": 0.0}
+                      "max_seconds": 0.0, "cpu_seconds": 0.0, "max_cpu_seconds": 0.0,
+                      "solved": 0, "overrides": 0}
 
     def act(self, observation: Observation) -> Play | Pass | Give:
         """Choose a legal action for the observing seat (see the module docstring)."""
@@ -115,6 +144,11 @@ class ExpertPlayer:
         if len(by_code) == 1:
             return legal[0]
         guess_code = fastsim.PASS if guess is PASS else encode(guess.rank, guess.count)
+        if self.endgame_limit:
+            solved = endgame_choice(obs, guess, limit=self.endgame_limit)
+            if solved is not None:
+                self.stats["solved"] += 1
+                return solved
         started = time.perf_counter()
         cpu = time.process_time()
         try:
@@ -134,6 +168,7 @@ class ExpertPlayer:
         chosen = by_code[code]
         if code == guess_code:
             return guess
+        st["overrides"] += 1
         return chosen
 
     def _search(self, obs: Observation, candidates: list[int], guess: int,
@@ -145,58 +180,100 @@ class ExpertPlayer:
         root = root_state(obs)
         cons = seat_constraints(obs)
         deadline = started + self.time_limit if self.time_limit is not None else float("inf")
-        alive = candidates[:]
-        totals = {c: 0.0 for c in candidates}
-        counts = {c: 0 for c in candidates}
-        rounds = max(1, (len(candidates) - 1).bit_length())
-        budget = self.playouts
-        used = 0
+        clock = time.perf_counter
         surprise = self.surprise
         history = [(seat, fastsim.PASS if a is PASS else encode(a.rank, a.count))
                    for seat, a in obs.history]
-        others_acted = any(seat != me for seat, _ in history)
+        # with one other seat left there is one world: weights would change nothing
+        others_acted = any(seat != me for seat, _ in history) and \
+            sum(1 for s, k in enumerate(obs.hand_counts) if s != me and k) > 1
         played = [[0] * 13 for _ in range(obs.players)]
         for seat, a in obs.history:
             if a is not PASS:
                 played[seat][a.rank] += a.count
-        weights = {c: 0.0 for c in candidates}
-        clock = time.perf_counter
-        for rnd in range(rounds):
-            left_rounds = rounds - rnd
-            worlds = max(1, (budget - used) // (left_rounds * len(alive)))
+        # per candidate: {world index: place}; per world: its weight
+        places: dict[int, dict[int, int]] = {c: {} for c in candidates}
+        budget = self.playouts
+        weight: list[float] = []
+        used = 0
+        out_of_time = False
+
+        def play(alive: list[int], worlds: int) -> None:
+            nonlocal used, out_of_time
             for _ in range(worlds):
+                if used + len(alive) > budget:
+                    return
                 hands = sample_world(cons, rng)
                 w = 1.0
                 if surprise is not None and others_acted:
                     w = surprise ** surprises(obs.rules, hands, played, obs.leader, history, me)
+                i = len(weight)
+                weight.append(w)
                 seed = rng.random()
                 for c in alive:
                     st = root.copy(hands)
                     st.apply(c)
                     order = policy(st, random.Random(seed) if noisy else None)
-                    totals[c] += w * (order.index(me) + 1)
-                    weights[c] += w
-                    counts[c] += 1
+                    places[c][i] = order.index(me) + 1
                     used += 1
                     if clock() > deadline:
-                        break
-                if clock() > deadline:
-                    break
-            if time.perf_counter() > deadline or len(alive) <= 2 or rnd == rounds - 1:
+                        out_of_time = True
+                        return
+
+        def mean(c: int) -> float:
+            got = places[c]
+            tw = sum(weight[i] for i in got)
+            return sum(weight[i] * p for i, p in got.items()) / tw if tw else 99.0
+
+        halving = max(len(candidates), int(budget * (1 - self.duel)))
+        alive = candidates[:]
+        rounds = max(1, (len(candidates) - 1).bit_length())
+        for rnd in range(rounds):
+            play(alive, max(1, (halving - used) // ((rounds - rnd) * len(alive))))
+            if out_of_time or len(alive) <= 2 or rnd == rounds - 1:
                 break
-            alive.sort(key=lambda c: totals[c] / weights[c] if weights[c] else 99.0)
+            alive.sort(key=mean)
             keep = alive[:max(2, (len(alive) + 1) // 2)]
             if guess in alive and guess not in keep:
                 keep.append(guess)
             alive = keep
-        alive = [c for c in alive if weights[c]]
-        if not alive:
+        if guess not in alive:  # cannot happen (the guess is always kept); be safe
             return guess, used
-        mean = {c: totals[c] / weights[c] for c in alive}
-        best = min(alive, key=mean.__getitem__)
-        if guess in alive and mean[guess] <= mean[best] + self.prior:
-            best = guess
-        return best, used
+        while True:
+            rivals = [c for c in alive if c != guess and places[c]]
+            if not rivals:
+                return guess, used
+            best = min(rivals, key=mean)
+            verdict = self._verdict(places[best], places[guess], weight)
+            if verdict is not None or out_of_time or used + 2 > budget:
+                return (best if verdict else guess), used
+            # not told apart yet: more worlds for these two alone
+            alive = [guess, best]
+            play(alive, max(1, min(32, (budget - used) // 2)))
+
+    def _verdict(self, best: dict[int, int], guess: dict[int, int],
+                 weight: list[float]) -> bool | None:
+        """Paired comparison of two candidates' places on the worlds both were played in:
+        ``True`` when ``best`` is better than ``guess`` by more than ``prior`` places with
+        ``z`` standard errors to spare, ``False`` when it is clearly not, ``None`` while
+        the difference is within the noise."""
+        common = [i for i in best if i in guess]
+        if len(common) < 8:  # too few worlds to judge the spread
+            return None
+        tw = sum(weight[i] for i in common)
+        tw2 = sum(weight[i] ** 2 for i in common)
+        if not tw:
+            return None
+        diff = {i: guess[i] - best[i] for i in common}  # > 0: best finishes higher
+        mean = sum(weight[i] * d for i, d in diff.items()) / tw
+        var = sum(weight[i] * (d - mean) ** 2 for i, d in diff.items()) / tw
+        n_eff = tw * tw / tw2
+        se = (var / n_eff) ** 0.5 if n_eff > 1 else float("inf")
+        if mean - self.prior > self.z * se:
+            return True
+        if mean - self.prior < -self.z * se * 0.5 or se == 0:
+            return False
+        return None
 
 
 def surprises(rules, hands: list[list[int]], played: list[list[int]], leader: int,
@@ -219,32 +296,6 @@ def surprises(rules, hands: list[list[int]], played: list[list[int]], leader: in
             tot[code >> 2] -= (code & 3) + 1
         fd.apply(code)
     return missed
-
-
-def root_state(obs: Observation) -> FastDeal:
-    """The current state of the deal on the fast engine, rebuilt from the public history
-    (the pile, passes, who went out, whose turn). Hands of the other seats are left as
-    zeros: fill them from :func:`sample_world`; the observing seat's hand is its own.
-
-    Raises:
-        ValueError: if the history does not lead to the observing seat's turn (the
-            observation is not a decision of this seat in play).
-    """
-    n = obs.players
-    played = [[0] * 13 for _ in range(n)]
-    for seat, action in obs.history:
-        if action is not PASS:
-            played[seat][action.rank] += action.count
-    fd = FastDeal(obs.rules, played, obs.leader)
-    fd.ncards = [sum(played[s]) + obs.hand_counts[s] for s in range(n)]
-    for seat, action in obs.history:
-        fd.apply(fastsim.PASS if action is PASS else encode(action.rank, action.count))
-    if fd.to_act != obs.seat or fd.ncards != list(obs.hand_counts):
-        raise ValueError(f"the history does not lead to seat {obs.seat}'s turn; the expert "
-                         "searches only its own decisions in play")
-    fd.hands = [[0] * 13 for _ in range(n)]
-    fd.hands[obs.seat] = rank_counts(obs.hand)
-    return fd
 
 
 def seat_constraints(obs: Observation) -> dict:
