@@ -13,6 +13,11 @@ const RANK_PLURAL = { 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"
   9: "nines", 10: "tens", J: "jacks", Q: "queens", K: "kings", A: "aces" };
 const STORE_MATCH = "president.match";
 const STORE_HISTORY = "president.history";
+const STORE_SEATS = "president.seats";   // table id -> the seat this device holds there
+const SEATS_KEPT = 20;
+const TABLE_HOURS = 6;                   // the server forgets a table after 6 hours unused
+const JOIN = /^#join=([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
+const LOOPBACK = ["127.0.0.1", "localhost", "[::1]", "::1"];
 const STORE_OPTIONS = "president.options";
 const STORE_GUIDE = "president.guide-seen";
 const SESSION_PRACTICE = "president.practice-live";
@@ -56,6 +61,50 @@ function setPref(key, value) {
   store.set(STORE_OPTIONS, { ...store.get(STORE_OPTIONS, {}), [key]: value });
 }
 
+// The seats this device holds, one per match (table id -> the saved match entry: token,
+// player, name, host, rules, scores...). "president.match" is the one open now; the others
+// stay here, so opening another match's link never loses a seat.
+function seatsMap() {
+  const map = store.get(STORE_SEATS, {});
+  return map && typeof map === "object" && !Array.isArray(map) ? map : {};
+}
+
+function rememberSeat(entry) {
+  if (!entry?.table || !entry.token) return;
+  const map = seatsMap();
+  map[entry.table] = { ...entry, updated: entry.updated || Date.now() };
+  const keys = Object.keys(map).sort((a, b) => (map[b].updated || 0) - (map[a].updated || 0));
+  for (const k of keys.slice(SEATS_KEPT)) delete map[k];
+  store.set(STORE_SEATS, map);
+}
+
+function forgetSeat(table) {
+  const map = seatsMap();
+  if (map[table]) { delete map[table]; store.set(STORE_SEATS, map); }
+}
+
+// The seat this device holds at `table`, or null.
+function heldSeat(table) {
+  const current = store.get(STORE_MATCH);
+  if (current?.table === table && current.token) return current;
+  const entry = seatsMap()[table];
+  return entry?.token ? entry : null;
+}
+
+// Make (table, token) the match open on this device; the one open before stays in the map.
+function makeCurrent(table, token) {
+  const current = store.get(STORE_MATCH);
+  if (current?.table === table && current.token === token) return current;
+  if (current?.table && current.token && !(current.finished && !current.friends)) rememberSeat(current);
+  const known = seatsMap()[table];
+  const entry = known && known.token === token ? { ...known }
+    : { table, token, rules: "match", players: [], scores: [], deals: [], invites: known?.invites };
+  if (known && known.token !== token) { delete entry.snapshot; entry.host = false; entry.name = undefined; }
+  store.set(STORE_MATCH, entry);
+  rememberSeat(entry);
+  return entry;
+}
+
 // ----- state --------------------------------------------------------------------------
 
 const app = {
@@ -73,6 +122,11 @@ const app = {
   autoPassed: -1,     // table action count at which we last passed for the player
   landing: 0,         // flights on their way to the pile
   rules: [],          // this table's rules in plain words (welcome)
+  invites: [],        // the host's friend seats (welcome): [{player, name, token}]
+  askedNext: null,    // the result ("deal:phase") this page asked to move on from
+  heldResult: null,   // a result view kept open over a deal someone else started
+  timerUntil: null,   // {player, until}: when the stand-in moves (state.table.timer)
+  pauseCheck: false,  // after a welcome: pause again if the page is hidden (one human)
 };
 
 // ----- cards --------------------------------------------------------------------------
@@ -164,6 +218,7 @@ function show(screen) {
   $("new-round").hidden = !(screen === "table" && app.session?.kind === "practice");
   $("leave-match").hidden = !(screen === "table" && app.session?.kind === "match");
   $("action-bar").hidden = screen !== "table";
+  if (screen !== "table") $("pause-table").hidden = $("invite-toggle").hidden = true;
   if (screen !== "table") {
     $("result").hidden = true;
     $("paused").hidden = true;
@@ -176,11 +231,12 @@ function notice(text) {
   $("notice").hidden = !text;
 }
 
-function confirmBox(title, text, yes) {
+function confirmBox(title, text, yes, no = "Cancel") {
   return new Promise((resolve) => {
     $("confirm-title").textContent = title;
     $("confirm-text").textContent = text;
     $("confirm-yes").textContent = yes;
+    $("confirm-no").textContent = no;
     $("confirm").hidden = false;
     const back = document.activeElement;
     $("confirm-no").focus();
@@ -219,11 +275,31 @@ function trapTab(e) {
   e.preventDefault();
 }
 
+// The pause window. At a table for friends only the host pauses and resumes; the window
+// says who paused, and the others wait without a Resume button.
 function showPaused(on) {
   const box = $("paused");
   const was = !box.hidden;
+  const s = app.state;
+  const friends = s && friendsTable();
+  const canResume = !friends || amHost();
+  if (on && s) {
+    const by = s.table.paused_by;
+    if (friends) {
+      const who = by && by !== s.players[s.you.player] ? by : (by ? "you" : hostName());
+      $("paused-text").replaceChildren(...(canResume
+        ? [`Paused by ${who}. Nobody plays until you resume.`]
+        : [...named`Paused by ${who}.`, " ", ...named`Waiting for ${hostName()} (the host) to resume the game.`]));
+    } else {
+      $("paused-text").textContent = by && by !== s.players[s.you.player] ? `Paused by ${by}.` : "Play stopped while this page was hidden.";
+    }
+  }
+  $("resume").hidden = !canResume;
   box.hidden = !on;
-  if (on && !was && $("confirm").hidden) $("resume").focus();
+  if (on && !was && $("confirm").hidden) {
+    if (canResume) $("resume").focus();
+    else { box.querySelector(".dialog").tabIndex = -1; box.querySelector(".dialog").focus(); }
+  }
 }
 
 // A "?" button that shows or hides a plain-words explanation right after `anchor`.
@@ -451,6 +527,25 @@ function renderSaved() {
     li.append(btn);
     list.append(li);
   }
+  // Other matches this device holds a seat at (a friend's table, a match left for another).
+  const fresh = Date.now() - TABLE_HOURS * 3600 * 1000;
+  const others = Object.values(seatsMap())
+    .filter((e) => e.table !== current?.table && !e.finished && (e.updated || 0) > fresh)
+    .sort((a, b) => (b.updated || 0) - (a.updated || 0));
+  for (const e of others) {
+    const li = document.createElement("li");
+    const who = e.name ? [" as ", ...named`${e.name}`, e.host ? " (host)" : ""] : [];
+    li.append(`Also in progress: ${e.rules || "match"}`, ...who, " ");
+    const btn = document.createElement("button");
+    btn.type = "button";
+    btn.textContent = "Continue";
+    btn.onclick = () => {
+      makeCurrent(e.table, e.token);
+      connect({ table: e.table, token: e.token, kind: "match" });
+    };
+    li.append(btn);
+    list.append(li);
+  }
   for (const h of store.get(STORE_HISTORY, []).slice().reverse()) {
     const li = document.createElement("li");
     const won = h.winners?.length ? `won by ${h.winners.map(isolated).join(" and ")}` : "unfinished";
@@ -543,11 +638,14 @@ async function createMatch(setup) {
   const reply = await r.json();
   if (!r.ok) return reply.message || "The server refused the match.";
   const old = store.get(STORE_MATCH);
-  if (old && !old.finished) archive(old);
-  store.set(STORE_MATCH, {
+  if (old?.table && old.token && !old.finished) rememberSeat(old);   // still on the start screen's list
+  const entry = {
     table: reply.table, token: reply.token, rules: ruleName(body), players: body.names,
     scores: body.names.map(() => 0), deals: [], invites: reply.invites, started: Date.now(), setup,
-  });
+    player: 0, host: true, name: body.names[0],
+  };
+  store.set(STORE_MATCH, entry);
+  rememberSeat(entry);
   connect({ table: reply.table, token: reply.token, kind: "match", invites: reply.invites });
   return null;
 }
@@ -564,6 +662,7 @@ function archive(saved, winners = null) {
   });
   store.set(STORE_HISTORY, history.slice(-50));
   store.remove(STORE_MATCH);
+  if (saved.table) forgetSeat(saved.table);
 }
 
 // ----- connection ---------------------------------------------------------------------
@@ -628,12 +727,23 @@ function receive(msg) {
     case "welcome":
       app.retries = 0;
       app.session.player = msg.player;
+      app.session.host = msg.host ?? 0;
+      app.session.name = msg.name;
       app.rules = msg.rules;
+      app.invites = Array.isArray(msg.invites) ? msg.invites
+        : (app.session.invites || store.get(STORE_MATCH)?.invites || []);
+      // A friend arriving at someone else's table: a welcome line on their own page.
+      app.welcomeLine = app.session.host !== msg.player
+        ? `Welcome, ${msg.name}! You sit at this table with your own hand; the others see only how many cards you hold.`
+        : null;
+      if (app.session.kind === "match") rememberWelcome(msg);
       renderRules();
       if (app.session.kind === "practice") tabStore.set(SESSION_PRACTICE, "1");
       send({ type: "speed", speed: prefs().speed });
-      // A hidden page that reconnects (a server restart) keeps its round paused (seed 003).
-      if (document.hidden && !app.unloading) send({ type: "pause" });
+      // A hidden page that reconnects (a server restart) keeps its round paused (seed 003);
+      // decided on the first state, which says whether friends sit at the table.
+      app.pauseCheck = true;
+      app.logKept = false;
       break;
     case "state":
       onState(msg);
@@ -658,6 +768,16 @@ function receive(msg) {
   }
 }
 
+// The seat this page holds, as the server named it (kept with the match on this device).
+function rememberWelcome(msg) {
+  const saved = store.get(STORE_MATCH);
+  if (!saved || saved.table !== app.session.table || saved.token !== app.session.token) return;
+  const next = { ...saved, player: msg.player, name: msg.name, host: msg.player === (msg.host ?? 0) };
+  if (app.invites.length) next.invites = app.invites;
+  store.set(STORE_MATCH, next);
+  rememberSeat(next);
+}
+
 function onError(msg) {
   app.hinting = false;
   app.sentAt = -1;          // the action was refused: the player may try again
@@ -666,6 +786,7 @@ function onError(msg) {
     if (app.session?.kind === "match") {
       const saved = store.get(STORE_MATCH);
       if (saved && saved.table === app.session.table) archive(saved);
+      else forgetSeat(app.session.table);
     }
     showStart(app.session?.kind === "practice" && app.retries
       ? "The connection was lost, which ends a practice round. Start a new one."
@@ -687,6 +808,7 @@ function addLogLine(ev) {
   const li = document.createElement("li");
   li.textContent = ev.text;
   if (ev.kind === "dealt") li.className = "deal-line";
+  else if (ev.kind === "presence" || ev.kind === "welcome") li.className = "presence-line";
   const log = $("log");
   log.append(li);
   while (log.children.length > 3000) log.firstChild.remove();
@@ -702,7 +824,21 @@ function announce(ev) {
   addLogLine(ev);
 }
 
+// Who comes, leaves, returns, and when a computer plays for someone (tables for friends):
+// the play log and the announcement; the seats show it from the state that follows.
+function onPresence(ev) {
+  const s = app.state;
+  const seat = s?.seats.find((x) => x.player === ev.player);
+  if (seat && ["joined", "returned"].includes(ev.what)) { seat.online = true; seat.joined = true; }
+  else if (seat && ev.what === "left") seat.online = false;
+  let text = ev.text;
+  if (ev.what === "joined" && s && ev.player !== s.you.player) text = `${ev.text} Welcome, ${s.players[ev.player]}!`;
+  announce({ ...ev, text });
+  if (s && !$("table").hidden) renderSeatsAndFriends();
+}
+
 function onEvent(ev) {
+  if (ev.kind === "presence") { onPresence(ev); return; }
   // A practice round is one standalone deal (seed 003): no match winner to announce.
   if (ev.kind === "match-ended" && app.session?.kind === "practice") return;
   if (ev.kind === "dealt") { app.dealEvents = []; app.resultClosed = null; }
@@ -718,13 +854,19 @@ function onEvent(ev) {
 // On joining (a reload, Continue): the match's events so far, every deal, so the play log
 // is whole again; this deal's events give the pass bubbles and the exchange summary.
 function onLog(msg) {
+  // A log sent again at the same table (the match started, a rematch) keeps the lines about
+  // who came and went, which the server sends live only.
+  const kept = app.logKept ? [...$("log").querySelectorAll(".presence-line")] : [];
   $("log").innerHTML = "";
+  $("log").append(...kept);
   let start = 0;
   msg.events.forEach((ev, i) => { if (ev.kind === "dealt") start = i; });
   app.dealEvents = msg.events.slice(start);
   for (const ev of msg.events) addLogLine(ev);
   const last = msg.events[msg.events.length - 1];
   $("announce").textContent = last ? last.text : "";
+  if (app.welcomeLine && !app.logKept) addLogLine({ kind: "welcome", text: app.welcomeLine });
+  app.logKept = true;
 }
 
 function previousTitle(seat) {
@@ -766,6 +908,31 @@ function onState(state) {
   const before = app.state;
   app.state = state;
   show("table");
+  if (app.pauseCheck) {
+    app.pauseCheck = false;
+    // A hidden page that reconnects keeps its game paused (seed 003), unless friends sit here.
+    if (document.hidden && !app.unloading && !friendsTable()) send({ type: "pause" });
+  }
+  const number = state.table.match_number || 1;
+  const newMatch = before && (before.table.match_number || 1) !== number;
+  if (before && (newMatch || (before.deal !== state.deal && !before.table.lobby))) {
+    // Someone else moved the table on while this page's result view is open: keep it open
+    // (its reader closes it) and say so; one this page asked to move on from closes.
+    const wasOver = ["between-deals", "match-over"].includes(before.phase);
+    const asked = app.askedNext === `${before.table.match_number || 1}:${before.deal}:${before.phase}`;
+    if (wasOver && !$("result").hidden && !asked && friendsTable()) {
+      app.heldResult = { match: newMatch, deal: state.deal };
+    } else {
+      app.heldResult = null;
+    }
+    app.resultClosed = null;
+  }
+  if (newMatch) {
+    app.dealEvents = app.dealEvents.filter((e) => e.kind === "dealt").slice(-1);
+    app.selected.clear();
+  }
+  const timer = state.table.timer;
+  app.timerUntil = timer ? { player: timer.player, until: Date.now() + timer.seconds * 1000 } : null;
   if (before === null || before.hand.length !== state.hand.length || before.deal !== state.deal) {
     app.selected = new Set([...app.selected].filter((c) => state.hand.includes(c)));
     if (before && (before.hand.length !== state.hand.length || before.deal !== state.deal)) app.selected.clear();
@@ -808,27 +975,50 @@ function maybeAutoPass() {
 
 function saveMatch(state) {
   const saved = store.get(STORE_MATCH) || {};
+  // Another page of this device took another seat or match meanwhile: leave its entry alone.
   if (saved.table && saved.table !== app.session.table) return;
+  if (saved.table && saved.token && saved.token !== app.session.token) return;
+  const number = state.table.match_number || 1;
+  let base = saved;
+  if ((saved.match_number || number) < number) {
+    // A rematch at this table: the match before goes to the history (if this page missed its
+    // end, as it was when last seen), and this entry follows the new one.
+    if (!saved.finished && saved.deals?.length) pushHistory(saved, null);
+    base = { ...saved, finished: false, started: Date.now() };
+  }
   const next = {
-    ...saved, table: app.session.table, token: app.session.token,
+    ...base, table: app.session.table, token: app.session.token,
     rules: `${state.rules.name} (${state.seats.length} players)`, players: state.players,
-    scores: state.scores, deals: state.deals, updated: Date.now(),
+    scores: state.scores, deals: state.deals, updated: Date.now(), match_number: number,
     scoring: Array.isArray(state.rules.scoring) && state.rules.scoring.length > 0,
+    player: state.you.player, name: state.players[state.you.player],
+    host: (state.table.host ?? 0) === state.you.player, friends: friendsTable(state),
   };
   if (state.snapshot) next.snapshot = state.snapshot;
-  store.set(STORE_MATCH, next);
-  if (state.phase === "match-over" && !saved.finished) {
+  if (state.phase === "match-over" && !next.finished) {
     next.finished = true;
-    store.set(STORE_MATCH, next);
-    const history = store.get(STORE_HISTORY, []);
-    history.push({ when: Date.now(), rules: next.rules, players: next.players, scores: next.scores,
-      scoring: next.scoring, deals: state.deals.length, winners: state.winners.map((p) => state.players[p]), table: next.table });
-    store.set(STORE_HISTORY, history.slice(-50));
+    pushHistory(next, state.winners.map((p) => state.players[p]));
   }
+  store.set(STORE_MATCH, next);
+  rememberSeat(next);
 }
 
+function pushHistory(entry, winners) {
+  const history = store.get(STORE_HISTORY, []);
+  history.push({ when: Date.now(), rules: entry.rules, players: entry.players, scores: entry.scores,
+    scoring: entry.scoring, deals: entry.deals?.length || 0, winners, table: entry.table });
+  store.set(STORE_HISTORY, history.slice(-50));
+}
+
+// More than one human seat: a table for friends (a host, presence, ready between deals).
+function friendsTable(s = app.state) {
+  return !!s && s.table.kind === "match" && (s.table.humans?.length || 0) > 1;
+}
+function amHost(s = app.state) { return (s.table.host ?? 0) === s.you.player; }
+function hostName(s = app.state) { return s.players[s.table.host ?? 0]; }
+
 function me() { return app.state.you.seat; }
-function myTurn() { return app.state.to_act === me(); }
+function myTurn() { return app.state.to_act === me() && !app.state.seats[me()].standin; }
 function nameOf(seat) { return seat === me() ? "You" : app.state.seats[seat].name; }
 function nameIn(seat) { return seat === me() ? "you" : app.state.seats[seat].name; }
 function playerName(p) { return p === app.state.you.player ? "You" : app.state.players[p]; }
@@ -848,9 +1038,29 @@ function dealOver() { return ["between-deals", "match-over"].includes(app.state.
 
 function render() {
   const s = app.state;
-  const deal = s.table.kind === "practice" ? "Practice round" : `${s.rules.name} · deal ${s.deal}`;
-  $("bar-info").replaceChildren(...named`${deal} · dealer: ${nameIn(s.dealer)} · first lead: ${nameIn(s.leader)}`);
+  const lobby = !!s.table.lobby;
+  const t = $("table");
+  t.dataset.lobby = lobby ? "1" : "";
+  t.dataset.friends = friendsTable() ? "1" : "";
+  t.dataset.host = amHost() ? "1" : "";
+  $("lobby").hidden = !lobby;
+  $("action-bar").hidden = lobby;
+  renderTopButtons();
   renderInvites();
+  if (lobby) {
+    $("bar-info").replaceChildren(`${s.rules.name} · waiting room`);
+    renderLobby();
+    $("result").hidden = true;
+    showPaused(false);
+    $("exchange-panel").hidden = true;
+    t.dataset.turn = "";
+    t.dataset.phase = "lobby";
+    t.dataset.actions = String(s.table.actions);
+    return;
+  }
+  const number = s.table.match_number > 1 ? `match ${s.table.match_number} · ` : "";
+  const deal = s.table.kind === "practice" ? "Practice round" : `${s.rules.name} · ${number}deal ${s.deal}`;
+  $("bar-info").replaceChildren(...named`${deal} · dealer: ${nameIn(s.dealer)} · first lead: ${nameIn(s.leader)}`);
   renderSeats();
   renderPile();
   renderHand();
@@ -861,8 +1071,8 @@ function render() {
   renderGone();
   renderResult();
   showPaused(s.table.paused);
+  renderCountdowns();
   $("speed").value = s.table.speed || prefs().speed;
-  const t = $("table");
   t.dataset.turn = myTurn() ? "you" : "";
   t.dataset.phase = s.phase;
   t.dataset.actions = String(s.table.actions);
@@ -871,23 +1081,188 @@ function render() {
   if (s.table.kind === "practice" && !store.get(STORE_GUIDE)) $("guide").hidden = false;
 }
 
+// The header's buttons at a table for friends: the host's Pause and Invite links.
+function renderTopButtons() {
+  const s = app.state;
+  const host = friendsTable() && amHost();
+  const playing = ["play", "exchange"].includes(s.phase) && !s.table.lobby;
+  $("pause-table").hidden = !(host && playing && !s.table.paused);
+  $("invite-toggle").hidden = !(host && app.invites.length && !s.table.lobby);
+}
+
+// Where friends on other devices cannot reach this page: it says so, and how.
+function loopbackNotice() {
+  if (!LOOPBACK.includes(location.hostname)) return null;
+  const box = document.createElement("div");
+  box.className = "notice loopback";
+  box.setAttribute("role", "note");
+  const p1 = document.createElement("p");
+  p1.append("These links point to ");
+  const host = document.createElement("code");
+  host.textContent = location.host;
+  p1.append(host, ", an address only this computer can open: friends on other devices cannot use them.");
+  const p2 = document.createElement("p");
+  p2.append("To play with friends on your network, restart the server with ");
+  const cmd = document.createElement("code");
+  cmd.textContent = "president serve --host 0.0.0.0";
+  p2.append(cmd, ". It prints the address to give your friends: open the game at that address here too, so the links use it.");
+  box.append(p1, p2);
+  return box;
+}
+
+function seatLink(token) { return `${location.origin}/#join=${app.session.table}.${token}`; }
+
+// Words for a human seat's presence: online / away, waiting in the waiting room, or the
+// computer playing for them.
+function presenceWords(seat, lobby = app.state.table.lobby) {
+  if (seat.online === null || seat.online === undefined) return null;
+  if (lobby) return seat.joined || seat.online ? (seat.online ? "joined · online" : "joined · away") : "waiting";
+  const here = seat.online ? "online" : "away";
+  return seat.standin ? `${here} · computer playing (${seat.standin})` : here;
+}
+
+function selectText(el) {
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const sel = window.getSelection();
+  sel.removeAllRanges();
+  sel.addRange(range);
+}
+
+async function copyLink(link, textEl, status) {
+  try {
+    if (navigator.clipboard && window.isSecureContext) {
+      await navigator.clipboard.writeText(link);
+      status.textContent = "Copied.";
+      return;
+    }
+  } catch { /* refused: select it instead */ }
+  selectText(textEl);
+  let ok = false;
+  try { ok = document.execCommand("copy"); } catch { ok = false; }
+  status.textContent = ok ? "Copied." : "Selected: copy it with Ctrl+C (or your menu's Copy).";
+}
+
+// One row per seat: name, chips, presence; for the host, each friend's link with Copy and
+// Share, and the seat handed to the computer or back (after the waiting room).
+function friendRow(seat, { links, tools }) {
+  const s = app.state;
+  const li = document.createElement("li");
+  li.className = "friend-row";
+  li.dataset.player = String(seat.player);
+  const head = document.createElement("p");
+  head.className = "friend-head";
+  const name = document.createElement("bdi");
+  name.className = "friend-name";
+  name.textContent = seat.name;
+  head.append(name);
+  if (seat.player === s.you.player) head.insertAdjacentHTML("beforeend", ' <span class="chip you-chip">you</span>');
+  if (seat.host) head.insertAdjacentHTML("beforeend", ' <span class="chip host">host</span>');
+  const words = presenceWords(seat);
+  const status = document.createElement("span");
+  status.className = "presence";
+  if (words === null) status.textContent = `computer: ${seat.level}`;
+  else {
+    status.textContent = seat.player === s.you.player ? "online" : words;
+    status.classList.add(seat.online || seat.player === s.you.player ? "on" : "off");
+    if (words === "waiting") status.classList.replace("off", "waiting");
+  }
+  head.append(" ", status);
+  li.append(head);
+  const invite = links ? app.invites.find((i) => i.player === seat.player) : null;
+  if (invite) {
+    const link = seatLink(invite.token);
+    const row = document.createElement("div");
+    row.className = "link-row";
+    const text = document.createElement("code");
+    text.className = "link-text";
+    text.textContent = link;
+    text.tabIndex = 0;
+    text.setAttribute("aria-label", `Seat link for ${seat.name}`);
+    text.addEventListener("focus", () => selectText(text));
+    const note = document.createElement("span");
+    note.className = "copy-status";
+    note.setAttribute("role", "status");
+    const copy = button("Copy", "copy-link", () => copyLink(link, text, note));
+    copy.setAttribute("aria-label", `Copy ${seat.name}'s link`);
+    row.append(text, copy);
+    if (navigator.share) {
+      const share = button("Share", "share-link", async () => {
+        try {
+          await navigator.share({ title: "President", text: `${seat.name}, your seat at our President table:`, url: link });
+        } catch { /* closed without sharing */ }
+      });
+      share.setAttribute("aria-label", `Share ${seat.name}'s link`);
+      row.append(share);
+    }
+    row.append(note);
+    li.append(row);
+  }
+  if (tools && seat.online !== null && seat.player !== s.you.player && !s.table.lobby) {
+    const give = seat.standin
+      ? button("Give the seat back", "seat-toggle", () => send({ type: "seat", player: seat.player, computer: false }))
+      : button("Let the computer play", "seat-toggle", () => send({ type: "seat", player: seat.player, computer: true }));
+    give.setAttribute("aria-label", seat.standin ? `Give ${seat.name} their seat back` : `Let the computer play for ${seat.name}`);
+    li.append(give);
+  }
+  return li;
+}
+
+function bySeatOrder(s = app.state) {
+  return s.seats.slice().sort((a, b) => a.player - b.player);
+}
+
+// The host's links for the whole match (a side panel, opened from the header).
 function renderInvites() {
   const box = $("invites");
-  const invites = app.session.invites || store.get(STORE_MATCH)?.invites || [];
-  if (!invites.length || app.state.deal > 1 || app.state.you.player !== 0) { box.hidden = true; return; }
-  box.hidden = false;
-  box.innerHTML = "<h2>Seat links for your friends</h2><p>Send each friend their own link; it is their seat.</p>";
-  const ul = document.createElement("ul");
-  for (const inv of invites) {
-    const li = document.createElement("li");
-    const link = `${location.origin}/#join=${app.session.table}.${inv.token}`;
-    li.innerHTML = `<strong></strong>: <input readonly class="invite-link">`;
-    li.querySelector("strong").textContent = inv.name;
-    li.querySelector("input").value = link;
-    li.querySelector("input").setAttribute("aria-label", `Seat link for ${inv.name}`);
-    ul.append(li);
+  const s = app.state;
+  const on = friendsTable() && amHost() && app.invites.length > 0 && !s.table.lobby;
+  box.hidden = !on;
+  if (!on) return;
+  const list = $("invite-list");
+  list.replaceChildren(...bySeatOrder().filter((x) => x.online !== null && x.player !== s.you.player)
+    .map((seat) => friendRow(seat, { links: true, tools: true })));
+  const notice = loopbackNotice();
+  $("invites-loopback").replaceChildren(...(notice ? [notice] : []));
+}
+
+// The waiting room: every seat, who has come; the host's links and Start.
+function renderLobby() {
+  const s = app.state;
+  const host = amHost();
+  const friends = bySeatOrder().filter((x) => x.online !== null && !x.host);
+  const missing = friends.filter((x) => !x.joined && !x.online);
+  $("lobby-lead").replaceChildren(...(host
+    ? ["Send each friend their own link below. ",
+      missing.length ? `Waiting for ${missing.map((x) => isolated(x.name)).join(", ")}.` : "Everyone is here."]
+    : named`Waiting for ${hostName()} to start the match.`));
+  $("lobby-seats").replaceChildren(...bySeatOrder().map((seat) => friendRow(seat, { links: host, tools: false })));
+  const notice = host ? loopbackNotice() : null;
+  $("lobby-loopback").replaceChildren(...(notice ? [notice] : []));
+  $("lobby-host").hidden = !host;
+  if (host) {
+    $("start-note").textContent = missing.length
+      ? `A seat whose friend has not come yet is played by the computer (${s.table.standin || "simple"}) until they arrive; they get it back when they open their link.`
+      : "Everyone has opened their link.";
   }
-  box.append(ul);
+}
+
+// Seats and the friends' rows again (a presence event changed who is here).
+function renderSeatsAndFriends() {
+  if (app.state.table.lobby) renderLobby(); else renderSeats();
+  renderInvites();
+}
+
+// Seconds left before the computer moves for someone (state.table.timer), counted down here.
+function renderCountdowns() {
+  const els = document.querySelectorAll("[data-countdown]");
+  const t = app.timerUntil;
+  for (const el of els) {
+    const left = t ? Math.max(0, Math.ceil((t.until - Date.now()) / 1000)) : 0;
+    el.textContent = t ? `${left} s` : "";
+  }
+  clearTimeout(app.countdownTick);
+  if (t && els.length && t.until > Date.now()) app.countdownTick = setTimeout(renderCountdowns, 500);
 }
 
 function placeWords(seat) {
@@ -939,7 +1314,15 @@ function renderSeats() {
     const meta = document.createElement("span");
     meta.className = "meta";
     meta.innerHTML = '<span class="level"></span>';
-    meta.querySelector(".level").textContent = levelWords(seat.level);
+    meta.querySelector(".level").textContent = seat.standin ? `computer (${seat.standin})`
+      : seat.host && friendsTable() ? "host" : levelWords(seat.level);
+    const here = presenceWords(seat);
+    if (here !== null) {
+      const dot = document.createElement("span");
+      dot.className = `presence ${seat.online ? "on" : "off"}`;
+      dot.textContent = seat.online ? "online" : "away";
+      meta.append(" · ", dot);
+    }
     if (seat.seat === s.dealer) meta.insertAdjacentHTML("beforeend", ' <span class="chip dealer" title="Dealer">dealer</span>');
     if (was) {
       const t = document.createElement("span");
@@ -969,14 +1352,26 @@ function renderSeats() {
       li.append(t);
       status.push("to play");
     } else if (acting && s.phase === "exchange") {
+      const t = document.createElement("span");
+      t.className = "turn";
+      t.textContent = "to give…";
+      li.append(t);
       status.push("to give cards");
+    }
+    if (acting && app.timerUntil?.player === seat.player) {
+      const c = document.createElement("span");
+      c.className = "countdown";
+      c.title = "The computer moves for them in";
+      c.innerHTML = '⏱ <span data-countdown></span>';
+      li.append(c);
     }
     if (bubbles.has(seat.seat) && !seat.place) {
       li.insertAdjacentHTML("beforeend", '<span class="bubble">Pass</span>');
       status.push("passed");
     }
     if (scored()) status.push(plural(s.scores[seat.player], "point"));
-    li.setAttribute("aria-label", `${seat.name}, ${levelWords(seat.level)}: ${plural(seat.cards, "card")}`
+    const who = [seat.host && friendsTable() ? "host" : levelWords(seat.level), here].filter(Boolean).join(", ");
+    li.setAttribute("aria-label", `${seat.name}, ${who}: ${plural(seat.cards, "card")}`
       + `${seat.seat === s.dealer ? ", dealer" : ""}${was ? `, was ${was}` : ""}`
       + `${status.length ? ", " + status.join(", ") : ""}`);
     ul.append(li);
@@ -987,6 +1382,7 @@ function renderSeats() {
   my.innerHTML = "";
   my.classList.toggle("to-act", myTurn());
   my.append(mine.place ? `You · ${placeTitle(mine)}` : "You");
+  if (mine.host && friendsTable()) my.insertAdjacentHTML("beforeend", ' <span class="chip host">host</span>');
   if (mine.seat === s.dealer) my.insertAdjacentHTML("beforeend", ' <span class="chip dealer">dealer</span>');
   const was = previousTitle(mine);
   if (was) my.insertAdjacentHTML("beforeend", ` <span class="chip title">${was}</span>`);
@@ -1129,9 +1525,13 @@ function renderYou() {
   const bits = [plural(seat.cards, "card")];
   if (seat.place) bits.push(placeStatus(seat));
   if (scored()) bits.push(plural(s.scores[seat.player], "point"));
-  if (myTurn()) bits.push(s.phase === "exchange" ? "your turn to give" : "your turn");
+  if (seat.standin) bits.push(`a computer (${seat.standin}) plays for you now`);
+  else if (myTurn()) bits.push(s.phase === "exchange" ? "your turn to give" : "your turn");
   else if (seat.place && s.phase === "play") bits.push("the others play on until every place is known");
   $("your-info").textContent = `· ${bits.join(" · ")}`;
+  if (myTurn() && app.timerUntil?.player === seat.player) {
+    $("your-info").insertAdjacentHTML("beforeend", ' · <span class="countdown">the computer moves for you in <span data-countdown></span></span>');
+  }
   document.querySelector(".you").classList.toggle("to-act", myTurn());
 }
 
@@ -1160,6 +1560,7 @@ function renderControls() {
   $("show-result").hidden = !over || !$("result").hidden;
   let why = "";
   if (over) why = s.table.kind === "practice" ? "The round is over." : s.phase === "match-over" ? "The match is over." : "The deal is over.";
+  else if (s.seats[me()].standin) why = named`A computer plays for you now; ${hostName()} (the host) can give your seat back.`;
   else if (s.phase === "exchange") why = myTurn() ? "Give your cards above the hand." : named`Waiting for ${nameOf(s.to_act)} to give cards…`;
   else if (!myTurn()) why = s.to_act === null ? "" : named`Waiting for ${nameOf(s.to_act)}…`;
   else if (onlyPass) why = `Nothing you hold beats ${playWords(s.to_beat.cards)}: pass.`;
@@ -1203,6 +1604,15 @@ function renderExchange() {
   if (pending.giver !== me()) {
     const back = s.rules.give_back === "lowest" ? `gives back their lowest ${many}` : `gives back ${many}`;
     p.append(...named`Waiting: ${nameOf(pending.giver)} ${pending.forced ? `must give their ${highest}` : back} to ${pending.receiver === me() ? "you" : nameOf(pending.receiver)}.`);
+    if (pending.forced) {
+      // The one who receives the bottom's best cards gives back as many next.
+      const then = document.createElement("span");
+      then.className = "then";
+      then.append(" ", ...(pending.receiver === me()
+        ? [`Then you give ${many} back: you choose ${pending.count === 1 ? "which" : "which ones"}${s.rules.give_back === "lowest" ? " (your lowest)" : ""}.`]
+        : named`Then ${nameOf(pending.receiver)} gives ${many} back.`));
+      p.append(then);
+    }
     box.append(p);
     return;
   }
@@ -1342,12 +1752,69 @@ function renderRules() {
 }
 
 function resultKey() { return `${app.state.deal}:${app.state.phase}`; }
+function fullKey(s = app.state) { return `${s.table.match_number || 1}:${s.deal}:${s.phase}`; }
+
+// Move on from this result (next deal or rematch): this page's own view closes when it comes.
+function moveOn(type, force = false) {
+  app.askedNext = fullKey();
+  send(force ? { type, force: true } : { type });
+}
+
+// Friends' tables: "Next deal" / "Play again" says ready; the page then names who it waits
+// for, and the host may start at once.
+function readyControls(body, actions, type, label, forceLabel) {
+  const s = app.state;
+  const ready = new Set(s.table.ready || []);
+  const mine = ready.has(s.you.player);
+  const waiting = s.seats.filter((x) => x.online && !x.standin && !ready.has(x.player) && x.player !== s.you.player);
+  const line = document.createElement("p");
+  line.id = "ready-line";
+  line.className = "ready-line";
+  const list = (seats) => seats.flatMap((x, i) => [i ? (i === seats.length - 1 ? " and " : ", ") : "", ...named`${x.name}`]);
+  if (mine) {
+    line.append(...(waiting.length ? ["Ready — waiting for ", ...list(waiting), "…"] : ["Ready."]));
+  } else {
+    actions.append(button(label, "primary", () => moveOn(type)));
+    const others = s.seats.filter((x) => ready.has(x.player) && x.player !== s.you.player);
+    if (others.length) line.append("Ready: ", ...list(others), ".");
+  }
+  if (amHost() && waiting.length) {
+    actions.append(button(forceLabel, mine ? "primary" : "", () => moveOn(type, true)));
+  }
+  if (line.childNodes.length) body.append(line);
+}
+
+// A result view kept open while the next deal (or a new match) is played: say so.
+function renderHeldResult() {
+  const body = $("result-body");
+  const actions = $("result-actions");
+  let note = $("result-moved");
+  if (!note) {
+    note = document.createElement("p");
+    note.id = "result-moved";
+    note.className = "result-moved";
+    note.setAttribute("role", "status");
+    body.prepend(note);
+  }
+  note.textContent = app.heldResult.match
+    ? "A new match has started at this table. Close this view to play."
+    : `Deal ${app.state.deal} has started. Close this view to play.`;
+  $("ready-line")?.remove();
+  actions.replaceChildren(button("Go to the table", "primary", closeResult));
+  $("show-result").hidden = true;
+}
 
 function renderResult() {
   const s = app.state;
   const box = $("result");
   const actions = $("result-actions");
-  if (!dealOver()) { box.hidden = true; return; }
+  if (!dealOver()) {
+    if (app.heldResult && !box.hidden) { renderHeldResult(); return; }
+    app.heldResult = null;
+    box.hidden = true;
+    return;
+  }
+  app.heldResult = null;
   if (app.resultClosed === resultKey()) { box.hidden = true; $("show-result").hidden = false; return; }
   const body = $("result-body");
   body.innerHTML = "";
@@ -1398,21 +1865,18 @@ function renderResult() {
       $("result-title").replaceChildren(...(names.length === 1
         ? named`Match over: ${names[0]} ${mine ? "win" : "wins"}`
         : ["Match over: ", ...names.flatMap((n, i) => [i ? " and " : "", ...named`${n}`]), " share the win"]));
-      const setup = store.get(STORE_MATCH)?.setup;
-      if (setup) {
-        actions.append(button("Rematch", "primary", async () => {
-          const error = await createMatch(setup);
-          if (error) setMessage(error);
-        }));
-      }
-      actions.append(button("New match", setup ? "" : "primary", () => {
+      // Play again: a new match with the same seats at this table (every page follows).
+      if (friendsTable()) readyControls(body, actions, "rematch", "Play again", "Start now");
+      else actions.append(button("Play again", "primary", () => moveOn("rematch")));
+      actions.append(button("New match", "", () => {
         const saved = store.get(STORE_MATCH);
-        if (saved) store.remove(STORE_MATCH);
+        if (saved) { store.remove(STORE_MATCH); forgetSeat(saved.table); }
         showStart();
       }));
     } else {
       $("result-title").textContent = `Deal ${s.deal} over`;
-      actions.append(button("Next deal", "primary", () => send({ type: "next-deal" })));
+      if (friendsTable()) readyControls(body, actions, "next-deal", "Next deal", "Deal now");
+      else actions.append(button("Next deal", "primary", () => moveOn("next-deal")));
     }
   }
   actions.append(button("Look at the table", "", closeResult));
@@ -1420,10 +1884,19 @@ function renderResult() {
   box.hidden = false;
   $("show-result").hidden = true;
   if (wasHidden) actions.querySelector("button")?.focus();
+  else if (!box.contains(document.activeElement)) actions.querySelector("button")?.focus();
 }
 
 function closeResult() {
-  if (!app.state || !dealOver()) return;
+  if (!app.state) return;
+  if (app.heldResult && !dealOver()) {   // the deal someone else started: back to the table
+    app.heldResult = null;
+    $("result").hidden = true;
+    render();
+    document.querySelector("#hand .card")?.focus({ preventScroll: true });
+    return;
+  }
+  if (!dealOver()) return;
   app.resultClosed = resultKey();
   $("result").hidden = true;
   renderControls();
@@ -1535,7 +2008,7 @@ function onKey(e) {
     e.preventDefault();
     return;
   }
-  if (!$("paused").hidden) { if (key === "r") resume(); return; }
+  if (!$("paused").hidden) { if (key === "r" && !$("resume").hidden) resume(); return; }
   if (openDialog()) return;
   if (key === "p") { playSelected(); e.preventDefault(); }
   else if (key === "s") { pass(); e.preventDefault(); }
@@ -1547,9 +2020,15 @@ function onKey(e) {
 
 function onVisibility() {
   if (!document.hidden || !app.state || app.unloading) return;   // leaving the page is no pause
-  if (dealOver()) return;
+  if (dealOver() || app.state.table.lobby) return;
+  if (friendsTable()) return;   // with friends, hiding one page never stops the others
   send({ type: "pause" });
   showPaused(true);
+}
+
+function pauseTable() {
+  if (!app.state || !friendsTable() || !amHost()) return;
+  send({ type: "pause" });
 }
 
 function resume() {
@@ -1600,6 +2079,34 @@ function bindOptions() {
   $("hint-level").addEventListener("change", () => setPref("hintLevel", $("hint-level").value));
 }
 
+// A seat link (`#join=<table>.<token>`), opened on load or pasted into an open tab. A link to
+// another seat of a match this device already sits at asks which seat to keep (keeping
+// yours is the default: the host trying a friend's link stays the host).
+async function openJoin(table, token) {
+  history.replaceState(null, "", location.pathname + location.search);
+  if (app.joining) return;
+  const live = app.session?.table === table && app.ws;
+  if (live && app.session.token === token) { if (app.state) show("table"); return; }
+  const held = heldSeat(table);
+  let use = token;
+  if (held && held.token !== token) {
+    app.joining = true;
+    const mine = held.name ? `${isolated(held.name)}${held.host ? " (the host)" : ""}` : "another player";
+    const theirs = (held.invites || app.invites || []).find((i) => i.token === token)?.name;
+    const linkSeat = theirs ? `${isolated(theirs)}'s seat` : "another seat";
+    const take = await confirmBox("Which seat do you keep?",
+      `This browser already sits at this match as ${mine}. The link you opened is ${linkSeat} at the same table`
+      + `${held.host ? ": send it to that friend, who opens it on their own device" : ""}. `
+      + `Keep your seat, or take the link's seat on this device${held.host ? " (you would no longer be the host here)" : ""}.`,
+      theirs ? `Take ${theirs}'s seat` : "Take the link's seat", "Keep my seat");
+    app.joining = false;
+    if (!take) use = held.token;
+  }
+  if (live && app.session.token === use) { if (app.state) show("table"); return; }
+  makeCurrent(table, use);
+  connect({ table, token: use, kind: "match" });
+}
+
 function relayout() {
   if (!app.state || $("table").hidden) return;
   layoutSeats();
@@ -1616,6 +2123,7 @@ async function main() {
     if (!yes) return;
     store.remove(STORE_MATCH);
     store.remove(STORE_HISTORY);
+    store.remove(STORE_SEATS);
     renderSaved();
   };
   $("play").onclick = playSelected;
@@ -1623,6 +2131,18 @@ async function main() {
   $("clear").onclick = clearSelection;
   $("hint").onclick = askHint;
   $("resume").onclick = resume;
+  $("pause-table").onclick = pauseTable;
+  $("start-now").onclick = () => send({ type: "start" });
+  $("invite-toggle").onclick = () => {
+    const box = $("invites");
+    box.open = true;
+    box.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+    box.querySelector("summary").focus({ preventScroll: true });
+  };
+  window.addEventListener("hashchange", () => {
+    const join = location.hash.match(JOIN);
+    if (join) openJoin(join[1], join[2]);   // a seat link pasted into this tab
+  });
   $("new-round").onclick = () => newPractice(true);
   $("leave-match").onclick = leaveMatch;
   $("result-close").onclick = closeResult;
@@ -1646,20 +2166,13 @@ async function main() {
     notice("Reloading the page ended your practice round: a practice round lasts only while its page is open.");
   }
 
-  const join = location.hash.match(/^#join=([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/);
-  if (join) {
-    history.replaceState(null, "", location.pathname + location.search);
-    const mine = store.get(STORE_MATCH);
-    if (!(mine && mine.table === join[1] && mine.token === join[2])) {
-      if (mine && !mine.finished) archive(mine);
-      store.set(STORE_MATCH, { table: join[1], token: join[2], rules: "match", players: [], scores: [], deals: [] });
-    }
-    connect({ table: join[1], token: join[2], kind: "match" });
-    return;
-  }
+  const join = location.hash.match(JOIN);
+  if (join) { await openJoin(join[1], join[2]); return; }
   if (wantsCompanion()) { await openCompanion(); return; }   // a reload in the companion
   const saved = store.get(STORE_MATCH);
-  if (saved && saved.table && saved.token && !saved.finished) {
+  // A finished match with friends stays open: the table may play again (rematch).
+  const fresh = (saved?.updated || 0) > Date.now() - TABLE_HOURS * 3600 * 1000;
+  if (saved && saved.table && saved.token && (!saved.finished || (saved.friends && fresh))) {
     connect({ table: saved.table, token: saved.token, kind: "match", invites: saved.invites });
     return;
   }
