@@ -26,8 +26,8 @@ HIDE = """() => {
 
 
 class Hands:
-    """Extra websockets for human seats; whoever of them is to act plays its first legal
-    option (or passes). The server sees them as open pages of those seats."""
+    """Extra websockets for human seats; whoever of them is to act plays its biggest legal
+    set (or passes, or gives the first legal choice). The server sees them as open pages of those seats."""
 
     def __init__(self, served, table: str, tokens: dict[int, str]) -> None:
         self.url = served.url.replace("http", "ws") + "/ws"
@@ -80,6 +80,8 @@ class Hands:
         before = st["table"]["actions"]
         moves = [a for a in st["legal"] if a != "pass"]
         kind = "give" if st["phase"] == "exchange" else "play"
+        if kind == "play":   # the biggest set first: the deal ends sooner
+            moves = sorted(moves, key=len, reverse=True)
         self.ws[player].send(json.dumps({"type": kind, "cards": moves[0]} if moves else {"type": "pass"}))
         deadline = time.monotonic() + 10
         while self.state[player]["table"]["actions"] <= before:
@@ -359,6 +361,18 @@ def test_a_friend_leaves_on_their_turn_and_comes_back(browser, served, screensho
         truth.close()
         assert "computer plays for you" not in blair.text_content("#your-info")
 
+        # The host's tools, for the whole match: the links, and a seat handed to the computer
+        # and back.
+        host.click("#invite-toggle")
+        assert host.locator("#invites").evaluate("e => e.open")
+        assert host.text_content("#invite-list .link-text") == link(served, info, 1)
+        host.get_by_role("button", name="Let the computer play for Blair").click()
+        blair.wait_for_function("() => document.getElementById('your-info').textContent.includes('plays for you now')")
+        assert "Alex (the host) can give your seat back" in blair.text_content("#play-why")
+        host.get_by_role("button", name="Give Blair their seat back").click()
+        blair.wait_for_function("() => !document.getElementById('your-info').textContent.includes('plays for you now')")
+        wait_log(blair, "Blair has their seat back.")
+
         # The host's pause: everyone's window says who paused; only the host resumes.
         host.get_by_role("button", name="Pause", exact=True).click()
         for page in (host, blair):
@@ -477,3 +491,19 @@ def test_host_trying_a_friends_link_keeps_the_host_seat_and_pasted_links_work(br
     finally:
         for c in contexts:
             c.close()
+
+
+def test_start_form_asks_for_the_stand_in_with_a_friend(page, served):
+    page.goto("/")
+    page.wait_for_selector("#start", state="visible")
+    assert page.is_hidden("#friend-options")
+    page.fill("#seat-name-0", "Morgan")
+    page.select_option("#seat-level-1", "human")
+    assert page.is_visible("#friend-options")
+    page.select_option("#standin-level", "beginner")
+    page.select_option("#turn-timer", "60")
+    page.click("#start-match")
+    page.wait_for_selector("#lobby", state="visible")
+    table = served.tables.tables[page.evaluate("JSON.parse(localStorage.getItem('president.match')).table")]
+    assert table.standin == "beginner" and table.turn_seconds == 60
+    assert page.is_visible("#lobby-host") and page.locator("#lobby-seats .link-text").count() == 1

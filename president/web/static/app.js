@@ -503,12 +503,29 @@ function fillSeats() {
       friend.textContent = "a friend (own link)";
       sel.append(friend);
       sel.value = old[i]?.level || app.options.default_level;
+      sel.addEventListener("change", showFriendOptions);
       row.append(sel);
     }
     rows.append(row);
   }
   $("level-note").textContent =
     `Computer levels, weakest to strongest: ${app.options.levels.join(", ")}.`;
+  const standin = $("standin-level");
+  if (!standin.options.length) {
+    for (const lv of app.options.levels) {
+      const opt = document.createElement("option");
+      opt.value = lv;
+      opt.textContent = lv;
+      standin.append(opt);
+    }
+    standin.value = app.options.levels.includes("simple") ? "simple" : app.options.levels[0];
+  }
+  showFriendOptions();
+}
+
+// The stand-in and the turn timer matter only with a friend's seat.
+function showFriendOptions() {
+  $("friend-options").hidden = ![...document.querySelectorAll("#seat-rows select")].some((s) => s.value === "human");
 }
 
 function renderSaved() {
@@ -621,6 +638,10 @@ async function startMatch(ev) {
   }
   const twists = [...$("twist-list").querySelectorAll("input:checked")].map((x) => x.value);
   const body = { kind: "match", preset: $("preset").value, twists, players: n, names, levels };
+  if (levels.slice(1).includes("human")) {
+    body.standin = $("standin-level").value;
+    if ($("turn-timer").value) body.turn_seconds = Number($("turn-timer").value);
+  }
   setPref("preset", body.preset);
   const error = await createMatch(body);
   if (error) $("form-error").textContent = error;
