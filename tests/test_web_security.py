@@ -198,6 +198,16 @@ def test_two_humans_each_see_only_their_own_hand(tmp_path):
             a.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
             b.send_json({"type": "hello", "table": info["table"], "token": friend})
             sockets = {0: a, 2: b}
+            # The waiting room: read until each page sees both friends online, then the host
+            # starts; from here every change sends each page exactly one state.
+            for ws in sockets.values():
+                while True:
+                    m = ws.receive_json()
+                    if m["type"] == "state":
+                        assert m["table"]["lobby"] and m["hand"] == []
+                        if all(seat["online"] for seat in m["seats"] if seat["level"] == "human"):
+                            break
+            a.send_json({"type": "start"})
             states = {}
             hands_seen = {0: set(), 2: set()}
             deals_done = 0
@@ -218,7 +228,7 @@ def test_two_humans_each_see_only_their_own_hand(tmp_path):
                     deals_done = len(states[0]["deals"])
                     if deals_done >= 3:
                         break
-                    sockets[0].send_json({"type": "next-deal"})
+                    sockets[0].send_json({"type": "next-deal", "force": True})
                     # Both sockets get the new deal; discard stale states.
                     continue
                 for p in acting:

@@ -53,8 +53,9 @@ from .names import MAX_NAME_CHARS, BadName, check_names
 from .sealing import SECRET_FILE, Sealer, load_secret
 from .store import TABLES_FILE, TableStore
 from .thinker import Thinker
-from .tables import (DEFAULT_HINT_LEVEL, DEFAULT_NAMES, HUMAN, MATCH_PRESETS, PRACTICE_NAMES,
-                     TableError, Tables, bot_delay_from_env, known_levels)
+from .tables import (DEFAULT_GRACE_SECONDS, DEFAULT_HINT_LEVEL, DEFAULT_NAMES, DEFAULT_STANDIN,
+                     HUMAN, MATCH_PRESETS, PRACTICE_NAMES, TableError, Tables, bot_delay_from_env,
+                     known_levels)
 
 __all__ = ["create_app", "NewTable", "STATIC", "WS_MAX_BYTES", "MAX_BAD_HELLOS", "MAX_BEFORE_HELLO",
            "HELLO_SECONDS", "MAX_WAITING_PER_ADDRESS"]
@@ -106,6 +107,9 @@ class NewTable(BaseModel):
     names: Annotated[list[_Name], Field(max_length=7)] | None = None
     levels: Annotated[list[Annotated[str, Field(max_length=24)]], Field(max_length=7)] | None = None
     seed: Annotated[int, Field(ge=0, lt=2**32)] | None = None
+    standin: Annotated[str, Field(max_length=24)] = DEFAULT_STANDIN
+    grace_seconds: Annotated[float, Field(ge=1, le=600)] = DEFAULT_GRACE_SECONDS
+    turn_seconds: Annotated[float, Field(ge=5, le=600)] | None = None
 
 
 class LessonTry(BaseModel):
@@ -309,7 +313,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         try:
             table = tables.create(kind=body.kind, preset=body.preset, twists=body.twists,
                                   players=body.players, names=names, levels=body.levels,
-                                  seed=body.seed,
+                                  seed=body.seed, standin=body.standin,
+                                  grace_seconds=body.grace_seconds, turn_seconds=body.turn_seconds,
                                   client=request.client.host if request.client else None)
         except TableError as e:
             status = {"full": 503, "busy": 429}.get(e.reason, 400)

@@ -103,9 +103,34 @@ class SpeedMsg(_Msg):
 
 
 class NextDealMsg(_Msg):
-    """Deal the next deal of the match (only between deals)."""
+    """Deal the next deal of the match (only between deals). At a table for friends: this
+    player is ready; the host's ``force`` deals at once."""
 
     type: Literal["next-deal"]
+    force: bool = False
+
+
+class RematchMsg(_Msg):
+    """After the match: ready for a new match with the same seats and rules (the host's
+    ``force`` starts it at once)."""
+
+    type: Literal["rematch"]
+    force: bool = False
+
+
+class StartMsg(_Msg):
+    """The host ends the waiting room: the match starts."""
+
+    type: Literal["start"]
+
+
+class SeatMsg(_Msg):
+    """The host hands friend seat ``player`` to the stand-in computer (``computer``) or back
+    to its person."""
+
+    type: Literal["seat"]
+    player: Annotated[int, Field(ge=0, le=6, strict=True)]
+    computer: bool
 
 
 class PauseMsg(_Msg):
@@ -121,9 +146,10 @@ class ResumeMsg(_Msg):
 
 
 ClientMessage = Annotated[Union[Hello, PlayMsg, GiveMsg, PassMsg, HintMsg, NextDealMsg, PauseMsg,
-                                ResumeMsg, SpeedMsg], Field(discriminator="type")]
+                                ResumeMsg, SpeedMsg, RematchMsg, StartMsg, SeatMsg],
+                          Field(discriminator="type")]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-_TYPES = "hello, play, give, pass, hint, next-deal, pause, resume, speed"
+_TYPES = "hello, play, give, pass, hint, next-deal, pause, resume, speed, rematch, start, seat"
 
 
 def _cut(text: str, limit: int = EXCERPT_CHARS) -> str:

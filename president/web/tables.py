@@ -18,6 +18,7 @@ import asyncio
 import functools
 import logging
 from collections import OrderedDict, deque
+import hashlib
 import hmac
 import json
 import os
@@ -59,6 +60,10 @@ RECORD_VERSION = 1
 MAX_SOCKETS_PER_SEAT = 4
 """Open pages (sockets) one seat may have at once; another is refused (``too-many-pages``)."""
 DEFAULT_HINT_LEVEL = "simple"
+DEFAULT_STANDIN = "simple"
+"""The computer level that plays for an away friend unless the host chose another."""
+DEFAULT_GRACE_SECONDS = 30.0
+"""How long an away friend's turn waits before the stand-in plays for them (seconds)."""
 """Seed 003: "Hint selects one legal option or tells you to pass" (the practice player's
 choice); the browser may ask any level of :func:`president.players.available_levels`."""
 
@@ -121,6 +126,12 @@ class Table:
         sealer: seals :meth:`record` for the browsers of a match (``None``: no snapshots).
         thinker: where slow computer players (not in :data:`FAST_LEVELS`) decide, in other
             processes (``None``: a thread of this process, for tests).
+        standin: the computer level that plays for an away friend (docs/web.md, "Friends at
+            one table").
+        grace_seconds: seconds an away friend's turn waits before the stand-in plays.
+        turn_seconds: the turn timer (seconds; ``None``: off): the stand-in makes one move for
+            a present friend who has not acted in time.
+        lobby: start in the waiting room (default: a match with more than one human seat).
 
     Raises:
         TableError: ``bad-table`` for a wrong number of names or levels, no human, or an unknown
@@ -130,7 +141,9 @@ class Table:
     def __init__(self, table_id: str, kind: str, rules: Rules, names: Sequence[str],
                  levels: Sequence[str], seed: int, *, tokens: dict[int, str] | None = None,
                  bot_delay: float = 0.8, sealer: Sealer | None = None,
-                 deal_seed_bits: int = 128, thinker: Thinker | None = None) -> None:
+                 deal_seed_bits: int = 128, thinker: Thinker | None = None,
+                 standin: str = DEFAULT_STANDIN, grace_seconds: float = DEFAULT_GRACE_SECONDS,
+                 turn_seconds: float | None = None, lobby: bool | None = None) -> None:
         n = rules.players
         if len(names) != n or len(levels) != n:
             raise TableError("bad-table", f"give {n} names and {n} levels for a table of {n}, "
@@ -149,6 +162,25 @@ class Table:
         self.thinker = thinker
         # 128-bit deal seeds: a player cannot find the other hands by trying seeds.
         self.match = Match(rules, list(names), seed=seed, deal_seed_bits=deal_seed_bits)
+        self.standin = standin
+        self.grace_seconds = float(grace_seconds)
+        self.turn_seconds = None if turn_seconds is None else float(turn_seconds)
+        self.host = 0
+        """The match player index of the host (who made the table)."""
+        self.match_number = 1
+        """1 for the first match at this table, one more per rematch."""
+        self.paused_by: str | None = None
+        self.ready: set[int] = set()
+        """Humans ready for the next deal (or, after the match, for a rematch)."""
+        self.standins: set[int] = set()
+        """Human players the stand-in computer plays for now (away, or handed over by the host)."""
+        self.seen: set[int] = set()
+        """Human players who have opened their seat at least once (since this process has the
+        table)."""
+        self._standin_bots: dict[int, Any] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_key: tuple[int, int, str] | None = None
+        self._timer_deadline = 0.0
         self.humans: dict[int, _Human] = {}
         self.bots: dict[int, Any] = {}
         for p, level in enumerate(levels):
@@ -190,6 +222,8 @@ class Table:
         self.on_join: Callable[["Table"], None] | None = None
         """Called when a socket joins the table."""
         self._collect(self.match.events)
+        self.lobby = (kind == "match" and len(self.humans) > 1) if lobby is None else bool(lobby)
+        self._lobby_at_start = self.lobby
 
     # ----- identity ---------------------------------------------------------------------
 
@@ -218,11 +252,15 @@ class Table:
         return {"v": RECORD_VERSION, "id": self.id, "kind": self.kind, "rules": self.rules.to_dict(),
                 "names": list(self.names), "levels": list(self.levels), "seed": self.seed,
                 "deal_seed_bits": self.deal_seed_bits,
-                "tokens": {str(p): h.token for p, h in self.humans.items()}}
+                "tokens": {str(p): h.token for p, h in self.humans.items()},
+                "lobby": self._lobby_at_start, "standin": self.standin,
+                "grace_seconds": self.grace_seconds, "turn_seconds": self.turn_seconds}
 
     def record(self) -> dict[str, Any]:
         """Everything needed to rebuild this table: :meth:`setup` and ``"log"``, every
-        accepted action (secret: seal it before it leaves)."""
+        accepted action (secret: seal it before it leaves): ``[seat, action]``, ``"n"`` (the
+        next deal was dealt), ``"s"`` (the host started the match: the waiting room ended),
+        ``"r"`` (a rematch: a new match at this table)."""
         return {**self.setup(), "log": list(self.log)}
 
     def _accept(self, entry: Any) -> None:
@@ -260,10 +298,20 @@ class Table:
             table = cls(str(record["id"]), str(record["kind"]), rules, record["names"],
                         record["levels"], int(record["seed"]), tokens=tokens,
                         bot_delay=bot_delay, sealer=sealer, thinker=thinker,
-                        deal_seed_bits=int(record.get("deal_seed_bits", 32)))
+                        deal_seed_bits=int(record.get("deal_seed_bits", 32)),
+                        standin=str(record.get("standin", DEFAULT_STANDIN)),
+                        grace_seconds=float(record.get("grace_seconds", DEFAULT_GRACE_SECONDS)),
+                        turn_seconds=record.get("turn_seconds"),
+                        lobby=bool(record.get("lobby", False)))
             for entry in record["log"]:
                 if entry == "n":
                     events = table.match.start_next_deal()
+                elif entry == "s":
+                    table.lobby = False
+                    events = []
+                elif entry == "r":
+                    table._new_match()
+                    events = []
                 else:
                     seat, text = entry
                     events = table.match.act(int(seat), str(text))
@@ -310,14 +358,35 @@ class Table:
         """The ``state`` message for human ``player`` (from its own observation only)."""
         m = self.match
         obs = m.observation(self.seat_of(player))
-        waiting = m.to_act is None or m.seating[m.to_act] in self.humans
-        return P.state_message(
+        waiting = (self.lobby or m.to_act is None
+                   or (m.seating[m.to_act] in self.humans and m.seating[m.to_act] not in self.standins))
+        timer = None
+        if self._timer is not None and self._timer_key is not None:
+            timer = {"player": self._timer_key[0],
+                     "seconds": round(max(0.0, self._timer_deadline - time.monotonic()), 1)}
+        msg = P.state_message(
             obs, player=player, levels=self.levels, deals=self.deals,
             winners=m.winners if m.phase == "match-over" else None,
             snapshot=self.snapshot() if waiting else None,
             table={"id": self.id, "kind": self.kind, "paused": self.paused,
                    "bot_delay": self.bot_delay, "speed": self.speed, "actions": len(self.log),
-                   "humans": sorted(self.humans), "waiting_for_human": waiting})
+                   "humans": sorted(self.humans), "waiting_for_human": waiting,
+                   "host": self.host, "lobby": self.lobby, "match_number": self.match_number,
+                   "paused_by": self.paused_by if self.paused else None,
+                   "ready": sorted(self.ready), "standin": self.standin,
+                   "grace_seconds": self.grace_seconds, "turn_seconds": self.turn_seconds,
+                   "timer": timer})
+        for seat in msg["seats"]:
+            p = seat["player"]
+            human = p in self.humans
+            seat["host"] = p == self.host
+            seat["online"] = bool(self.humans[p].connections) if human else None
+            seat["joined"] = (p in self.seen) if human else None
+            seat["standin"] = self.standin if p in self.standins else None
+        if self.lobby:   # the waiting room: nothing dealt to anyone's view, nobody acts
+            msg.update(hand=[], legal=[], pile=[], to_beat=None, to_act=None,
+                       exchange={"pending": None, "mine": []})
+        return msg
 
     async def _send(self, player: int, message: dict[str, Any]) -> None:
         if self.on_send is not None:
@@ -372,18 +441,85 @@ class Table:
             if len(self.humans[player].connections) >= MAX_SOCKETS_PER_SEAT:
                 raise TableError("too-many-pages", f"this seat is already open in "
                                  f"{MAX_SOCKETS_PER_SEAT} pages; close one of them first")
+            first = not self.humans[player].connections
             self.humans[player].connections.add(conn)
             self.last_active = time.monotonic()
             if self.on_join is not None:
                 self.on_join(self)
+            what = None
+            if first and self.friends:
+                what = "returned" if player in self.seen else "joined"
+            self.seen.add(player)
+            back = first and player in self.standins
+            self.standins.discard(player)
+            invites = ([{"player": p, "name": self.names[p], "token": h.token}
+                        for p, h in self.humans.items() if p != self.host]
+                       if player == self.host else [])
             await conn.send({"type": "welcome", "table": self.id, "player": player,
                              "name": self.names[player], "kind": self.kind,
-                             "rules": self.rule_lines(player)})
+                             "rules": self.rule_lines(player), "host": self.host,
+                             "invites": invites})
             for msg in (self.log_for(player), self.state_for(player)):
                 if self.on_send is not None:
                     self.on_send(player, msg)
                 await conn.send(msg)
+            if what is not None:
+                await self._announce(player, what, exclude=conn)
+            if back:
+                await self._announce(player, "back", exclude=conn)
+            if what is not None or back:
+                await self._send_states(exclude=conn)
+            self._arm_timer()
         self.kick()
+
+    @property
+    def friends(self) -> bool:
+        """More than one human seat: a table for friends (host, presence, stand-ins)."""
+        return len(self.humans) > 1
+
+    def present(self) -> list[int]:
+        """Human players with an open page whom no stand-in plays for."""
+        return [p for p, h in self.humans.items() if h.connections and p not in self.standins]
+
+    def presence_text(self, player: int, what: str) -> str:
+        """The play log's words for a ``presence`` event about ``player``."""
+        name = self.names[player]
+        return {"joined": f"{name} joined the table.",
+                "left": f"{name} left the table.",
+                "returned": f"{name} is back.",
+                "standin": f"A computer ({self.standin}) plays for {name} until they return.",
+                "back": f"{name} has their seat back.",
+                "rematch": f"A new match starts at this table: match {self.match_number}."}[what]
+
+    async def _announce(self, player: int, what: str, *, exclude: Any = None) -> None:
+        """Send a ``presence`` event about ``player`` to every open page (but ``exclude``)."""
+        message = {"type": "event", "kind": "presence", "player": player, "what": what,
+                   "text": self.presence_text(player, what)}
+        for p, h in self.humans.items():
+            if self.on_send is not None:
+                self.on_send(p, message)
+            for c in list(h.connections):
+                if c is exclude:
+                    continue
+                try:
+                    await c.send(message)
+                except Exception:
+                    h.connections.discard(c)
+
+    async def _send_states(self, *, exclude: Any = None) -> None:
+        """The ``state`` again to every human's pages but ``exclude`` (after a change that has
+        no engine event)."""
+        for p, h in self.humans.items():
+            message = self.state_for(p)
+            if self.on_send is not None:
+                self.on_send(p, message)
+            for c in list(h.connections):
+                if c is exclude:
+                    continue
+                try:
+                    await c.send(message)
+                except Exception:
+                    h.connections.discard(c)
 
     def rule_lines(self, player: int) -> list[dict[str, str]]:
         """The table's rules for ``player``'s page, in plain words: ``[{"option", "label",
@@ -414,22 +550,182 @@ class Table:
                                          leader=leader if isinstance(ev, Dealt) else None))
         if self.kind == "practice":  # seed 003: one standalone deal, no match winner
             lines = [e for e in lines if e["kind"] != "match-ended"]
+        if self.lobby:               # the waiting room: nothing dealt yet to anyone's view
+            lines = []
         return {"type": "log", "deal": m.deal_number, "events": lines}
 
     def leave(self, player: int, conn: Any) -> None:
-        """Detach a socket."""
+        """Detach a socket. At a table for friends, the others hear that ``player`` left
+        when their last page closes, and the grace period starts if it is their turn."""
+        had = bool(self.humans[player].connections)
         self.humans[player].connections.discard(conn)
         self.last_active = time.monotonic()
+        if had and not self.humans[player].connections and self.friends and not self.closed:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return
+            loop.create_task(self._left(player))
+
+    async def _left(self, player: int) -> None:
+        async with self._lock:
+            if self.humans[player].connections or self.closed:
+                return
+            await self._announce(player, "left")
+            await self._advance_if_ready()
+            await self._send_states()
+            self._arm_timer()
+
+    # ----- the stand-in and the timers --------------------------------------------------
+
+    def _human_to_act(self) -> int | None:
+        """The human player whose turn it is (no stand-in playing for them), or ``None``."""
+        m = self.match
+        if self.lobby or self.closed or m.to_act is None:
+            return None
+        player = m.seating[m.to_act]
+        if player in self.humans and player not in self.standins:
+            return player
+        return None
+
+    def _arm_timer(self) -> None:
+        """Start, keep or stop the one timer of a table for friends: an away human to act
+        waits :attr:`grace_seconds`, then the stand-in takes their seat; a present one with a
+        turn timer waits :attr:`turn_seconds`, then the stand-in makes one move."""
+        player = self._human_to_act()
+        if player is None or self.paused or not self.friends:
+            self._cancel_timer()
+            return
+        away = not self.humans[player].connections
+        if not away and self.turn_seconds is None:
+            self._cancel_timer()
+            return
+        key = (player, len(self.log), "away" if away else "idle")
+        if self._timer is not None and self._timer_key == key:
+            return
+        self._cancel_timer()
+        delay = self.grace_seconds if away else float(self.turn_seconds or 0)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._timer_key = key
+        self._timer_deadline = time.monotonic() + delay
+        self._timer = loop.call_later(delay, lambda: loop.create_task(self._timer_fired(key)))
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = None
+        self._timer_key = None
+
+    async def _timer_fired(self, key: tuple[int, int, str]) -> None:
+        async with self._lock:
+            if self._timer_key != key:
+                return
+            self._timer = None
+            self._timer_key = None
+            player, actions, why = key
+            if self._human_to_act() != player or len(self.log) != actions or self.paused:
+                self._arm_timer()
+                return
+            if why == "away":
+                if self.humans[player].connections:
+                    self._arm_timer()
+                    return
+                self.standins.add(player)
+                await self._announce(player, "standin")
+                await self._send_states()
+            else:   # the turn timer: one move for an idle player, from their own view
+                m = self.match
+                seat = m.to_act
+                assert seat is not None
+                action = self._standin_bot(player).act(m.observation(seat))
+                events = m.act(seat, action)
+                self._accept([seat, str(action)])
+                self._collect(events)
+                batch = list(events)
+                self._instant_bots(batch)
+                await self._broadcast(batch)
+        self.kick()
+
+    def _standin_bot(self, player: int) -> Any:
+        """The stand-in computer player of ``player``'s seat (made once, kept)."""
+        bot = self._standin_bots.get(player)
+        if bot is None:
+            bot = make_player(self.standin, seed=(self.seed * 7919 + 1000 + player) & 0xFFFFFFFF)
+            self._standin_bots[player] = bot
+        return bot
+
+    def _new_match(self) -> None:
+        """A rematch: a new match with the same seats, names and rules at this table (the
+        match seed drawn from the table's secret seed and the match number)."""
+        self.match_number += 1
+        seed = int.from_bytes(hashlib.sha256(f"{self.seed}:{self.match_number}".encode()).digest()[:16], "big")
+        self.match = Match(self.rules, list(self.names), seed=seed, deal_seed_bits=self.deal_seed_bits)
+        self.deals = []
+        self.deal_seats = []
+        self.ready.clear()
+        self._standin_bots.clear()
+        for p, level in enumerate(self.levels):
+            if level != HUMAN:
+                self.bots[p] = make_player(level, seed=(seed * 7919 + p) & 0xFFFFFFFF)
+        self._collect(self.match.events)
+
+    async def _advance_if_ready(self) -> None:
+        """Between deals or after the match at a table for friends: deal, or start the
+        rematch, once every present human is ready (call with the lock held)."""
+        m = self.match
+        if not self.ready or m.phase not in ("between-deals", "match-over"):
+            return
+        if not set(self.present()) <= self.ready:
+            return
+        await self._next(rematch=m.phase == "match-over")
+
+    async def _next(self, *, rematch: bool) -> None:
+        """Deal the next deal, or start a new match at this table (lock held)."""
+        self.ready.clear()
+        if rematch:
+            self._new_match()
+            self._accept("r")
+            await self._save()
+            for p in self.humans:
+                await self._send(p, self.log_for(p))
+            await self._announce(self.host, "rematch")
+            batch: list[Event] = []
+        else:
+            events = self.match.start_next_deal()
+            self._accept("n")
+            self._collect(events)
+            batch = list(events)
+        self._instant_bots(batch)
+        await self._broadcast(batch)
+        self._arm_timer()
 
     # ----- actions ----------------------------------------------------------------------
 
     async def handle(self, player: int, conn: Any, msg: Any) -> None:
         """Carry out one validated browser message from human ``player``. An illegal action
-        gets an ``error`` reply on ``conn`` and changes nothing."""
+        gets an ``error`` reply on ``conn`` and changes nothing. At a table for friends
+        (docs/web.md, "Friends at one table") ``start``, ``seat``, ``pause``, ``resume`` and a
+        forced ``next-deal`` or ``rematch`` are the host's (others get ``host-only``)."""
         self.last_active = time.monotonic()
-        m = self.match
+
+        async def refuse(reason: str, why: str) -> None:
+            await conn.send(P.error_message(reason, why))
+
+        host_only = self.friends and player != self.host
         if isinstance(msg, (P.PlayMsg, P.PassMsg, P.GiveMsg)):
             async with self._lock:
+                m = self.match
+                if self.lobby:
+                    await refuse("wrong-phase", f"the match has not started: {self.names[self.host]} "
+                                 "starts it from the waiting room")
+                    return
+                if player in self.standins:
+                    await refuse("standin", f"a computer plays your seat now; "
+                                 f"{self.names[self.host]} (the host) can hand it back to you")
+                    return
                 seat = self.seat_of(player)
                 names = [self.names[p] for p in m.seating]
                 try:
@@ -447,42 +743,101 @@ class Table:
                 batch = list(events)
                 self._instant_bots(batch)
                 await self._broadcast(batch)
+                self._arm_timer()
             self.kick()
         elif isinstance(msg, P.HintMsg):
             await conn.send(await self.hint_async(player, msg.level or DEFAULT_HINT_LEVEL))
-        elif isinstance(msg, P.NextDealMsg):
+        elif isinstance(msg, (P.NextDealMsg, P.RematchMsg)):
+            rematch = isinstance(msg, P.RematchMsg)
             async with self._lock:
-                if m.phase != "between-deals":
+                m = self.match
+                if self.lobby:
+                    await refuse("wrong-phase", "the match has not started yet")
+                    return
+                if rematch and m.phase != "match-over":
+                    await refuse("wrong-phase", "a rematch starts once this match is over")
+                    return
+                if not rematch and m.phase != "between-deals":
                     why = ("the match is over; start a new match" if m.phase == "match-over"
                            else "the deal is still being played; finish it first")
-                    await conn.send(P.error_message("wrong-phase", why))
+                    await refuse("wrong-phase", why)
                     return
-                events = m.start_next_deal()
-                self._accept("n")
-                self._collect(events)
-                batch = list(events)
+                if msg.force and host_only:
+                    await refuse("host-only", f"only {self.names[self.host]} (the host) can start "
+                                 "before everyone is ready")
+                    return
+                if not self.friends or msg.force:
+                    await self._next(rematch=rematch)
+                else:
+                    self.ready.add(player)
+                    if set(self.present()) <= self.ready:
+                        await self._next(rematch=rematch)
+                    else:
+                        await self._send_states()
+            self.kick()
+        elif isinstance(msg, P.StartMsg):
+            async with self._lock:
+                if not self.lobby:
+                    await refuse("wrong-phase", "the match has already started")
+                    return
+                if player != self.host:
+                    await refuse("host-only", f"only {self.names[self.host]} (the host) starts the match")
+                    return
+                self.lobby = False
+                self._accept("s")
+                await self._save()
+                for p in self.humans:     # the deal so far (the lobby showed none of it)
+                    await self._send(p, self.log_for(p))
+                for p in self.humans:     # a friend who never came: the stand-in until they do
+                    if p != self.host and p not in self.seen and not self.humans[p].connections:
+                        self.standins.add(p)
+                        await self._announce(p, "standin")
+                batch: list[Event] = []
                 self._instant_bots(batch)
                 await self._broadcast(batch)
+                self._arm_timer()
             self.kick()
-        elif isinstance(msg, P.PauseMsg):
-            self.paused = True
+        elif isinstance(msg, P.SeatMsg):
             async with self._lock:
-                for p in self.humans:
-                    await self._send(p, self.state_for(p))
+                p = msg.player
+                if player != self.host:
+                    await refuse("host-only", f"only {self.names[self.host]} (the host) hands seats over")
+                    return
+                if p == self.host or p not in self.humans:
+                    friends = [str(q) for q in self.humans if q != self.host]
+                    await refuse("bad-seat", f"player {p} is not a friend's seat; friends' seats are "
+                                 f"{', '.join(friends) or 'none'}")
+                    return
+                if msg.computer and p not in self.standins:
+                    self.standins.add(p)
+                    await self._announce(p, "standin")
+                elif not msg.computer and p in self.standins:
+                    self.standins.discard(p)
+                    await self._announce(p, "back")
+                await self._advance_if_ready()
+                await self._send_states()
+                self._arm_timer()
+            self.kick()
+        elif isinstance(msg, (P.PauseMsg, P.ResumeMsg)):
+            pause = isinstance(msg, P.PauseMsg)
+            if host_only:
+                await refuse("host-only", f"only {self.names[self.host]} (the host) can "
+                             f"{'pause' if pause else 'resume'} a table with friends")
+                return
+            self.paused = pause
+            self.paused_by = self.names[player] if pause else None
+            async with self._lock:
+                await self._send_states()
+                self._arm_timer()
+            if not pause:
+                self.kick()
         elif isinstance(msg, P.SpeedMsg):
             changed = msg.speed != self.speed
             self.speed = msg.speed
             if changed:
                 async with self._lock:
-                    for p in self.humans:
-                        await self._send(p, self.state_for(p))
+                    await self._send_states()
                 self.kick()
-        elif isinstance(msg, P.ResumeMsg):
-            self.paused = False
-            async with self._lock:
-                for p in self.humans:
-                    await self._send(p, self.state_for(p))
-            self.kick()
         else:
             await conn.send(P.error_message("bad-message", "you have already joined this table"))
 
@@ -577,11 +932,20 @@ class Table:
         return self.bot_delay * P.SPEEDS[self.speed]
 
     def _bot_to_act(self) -> int | None:
+        """The player a computer acts for now (a computer seat, or a friend's seat the
+        stand-in plays), or ``None`` (a human's turn, the waiting room, no turn)."""
         m = self.match
-        if m.to_act is None:
+        if m.to_act is None or self.lobby:
             return None
         player = m.seating[m.to_act]
-        return player if player in self.bots else None
+        return player if player in self.bots or player in self.standins else None
+
+    def _level_of(self, player: int) -> str:
+        """The computer level acting for ``player`` (its own, or the stand-in's)."""
+        return self.standin if player in self.standins else self.levels[player]
+
+    def _bot_of(self, player: int) -> Any:
+        return self._standin_bot(player) if player in self.standins else self.bots[player]
 
     def _instant_bots(self, batch: list[Event]) -> None:
         """With no delay (``instant``, tests, benchmarks), let the fast computer players who
@@ -593,11 +957,11 @@ class Table:
         m = self.match
         while not self.closed and not self.paused:
             player = self._bot_to_act()
-            if player is None or self.levels[player] not in FAST_LEVELS:
+            if player is None or self._level_of(player) not in FAST_LEVELS:
                 return
             seat = m.to_act
             assert seat is not None
-            action = self.bots[player].act(m.observation(seat))
+            action = self._bot_of(player).act(m.observation(seat))
             events = m.act(seat, action)
             self._accept([seat, str(action)])
             self._collect(events)
@@ -626,9 +990,9 @@ class Table:
                     seat = m.to_act
                     assert seat is not None
                     obs = m.observation(seat)
-                    level = self.levels[player]
+                    level = self._level_of(player)
                     if level in FAST_LEVELS:
-                        action = self.bots[player].act(obs)
+                        action = self._bot_of(player).act(obs)
                     else:
                         if batch:        # show what happened before a search starts
                             break
@@ -644,6 +1008,7 @@ class Table:
                         break
                 if batch:
                     await self._broadcast(batch)
+                self._arm_timer()
 
     async def run_bots_now(self) -> None:
         """Run the computer players until a human is to act (for benchmarks and tests)."""
@@ -652,8 +1017,9 @@ class Table:
             await self._runner
 
     def close(self) -> None:
-        """Stop the computer players for good."""
+        """Stop the computer players and the timers for good."""
         self.closed = True
+        self._cancel_timer()
         if self._runner is not None:
             self._runner.cancel()
 
@@ -807,11 +1173,15 @@ class Tables:
     def create(self, *, kind: str, preset: str = "practice", twists: Sequence[str] = (),
                players: int | None = None, names: Sequence[str] | None = None,
                levels: Sequence[str] | None = None, seed: int | None = None,
-               client: str | None = None) -> Table:
+               client: str | None = None, standin: str = DEFAULT_STANDIN,
+               grace_seconds: float = DEFAULT_GRACE_SECONDS,
+               turn_seconds: float | None = None) -> Table:
         """Make a table. ``kind="practice"`` ignores the other options (seed 003).
 
         Args:
             client: the address asking (for the per-address limit), if known.
+            standin, grace_seconds, turn_seconds: a table for friends' stand-in level, grace
+                period and turn timer (:class:`Table`).
 
         Raises:
             TableError: ``bad-rules`` / ``bad-table`` with what was wrong and what is allowed,
@@ -853,6 +1223,9 @@ class Tables:
                 if lv not in known:
                     raise TableError("bad-table", f"no computer level {lv!r}; choose from "
                                      f"{', '.join(sorted(known))}")
+            if standin not in known_levels():
+                raise TableError("bad-table", f"no computer level {standin!r} for the stand-in; "
+                                 f"choose from {', '.join(known_levels())}")
         else:
             raise TableError("bad-table", f"no table kind {kind!r}; kinds are practice, match")
         self._admit(client)
@@ -863,7 +1236,8 @@ class Tables:
         if seed is None:
             seed = secrets.randbits(128)
         table = Table(tid, kind, rules, names, levels, seed, bot_delay=self.bot_delay,
-                      sealer=self.sealer, deal_seed_bits=bits, thinker=self.thinker)
+                      sealer=self.sealer, deal_seed_bits=bits, thinker=self.thinker,
+                      standin=standin, grace_seconds=grace_seconds, turn_seconds=turn_seconds)
         self._watch(table)
         self._count += 1
         if self.store is not None:
