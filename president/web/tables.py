@@ -452,6 +452,7 @@ class Table:
             self.seen.add(player)
             back = first and player in self.standins
             self.standins.discard(player)
+            self._arm_timer()
             invites = ([{"player": p, "name": self.names[p], "token": h.token}
                         for p, h in self.humans.items() if p != self.host]
                        if player == self.host else [])
@@ -469,7 +470,6 @@ class Table:
                 await self._announce(player, "back", exclude=conn)
             if what is not None or back:
                 await self._send_states(exclude=conn)
-            self._arm_timer()
         self.kick()
 
     @property
@@ -573,8 +573,8 @@ class Table:
                 return
             await self._announce(player, "left")
             await self._advance_if_ready()
-            await self._send_states()
             self._arm_timer()
+            await self._send_states()
 
     # ----- the stand-in and the timers --------------------------------------------------
 
@@ -635,6 +635,7 @@ class Table:
                     return
                 self.standins.add(player)
                 await self._announce(player, "standin")
+                self._arm_timer()
                 await self._send_states()
             else:   # the turn timer: one move for an idle player, from their own view
                 m = self.match
@@ -646,6 +647,7 @@ class Table:
                 self._collect(events)
                 batch = list(events)
                 self._instant_bots(batch)
+                self._arm_timer()
                 await self._broadcast(batch)
         self.kick()
 
@@ -699,8 +701,8 @@ class Table:
             self._collect(events)
             batch = list(events)
         self._instant_bots(batch)
-        await self._broadcast(batch)
         self._arm_timer()
+        await self._broadcast(batch)
 
     # ----- actions ----------------------------------------------------------------------
 
@@ -742,8 +744,8 @@ class Table:
                 self._collect(events)
                 batch = list(events)
                 self._instant_bots(batch)
-                await self._broadcast(batch)
                 self._arm_timer()
+                await self._broadcast(batch)
             self.kick()
         elif isinstance(msg, P.HintMsg):
             await conn.send(await self.hint_async(player, msg.level or DEFAULT_HINT_LEVEL))
@@ -794,8 +796,8 @@ class Table:
                         await self._announce(p, "standin")
                 batch: list[Event] = []
                 self._instant_bots(batch)
-                await self._broadcast(batch)
                 self._arm_timer()
+                await self._broadcast(batch)
             self.kick()
         elif isinstance(msg, P.SeatMsg):
             async with self._lock:
@@ -815,8 +817,8 @@ class Table:
                     self.standins.discard(p)
                     await self._announce(p, "back")
                 await self._advance_if_ready()
-                await self._send_states()
                 self._arm_timer()
+                await self._send_states()
             self.kick()
         elif isinstance(msg, (P.PauseMsg, P.ResumeMsg)):
             pause = isinstance(msg, P.PauseMsg)
@@ -827,8 +829,8 @@ class Table:
             self.paused = pause
             self.paused_by = self.names[player] if pause else None
             async with self._lock:
-                await self._send_states()
                 self._arm_timer()
+                await self._send_states()
             if not pause:
                 self.kick()
         elif isinstance(msg, P.SpeedMsg):
@@ -1006,9 +1008,9 @@ class Table:
                     batch.extend(events)
                     if self.delay or level not in FAST_LEVELS:
                         break
+                self._arm_timer()
                 if batch:
                     await self._broadcast(batch)
-                self._arm_timer()
 
     async def run_bots_now(self) -> None:
         """Run the computer players until a human is to act (for benchmarks and tests)."""
