@@ -82,6 +82,37 @@ def test_serve_prints_the_address_and_serves_the_page(tmp_path):
         proc.wait(timeout=10)
 
 
+def test_serving_every_interface_prints_the_address_for_friends_and_answers_to_it(tmp_path):
+    """Issue 11: with --host 0.0.0.0 the command names this machine's own address for friends,
+    and the server answers to it (a Host header with that address), not to any other name."""
+    from president.commands.serve import own_addresses
+
+    lan = own_addresses()
+    if not lan:
+        pytest.skip("this machine has no address besides loopback")
+    port = _free_port()
+    env = dict(os.environ, PRESIDENT_WEB_SECRET="serve-test", BROWSER="false",
+               XDG_STATE_HOME=str(tmp_path / "state"))
+    proc = subprocess.Popen([sys.executable, "-m", "president", "serve", "--host", "0.0.0.0",
+                             "--port", str(port), "--no-browser"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            cwd=tmp_path)
+    try:
+        lines = [proc.stdout.readline() for _ in range(2)]
+        assert f"http://127.0.0.1:{port}/" in lines[0]
+        assert f"Friends on your network: open http://{lan[0]}:{port}/" in lines[1]
+        ok = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": f"{lan[0]}:{port}"})
+        with urllib.request.urlopen(ok, timeout=5) as r:
+            assert r.status == 200
+        bad = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": "evil.example"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(bad, timeout=5)
+        assert refused.value.code == 400
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
 def test_a_port_in_use_is_reported():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

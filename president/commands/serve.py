@@ -32,6 +32,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="pause between computer plays (default $PRESIDENT_BOT_DELAY or 0.8)")
 
 
+def own_addresses() -> list[str]:
+    """This machine's own addresses on its networks (IPv4, not loopback), best first: the one
+    its default route uses, then the host name's addresses. Nothing is sent anywhere (a UDP
+    socket is only pointed at a documentation address to read which local address it gets)."""
+    import socket
+
+    found: list[str] = []
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))
+            found.append(s.getsockname()[0])
+    except OSError:
+        pass
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(str(info[4][0]))
+    except OSError:
+        pass
+    out: list[str] = []
+    for a in found:
+        if not a.startswith("127.") and a != "0.0.0.0" and a not in out:
+            out.append(a)
+    return out
+
+
 def _open_browser(url: str) -> None:
     try:
         webbrowser.open(url)
@@ -58,8 +83,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"president serve: {e.name} is not installed; install the web extra: "
               "pip install 'president[web]'", file=sys.stderr)
         return 1
+    wildcard = args.host in ("0.0.0.0", "::")
+    lan = own_addresses() if wildcard else []
     try:
-        hosts = allowed_hosts_for(args.host, getattr(args, "allow_host", None) or ())
+        # Listening on every interface: friends on the network reach this machine by its own
+        # addresses, which the server then answers to (other names still need --allow-host).
+        hosts = allowed_hosts_for(args.host, [*lan, *(getattr(args, "allow_host", None) or ())])
         app = create_app(bot_delay=args.bot_delay, allowed_hosts=hosts)
     except ValueError as e:
         print(f"president serve: {e}", file=sys.stderr)
@@ -81,10 +110,15 @@ def run(args: argparse.Namespace) -> int:
             threading.Event().wait(0.05)
         if server.started:
             print(f"President is being served at {url} (Ctrl+C stops it)", flush=True)
-            if args.host in ("0.0.0.0", "::") and not getattr(args, "allow_host", None):
-                print("Friends on other machines: restart with --allow-host and the name or "
-                      "address they open (it answers only to this machine's own names now)",
-                      flush=True)
+            if wildcard:
+                if lan:
+                    print(f"Friends on your network: open http://{lan[0]}:{args.port}/ and make "
+                          "the match there, so the seat links carry that address", flush=True)
+                print("Another name for this machine (a host name, a tunnel): add it with "
+                      "--allow-host NAME", flush=True)
+            else:
+                print("Only this computer can open it; for friends on other devices: "
+                      "president serve --host 0.0.0.0", flush=True)
             if not args.no_browser:
                 _open_browser(url)
 
