@@ -556,7 +556,7 @@ def climbing_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.05) 
         if act == PASS:
             if broken >= 0:
                 act = broken * 4 + need - 1
-            elif hand[12] >= need:
+            elif start <= 12 and hand[12] >= need:  # a two beats the pile
                 mine = ncards[seat]
                 if mine == need or mine - hand[12] == 0:
                     act = 48 + need - 1

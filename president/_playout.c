@@ -1,0 +1,827 @@
+/* president._playout: the fast play-outs of president/players/fastsim.py in C.
+ *
+ * The Python code is the reference; this file restates, statement for statement:
+ *   - random_playout   (the inline loop of fastsim.random_playout),
+ *   - greedy_playout   (fastsim.greedy_playout over FastDeal.apply),
+ *   - climbing_playout (fastsim.climbing_playout over FastDeal.apply),
+ *   - FastDeal.random  (a shuffled deck dealt into counts per rank).
+ * Random numbers come from the caller's random.Random: its Mersenne Twister state is read
+ * with getstate(), stepped here exactly as CPython's _random module steps it (random() from
+ * two 32-bit words, getrandbits(k) for k <= 32 as the top k bits of one word, shuffle by
+ * rejection sampling), and written back with setstate(). So the same generator gives the
+ * same draws, the same actions and the same finishing order as the Python code, and the
+ * generator ends in the same state. tests/test_compiled.py checks this over every preset,
+ * twist and table size.
+ *
+ * Actions are ints as in fastsim: PASS = -1, a play = rank * 4 + count - 1.
+ * Policies: 0 random, 1 greedy, 2 climbing.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------------------------ */
+/* The Mersenne Twister of CPython's Modules/_randommodule.c                                   */
+
+#define MT_N 624
+#define MT_M 397
+#define MATRIX_A 0x9908b0dfU
+#define UPPER_MASK 0x80000000U
+#define LOWER_MASK 0x7fffffffU
+
+typedef struct {
+    int index;
+    uint32_t state[MT_N];
+} MT;
+
+static void mt_refill(MT *self) __attribute__((noinline));
+static void mt_refill(MT *self) {
+    static const uint32_t mag01[2] = {0x0U, MATRIX_A};
+    uint32_t *mt = self->state, y;
+    int kk;
+    for (kk = 0; kk < MT_N - MT_M; kk++) {
+        y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
+        mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
+    }
+    for (; kk < MT_N - 1; kk++) {
+        y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
+        mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
+    }
+    y = (mt[MT_N - 1] & UPPER_MASK) | (mt[0] & LOWER_MASK);
+    mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
+    self->index = 0;
+}
+
+/* genrand_uint32 */
+static inline uint32_t mt_next(MT *self) {
+    uint32_t y;
+    if (self->index >= MT_N) mt_refill(self);
+    y = self->state[self->index++];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= (y >> 18);
+    return y;
+}
+
+/* random.random(): 53 bits from two words */
+static inline double mt_random(MT *self) {
+    uint32_t a = mt_next(self) >> 5, b = mt_next(self) >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+}
+
+/* random.Random._randbelow_with_getrandbits(n), 1 <= n < 2**32 */
+static uint32_t mt_below(MT *self, uint32_t n) {
+    int k;
+    uint32_t r;
+    if (n == 0) return 0;
+    k = 32 - __builtin_clz(n);  /* n.bit_length() */
+    r = mt_next(self) >> (32 - k);
+    while (r >= n) r = mt_next(self) >> (32 - k);
+    return r;
+}
+
+/* Read rng.getstate() = (3, (625 ints), gauss_next) into *mt; keeps gauss_next. */
+static int mt_load(PyObject *rng, MT *mt, PyObject **gauss) {
+    PyObject *st = PyObject_CallMethod(rng, "getstate", NULL);
+    PyObject *inner;
+    Py_ssize_t i;
+    if (st == NULL) return -1;
+    if (!PyTuple_Check(st) || PyTuple_GET_SIZE(st) != 3 ||
+        !PyTuple_Check(PyTuple_GET_ITEM(st, 1)) ||
+        PyTuple_GET_SIZE(PyTuple_GET_ITEM(st, 1)) != MT_N + 1) {
+        Py_DECREF(st);
+        PyErr_SetString(PyExc_TypeError,
+                        "rng.getstate() is not a Mersenne Twister state of random.Random");
+        return -1;
+    }
+    inner = PyTuple_GET_ITEM(st, 1);
+    for (i = 0; i < MT_N; i++) {
+        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(inner, i));
+        if (v == (unsigned long)-1 && PyErr_Occurred()) { Py_DECREF(st); return -1; }
+        mt->state[i] = (uint32_t)v;
+    }
+    mt->index = (int)PyLong_AsLong(PyTuple_GET_ITEM(inner, MT_N));
+    if (mt->index == -1 && PyErr_Occurred()) { Py_DECREF(st); return -1; }
+    *gauss = PyTuple_GET_ITEM(st, 2);
+    Py_INCREF(*gauss);
+    Py_DECREF(st);
+    return 0;
+}
+
+/* rng.setstate((3, (625 ints), gauss_next)); steals the reference to gauss. */
+static int mt_store(PyObject *rng, const MT *mt, PyObject *gauss) {
+    PyObject *inner = PyTuple_New(MT_N + 1), *st, *res;
+    Py_ssize_t i;
+    if (inner == NULL) { Py_DECREF(gauss); return -1; }
+    for (i = 0; i < MT_N; i++) {
+        PyObject *v = PyLong_FromUnsignedLong(mt->state[i]);
+        if (v == NULL) { Py_DECREF(inner); Py_DECREF(gauss); return -1; }
+        PyTuple_SET_ITEM(inner, i, v);
+    }
+    {
+        PyObject *v = PyLong_FromLong(mt->index);
+        if (v == NULL) { Py_DECREF(inner); Py_DECREF(gauss); return -1; }
+        PyTuple_SET_ITEM(inner, MT_N, v);
+    }
+    st = Py_BuildValue("(iNN)", 3, inner, gauss);
+    if (st == NULL) return -1;
+    res = PyObject_CallMethod(rng, "setstate", "(O)", st);
+    Py_DECREF(st);
+    if (res == NULL) return -1;
+    Py_DECREF(res);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* The state of FastDeal                                                                      */
+
+#define MAXP 7
+#define PASS (-1)
+
+typedef struct {
+    int n, strict, mode, lor;
+    int hands[MAXP][13];
+    int ncards[MAXP];
+    int to_act, need, top, same, last, passes;
+    unsigned passed;
+    int rl[MAXP], rl_head, rl_len;  /* round_left: rl[rl_head .. rl_head + rl_len) */
+    int finish[MAXP], nfinish;
+    int after[MAXP];  /* the seat on the left: (seat + 1) % n */
+} St;
+
+static void st_init_after(St *s) {
+    int i;
+    for (i = 0; i < s->n; i++) s->after[i] = i + 1 == s->n ? 0 : i + 1;
+}
+
+/* bits set in a 13-bit rank mask */
+static unsigned char POP13[1 << 13];
+
+static void pop13_init(void) {
+    int i;
+    for (i = 1; i < (1 << 13); i++) POP13[i] = (unsigned char)(POP13[i >> 1] + (i & 1));
+}
+
+/* actions taken, when a trace is asked for */
+typedef struct {
+    int *buf;
+    Py_ssize_t len, cap;
+} Trace;
+
+static int trace_add(Trace *t, int a) {
+    if (t == NULL) return 0;
+    if (t->len == t->cap) {
+        Py_ssize_t cap = t->cap ? 2 * t->cap : 256;
+        int *b = PyMem_Realloc(t->buf, cap * sizeof(int));
+        if (b == NULL) { PyErr_NoMemory(); return -1; }
+        t->buf = b;
+        t->cap = cap;
+    }
+    t->buf[t->len++] = a;
+    return 0;
+}
+
+static inline int next_with_cards(const St *s, int seat) {
+    seat = s->after[seat];
+    while (!s->ncards[seat]) seat = s->after[seat];
+    return seat;
+}
+
+/* FastDeal._next_eligible */
+static inline int next_eligible(const St *s, int seat) {
+    int n = s->n, i, t = seat;
+    for (i = 0; i < n - 1; i++) {
+        t = s->after[t];
+        if (s->ncards[t] && !((s->passed >> t) & 1U)) return t;
+    }
+    return -1;
+}
+
+/* FastDeal._clear */
+static void st_clear(St *s) {
+    int w = s->last;
+    s->need = 0;
+    s->top = -1;
+    s->same = 0;
+    s->passes = 0;
+    s->passed = 0;
+    s->rl_head = 0;
+    s->rl_len = 0;
+    if (!s->ncards[w]) w = next_with_cards(s, w);
+    s->to_act = w;
+}
+
+static void rl_fill(St *s, int seat) {
+    int j, n = s->n;
+    s->rl_head = 0;
+    s->rl_len = 0;
+    for (j = 1; j < n; j++) {
+        int t = (seat + j) % n;
+        if (s->ncards[t]) s->rl[s->rl_len++] = t;
+    }
+}
+
+static inline void rl_pop(St *s) {
+    if (s->rl_len) { s->rl_head++; s->rl_len--; }
+}
+
+/* FastDeal.apply */
+static void st_apply(St *s, int action) {
+    int seat = s->to_act, n = s->n, mode = s->mode, rank, count;
+    if (action < 0) {
+        s->passes++;
+        s->passed |= 1U << seat;
+        if (mode == 0) {
+            int active = n - s->nfinish;
+            int others = s->ncards[s->last] ? active - 1 : active;
+            if (s->passes >= others) st_clear(s);
+            else s->to_act = next_with_cards(s, seat);
+        } else if (mode == 1) {
+            int nxt = next_eligible(s, seat);
+            if (nxt < 0 || nxt == s->last) st_clear(s);
+            else s->to_act = nxt;
+        } else {
+            rl_pop(s);
+            if (s->rl_len) s->to_act = s->rl[s->rl_head];
+            else st_clear(s);
+        }
+        return;
+    }
+    rank = action >> 2;
+    count = (action & 3) + 1;
+    s->hands[seat][rank] -= count;
+    s->ncards[seat] -= count;
+    if (s->need == 0) {
+        s->need = count;
+        if (mode == 2) rl_fill(s, seat);
+    } else if (mode == 2) {
+        rl_pop(s);
+    }
+    s->same = rank == s->top ? s->same + count : count;
+    s->top = rank;
+    s->last = seat;
+    s->passes = 0;
+    if (mode == 0) s->passed = 0;
+    if (!s->ncards[seat]) {
+        s->finish[s->nfinish++] = seat;
+        if (n - s->nfinish == 1) {
+            int t;
+            for (t = 0; t < n; t++) {
+                if (s->ncards[t]) { s->finish[s->nfinish++] = t; break; }
+            }
+            s->to_act = -1;
+            return;
+        }
+    }
+    if (s->lor && s->same == 4) { st_clear(s); return; }
+    if (mode == 0) {
+        s->to_act = next_with_cards(s, seat);
+    } else if (mode == 1) {
+        int nxt = next_eligible(s, seat);
+        if (nxt < 0) st_clear(s);
+        else s->to_act = nxt;
+    } else {
+        if (s->rl_len) s->to_act = s->rl[s->rl_head];
+        else st_clear(s);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Policies                                                                                   */
+
+/* ABOVE[strict][top + 1]: the ranks that beat ``top`` (fastsim's _ABOVE_STRICT, _ABOVE_EQUAL) */
+static unsigned ABOVE[2][14];
+
+static void above_init(void) {
+    int t;
+    for (t = -1; t < 13; t++) {
+        int lo = t > 0 ? t : 0;
+        ABOVE[1][t + 1] = (0x1FFFU >> (t + 1)) << (t + 1);
+        ABOVE[0][t + 1] = (0x1FFFU >> lo) << lo;
+    }
+}
+
+/* fastsim.random_playout, statement for statement (locals as there) */
+static int play_random(St *d, MT *mt, Trace *tr) {
+    int n = d->n, mode = d->mode, lor = d->lor, strict = d->strict;
+    int seat = d->to_act, need = d->need, top = d->top, same = d->same, last = d->last;
+    int passes = d->passes;
+    unsigned passed = d->passed;
+    int left = n - d->nfinish;
+    unsigned at_least[MAXP][5];
+    const unsigned *above = ABOVE[strict ? 1 : 0];
+    int s;
+    if (seat < 0) return 0;
+    for (s = 0; s < n; s++) {
+        unsigned a1 = 0, a2 = 0, a3 = 0, a4 = 0, bit = 1;
+        int r;
+        for (r = 0; r < 13; r++, bit <<= 1) {
+            int k = d->hands[s][r];
+            if (k) {
+                a1 |= bit;
+                if (k > 1) { a2 |= bit; if (k > 2) { a3 |= bit; if (k > 3) a4 |= bit; } }
+            }
+        }
+        at_least[s][0] = 0; at_least[s][1] = a1; at_least[s][2] = a2;
+        at_least[s][3] = a3; at_least[s][4] = a4;
+    }
+    for (;;) {
+        int *hand = d->hands[seat];
+        int clear = 0, rank, count, i;
+        if (need == 0) {
+            i = d->ncards[seat] > 1 ? (int)(mt_random(mt) * d->ncards[seat]) : 0;
+            rank = 0;
+            while (i >= hand[rank]) { i -= hand[rank]; rank++; }
+            count = i + 1;
+        } else {
+            unsigned avail = at_least[seat][need] & above[top + 1];
+            int nopts = POP13[avail];
+            i = nopts ? (int)(mt_random(mt) * (nopts + 1)) : 0;
+            if (i == nopts) {  /* pass */
+                if (trace_add(tr, PASS) < 0) return -1;
+                passes++;
+                passed |= 1U << seat;
+                if (mode == 0) {
+                    if (passes >= (d->ncards[last] ? left - 1 : left)) clear = 1;
+                    else seat = next_with_cards(d, seat);
+                } else if (mode == 1) {
+                    int nxt;
+                    d->passed = passed;
+                    nxt = next_eligible(d, seat);
+                    if (nxt < 0 || nxt == last) clear = 1;
+                    else seat = nxt;
+                } else {
+                    rl_pop(d);
+                    if (d->rl_len) seat = d->rl[d->rl_head];
+                    else clear = 1;
+                }
+                if (clear) {
+                    need = 0; top = -1; same = 0; passes = 0; passed = 0;
+                    d->rl_head = 0; d->rl_len = 0;
+                    seat = last;
+                    while (!d->ncards[seat]) seat = d->after[seat];
+                }
+                continue;
+            }
+            while (i) { avail &= avail - 1; i--; }
+            rank = __builtin_ctz(avail);
+            count = need;
+        }
+        if (trace_add(tr, rank * 4 + count - 1) < 0) return -1;
+        {
+            unsigned bit = ~(1U << rank);
+            int k = hand[rank], j;
+            for (j = k - count + 1; j <= k; j++) at_least[seat][j] &= bit;
+        }
+        hand[rank] -= count;
+        d->ncards[seat] -= count;
+        if (need == 0) {
+            need = count;
+            if (mode == 2) rl_fill(d, seat);
+        } else if (mode == 2) {
+            rl_pop(d);
+        }
+        same = rank == top ? same + count : count;
+        top = rank;
+        last = seat;
+        passes = 0;
+        if (mode == 0) passed = 0;
+        if (!d->ncards[seat]) {
+            d->finish[d->nfinish++] = seat;
+            left--;
+            if (left == 1) {
+                for (s = 0; s < n; s++) {
+                    if (d->ncards[s]) { d->finish[d->nfinish++] = s; break; }
+                }
+                d->to_act = -1;
+                d->need = need; d->top = top; d->same = same; d->last = last;
+                d->passes = passes; d->passed = passed;
+                return 0;
+            }
+        }
+        if (lor && same == 4) {
+            clear = 1;
+        } else if (mode == 0) {
+            seat = next_with_cards(d, seat);
+        } else if (mode == 1) {
+            int nxt;
+            d->passed = passed;
+            nxt = next_eligible(d, seat);
+            if (nxt < 0) clear = 1;
+            else seat = nxt;
+        } else if (d->rl_len) {
+            seat = d->rl[d->rl_head];
+        } else {
+            clear = 1;
+        }
+        if (clear) {
+            need = 0; top = -1; same = 0; passes = 0; passed = 0;
+            d->rl_head = 0; d->rl_len = 0;
+            seat = last;
+            while (!d->ncards[seat]) seat = d->after[seat];
+        }
+    }
+}
+
+static int lowest_or_random_lead(St *d, MT *mt, double epsilon) {
+    int *hand = d->hands[d->to_act], r;
+    if (mt_random(mt) < epsilon) {
+        int ranks[13], m = 0;
+        for (r = 0; r < 13; r++) if (hand[r]) ranks[m++] = r;
+        r = ranks[(int)(mt_random(mt) * m)];
+    } else {
+        r = 0;
+        while (!hand[r]) r++;
+    }
+    return r * 4 + hand[r] - 1;
+}
+
+/* fastsim.greedy_playout */
+static int play_greedy(St *d, MT *mt, double epsilon, Trace *tr) {
+    for (;;) {
+        int seat = d->to_act, need, r, act;
+        int *hand;
+        if (seat < 0) return 0;
+        hand = d->hands[seat];
+        need = d->need;
+        if (need == 0) {
+            act = lowest_or_random_lead(d, mt, epsilon);
+        } else {
+            r = d->strict ? d->top + 1 : d->top;
+            act = PASS;
+            while (r < 13) {
+                int k = hand[r];
+                if (k == need) {
+                    if (r < 12 || d->ncards[seat] == need || d->ncards[seat] - hand[12] == 0 ||
+                        mt_random(mt) < epsilon)
+                        act = r * 4 + need - 1;
+                    break;
+                }
+                r++;
+            }
+        }
+        if (trace_add(tr, act) < 0) return -1;
+        st_apply(d, act);
+    }
+}
+
+/* fastsim.climbing_playout */
+static int play_climbing(St *d, MT *mt, double epsilon, Trace *tr) {
+    int n = d->n;
+    for (;;) {
+        int seat = d->to_act, need, r, act, start, broken;
+        int *hand;
+        if (seat < 0) return 0;
+        hand = d->hands[seat];
+        need = d->need;
+        if (need == 0) {
+            act = lowest_or_random_lead(d, mt, epsilon);
+        } else {
+            start = d->strict ? d->top + 1 : d->top;
+            act = PASS;
+            broken = -1;
+            for (r = start; r < 12; r++) {
+                int k = hand[r];
+                if (k == need) { act = r * 4 + need - 1; break; }
+                if (k > need && broken < 0) broken = r;
+            }
+            if (act == PASS) {
+                if (broken >= 0) {
+                    act = broken * 4 + need - 1;
+                } else if (start <= 12 && hand[12] >= need) {  /* a two beats the pile */
+                    int mine = d->ncards[seat];
+                    if (mine == need || mine - hand[12] == 0) {
+                        act = 48 + need - 1;
+                    } else {
+                        int held = 0, least = 99, s;
+                        for (r = 0; r < 12; r++) if (hand[r]) held++;
+                        for (s = 0; s < n; s++)
+                            if (s != seat && d->ncards[s] && d->ncards[s] < least)
+                                least = d->ncards[s];
+                        if (held <= 1 || least <= 2) act = 48 + need - 1;
+                    }
+                }
+            }
+        }
+        if (trace_add(tr, act) < 0) return -1;
+        st_apply(d, act);
+    }
+}
+
+static int run_policy(St *d, MT *mt, int policy, double epsilon, Trace *tr) {
+    switch (policy) {
+    case 0: return play_random(d, mt, tr);
+    case 1: return play_greedy(d, mt, epsilon, tr);
+    default: return play_climbing(d, mt, epsilon, tr);
+    }
+}
+
+/* FastDeal.random: a shuffled deck (list of ranks i >> 2) dealt from ``leader`` */
+static void deal_random(St *d, MT *mt, int leader) {
+    int deck[52], i, seat = leader;
+    for (i = 0; i < 52; i++) deck[i] = i >> 2;
+    for (i = 51; i >= 1; i--) {
+        int j = (int)mt_below(mt, (uint32_t)(i + 1)), t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+    }
+    memset(d->hands, 0, sizeof d->hands);
+    memset(d->ncards, 0, sizeof d->ncards);
+    for (i = 0; i < 52; i++) {
+        d->hands[seat][deck[i]]++;
+        d->ncards[seat]++;
+        if (++seat == d->n) seat = 0;
+    }
+    d->to_act = leader;
+    d->need = 0; d->top = -1; d->same = 0; d->last = -1; d->passes = 0; d->passed = 0;
+    d->rl_head = 0; d->rl_len = 0;
+    d->nfinish = 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Python glue                                                                                */
+
+static int get_int(PyObject *obj, const char *name, int *out) {
+    PyObject *v = PyObject_GetAttrString(obj, name);
+    long x;
+    if (v == NULL) return -1;
+    x = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    *out = (int)x;
+    return 0;
+}
+
+static int set_int(PyObject *obj, const char *name, long x) {
+    PyObject *v = PyLong_FromLong(x);
+    int rc;
+    if (v == NULL) return -1;
+    rc = PyObject_SetAttrString(obj, name, v);
+    Py_DECREF(v);
+    return rc;
+}
+
+/* n ints of a list attribute into out[] */
+static int get_ints(PyObject *list, int *out, Py_ssize_t n, const char *what) {
+    Py_ssize_t i;
+    if (!PyList_Check(list) || PyList_GET_SIZE(list) != n) {
+        PyErr_Format(PyExc_ValueError, "%s must be a list of %zd ints", what, n);
+        return -1;
+    }
+    for (i = 0; i < n; i++) {
+        long x = PyLong_AsLong(PyList_GET_ITEM(list, i));
+        if (x == -1 && PyErr_Occurred()) return -1;
+        out[i] = (int)x;
+    }
+    return 0;
+}
+
+/* out[] into the items of a list, in place */
+static int put_ints(PyObject *list, const int *in, Py_ssize_t n) {
+    Py_ssize_t i;
+    for (i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(in[i]);
+        if (v == NULL) return -1;
+        if (PyList_SetItem(list, i, v) < 0) return -1;
+    }
+    return 0;
+}
+
+static PyObject *int_list(const int *in, Py_ssize_t n) {
+    PyObject *out = PyList_New(n);
+    Py_ssize_t i;
+    if (out == NULL) return NULL;
+    for (i = 0; i < n; i++) {
+        PyObject *v = PyLong_FromLong(in[i]);
+        if (v == NULL) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
+/* Read a FastDeal into *d. */
+static int deal_load(PyObject *deal, St *d) {
+    PyObject *hands = NULL, *ncards = NULL, *rl = NULL, *finish = NULL;
+    int s, rc = -1;
+    Py_ssize_t k;
+    if (get_int(deal, "players", &d->n) < 0 || get_int(deal, "to_act", &d->to_act) < 0 ||
+        get_int(deal, "need", &d->need) < 0 || get_int(deal, "top", &d->top) < 0 ||
+        get_int(deal, "same", &d->same) < 0 || get_int(deal, "last", &d->last) < 0 ||
+        get_int(deal, "passes", &d->passes) < 0 || get_int(deal, "strict", &d->strict) < 0 ||
+        get_int(deal, "mode", &d->mode) < 0 || get_int(deal, "lor", &d->lor) < 0)
+        return -1;
+    {
+        int passed;
+        if (get_int(deal, "passed", &passed) < 0) return -1;
+        d->passed = (unsigned)passed;
+    }
+    if (d->n < 2 || d->n > MAXP) {
+        PyErr_Format(PyExc_ValueError, "%d players: the compiled play-outs take 2 to %d",
+                     d->n, MAXP);
+        return -1;
+    }
+    st_init_after(d);
+    hands = PyObject_GetAttrString(deal, "hands");
+    ncards = PyObject_GetAttrString(deal, "ncards");
+    rl = PyObject_GetAttrString(deal, "round_left");
+    finish = PyObject_GetAttrString(deal, "finish");
+    if (!hands || !ncards || !rl || !finish) goto done;
+    if (!PyList_Check(hands) || PyList_GET_SIZE(hands) != d->n) {
+        PyErr_SetString(PyExc_ValueError, "hands must be a list of one list per seat");
+        goto done;
+    }
+    for (s = 0; s < d->n; s++)
+        if (get_ints(PyList_GET_ITEM(hands, s), d->hands[s], 13, "a hand") < 0) goto done;
+    if (get_ints(ncards, d->ncards, d->n, "ncards") < 0) goto done;
+    if (!PyList_Check(rl) || PyList_GET_SIZE(rl) > d->n ||
+        !PyList_Check(finish) || PyList_GET_SIZE(finish) > d->n) {
+        PyErr_SetString(PyExc_ValueError, "round_left and finish must be lists of seats");
+        goto done;
+    }
+    d->rl_head = 0;
+    d->rl_len = (int)PyList_GET_SIZE(rl);
+    if (get_ints(rl, d->rl, d->rl_len, "round_left") < 0) goto done;
+    d->nfinish = (int)PyList_GET_SIZE(finish);
+    if (get_ints(finish, d->finish, d->nfinish, "finish") < 0) goto done;
+    /* the C code trusts these, so out-of-range values are refused here */
+    for (k = 0; k < d->rl_len; k++)
+        if (d->rl[k] < 0 || d->rl[k] >= d->n) {
+            PyErr_SetString(PyExc_ValueError, "round_left holds a seat that does not exist");
+            goto done;
+        }
+    for (k = 0; k < d->nfinish; k++)
+        if (d->finish[k] < 0 || d->finish[k] >= d->n) {
+            PyErr_SetString(PyExc_ValueError, "finish holds a seat that does not exist");
+            goto done;
+        }
+    for (s = 0; s < d->n; s++) {
+        int r, sum = 0;
+        for (r = 0; r < 13; r++) {
+            if (d->hands[s][r] < 0 || d->hands[s][r] > 4) {
+                PyErr_Format(PyExc_ValueError, "hand of seat %d holds %d cards of rank %d",
+                             s, d->hands[s][r], r);
+                goto done;
+            }
+            sum += d->hands[s][r];
+        }
+        if (sum != d->ncards[s]) {
+            PyErr_Format(PyExc_ValueError, "seat %d: ncards %d but the hand holds %d",
+                         s, d->ncards[s], sum);
+            goto done;
+        }
+    }
+    if (d->to_act >= 0 && !d->ncards[d->to_act]) {
+        PyErr_SetString(PyExc_ValueError, "the seat to act holds no cards");
+        goto done;
+    }
+    if (d->to_act >= d->n || (d->to_act >= 0 && (d->last >= d->n || d->need < 0 || d->need > 4 ||
+                                                   d->top < -1 || d->top > 12))) {
+        PyErr_SetString(PyExc_ValueError, "the deal's state is out of range");
+        goto done;
+    }
+    if (d->need && (d->last < 0 || d->top < 0)) {
+        PyErr_SetString(PyExc_ValueError, "a pile without a latest play");
+        goto done;
+    }
+    rc = 0;
+done:
+    Py_XDECREF(hands); Py_XDECREF(ncards); Py_XDECREF(rl); Py_XDECREF(finish);
+    return rc;
+}
+
+/* Write *d back into the FastDeal (hands, ncards and finish in place). */
+static int deal_store(PyObject *deal, const St *d, Py_ssize_t old_finish) {
+    PyObject *hands = NULL, *ncards = NULL, *finish = NULL, *rl = NULL;
+    int s, rc = -1;
+    hands = PyObject_GetAttrString(deal, "hands");
+    ncards = PyObject_GetAttrString(deal, "ncards");
+    finish = PyObject_GetAttrString(deal, "finish");
+    if (!hands || !ncards || !finish) goto done;
+    for (s = 0; s < d->n; s++)
+        if (put_ints(PyList_GET_ITEM(hands, s), d->hands[s], 13) < 0) goto done;
+    if (put_ints(ncards, d->ncards, d->n) < 0) goto done;
+    for (s = (int)old_finish; s < d->nfinish; s++) {
+        PyObject *v = PyLong_FromLong(d->finish[s]);
+        int e;
+        if (v == NULL) goto done;
+        e = PyList_Append(finish, v);
+        Py_DECREF(v);
+        if (e < 0) goto done;
+    }
+    rl = int_list(d->rl + d->rl_head, d->rl_len);
+    if (rl == NULL || PyObject_SetAttrString(deal, "round_left", rl) < 0) goto done;
+    if (set_int(deal, "to_act", d->to_act) < 0 || set_int(deal, "need", d->need) < 0 ||
+        set_int(deal, "top", d->top) < 0 || set_int(deal, "same", d->same) < 0 ||
+        set_int(deal, "last", d->last) < 0 || set_int(deal, "passes", d->passes) < 0 ||
+        set_int(deal, "passed", (long)d->passed) < 0)
+        goto done;
+    rc = 0;
+done:
+    Py_XDECREF(hands); Py_XDECREF(ncards); Py_XDECREF(finish); Py_XDECREF(rl);
+    return rc;
+}
+
+static PyObject *trace_list(Trace *t) {
+    return int_list(t->buf, t->len);
+}
+
+PyDoc_STRVAR(playout_doc,
+"playout(deal, rng, policy, epsilon, trace) -> finish\n\n"
+"Play the FastDeal ``deal`` out in place with ``policy`` (0 random, 1 greedy, 2 climbing),\n"
+"drawing from the random.Random ``rng`` exactly as fastsim does, and leave ``rng`` in the\n"
+"state the Python code would. Returns ``deal.finish``; with ``trace`` true returns\n"
+"``(deal.finish, actions)``.");
+
+static PyObject *py_playout(PyObject *self, PyObject *args) {
+    PyObject *deal, *rng, *gauss = NULL, *finish;
+    int policy, want_trace;
+    double epsilon;
+    St d;
+    MT mt;
+    Trace tr = {NULL, 0, 0};
+    Py_ssize_t old_finish;
+    if (!PyArg_ParseTuple(args, "OOidp", &deal, &rng, &policy, &epsilon, &want_trace))
+        return NULL;
+    if (deal_load(deal, &d) < 0) return NULL;
+    if (mt_load(rng, &mt, &gauss) < 0) return NULL;
+    old_finish = d.nfinish;
+    if (run_policy(&d, &mt, policy, epsilon, want_trace ? &tr : NULL) < 0) {
+        Py_DECREF(gauss);
+        PyMem_Free(tr.buf);
+        return NULL;
+    }
+    if (mt_store(rng, &mt, gauss) < 0 || deal_store(deal, &d, old_finish) < 0) {
+        PyMem_Free(tr.buf);
+        return NULL;
+    }
+    finish = PyObject_GetAttrString(deal, "finish");
+    if (finish == NULL) { PyMem_Free(tr.buf); return NULL; }
+    if (want_trace) {
+        PyObject *acts = trace_list(&tr);
+        PyMem_Free(tr.buf);
+        if (acts == NULL) { Py_DECREF(finish); return NULL; }
+        return Py_BuildValue("(NN)", finish, acts);
+    }
+    return finish;
+}
+
+PyDoc_STRVAR(deals_doc,
+"deals(players, strict, mode, lor, leader, count, rng, policy, epsilon) -> bytes\n\n"
+"``count`` whole deals, each dealt as FastDeal.random(rules, rng, leader) and played out\n"
+"with ``policy`` from the same generator; returns the finishing orders, ``players`` seats\n"
+"per deal, as bytes (count * players).");
+
+static PyObject *py_deals(PyObject *self, PyObject *args) {
+    int n, strict, mode, lor, leader, policy;
+    Py_ssize_t count, i;
+    double epsilon;
+    PyObject *rng, *gauss = NULL, *out;
+    MT mt;
+    St d;
+    char *buf;
+    if (!PyArg_ParseTuple(args, "iiiiinOid", &n, &strict, &mode, &lor, &leader, &count, &rng,
+                          &policy, &epsilon))
+        return NULL;
+    if (n < 2 || n > MAXP || leader < 0 || leader >= n || count < 0 || mode < 0 || mode > 2) {
+        PyErr_SetString(PyExc_ValueError, "players 2-7, a leader seat, count >= 0, mode 0-2");
+        return NULL;
+    }
+    out = PyBytes_FromStringAndSize(NULL, count * n);
+    if (out == NULL) return NULL;
+    buf = PyBytes_AS_STRING(out);
+    if (mt_load(rng, &mt, &gauss) < 0) { Py_DECREF(out); return NULL; }
+    d.n = n; d.strict = strict; d.mode = mode; d.lor = lor;
+    st_init_after(&d);
+    Py_BEGIN_ALLOW_THREADS
+    for (i = 0; i < count; i++) {
+        deal_random(&d, &mt, leader);
+        run_policy(&d, &mt, policy, epsilon, NULL);  /* no trace: cannot fail */
+        {
+            int s;
+            for (s = 0; s < n; s++) buf[i * n + s] = (char)d.finish[s];
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (mt_store(rng, &mt, gauss) < 0) { Py_DECREF(out); return NULL; }
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"playout", py_playout, METH_VARARGS, playout_doc},
+    {"deals", py_deals, METH_VARARGS, deals_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "president._playout",
+    "Compiled play-outs of president.players.fastsim (use president.players.compiled).",
+    -1, methods, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__playout(void) {
+    pop13_init();
+    above_init();
+    return PyModule_Create(&module);
+}

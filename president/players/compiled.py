@@ -1,0 +1,214 @@
+"""The compiled play-outs (``president._playout``, C) with the pure-Python ones as fallback.
+
+:mod:`president.players.fastsim` is the reference: the C code restates its random, greedy
+and climbing play-outs and :meth:`FastDeal.random <president.players.fastsim.FastDeal.random>`
+statement for statement, and takes its random numbers from the caller's
+:class:`random.Random` (the generator's Mersenne Twister state is read, stepped in C exactly
+as CPython steps it, and written back). So the same generator gives the same draws, the same
+actions and the same finishing order as the Python code, and leaves the generator in the same
+state; ``tests/test_compiled.py`` checks this over every preset, twist and table size of the
+registries.
+
+The extension is built by ``pip install`` (``setup.py``, an optional extension: a machine
+without a C compiler installs the package without it). :data:`AVAILABLE` says whether it is
+in use; it is ``False`` when the build is missing or the environment sets
+``PRESIDENT_PURE=1``, and then every function here runs the Python code of
+:mod:`~president.players.fastsim` instead, with the same results. A generator that is not
+exactly :class:`random.Random` (a subclass may draw differently) also takes the Python path.
+
+>>> from president import Rules
+>>> orders = random_deals(Rules.preset("practice"), random.Random(5), 3)
+>>> len(orders), sorted(orders[0])
+(3, [0, 1, 2, 3])
+>>> orders == random_deals(Rules.preset("practice"), random.Random(5), 3, pure=True)
+True
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from typing import Any
+
+from ..rules import Rules
+from . import fastsim
+from .fastsim import FastDeal
+
+__all__ = ["AVAILABLE", "POLICIES", "random_playout", "greedy_playout", "climbing_playout",
+           "playout", "random_deals", "measure_deals"]
+
+_ext: Any
+if os.environ.get("PRESIDENT_PURE") == "1":
+    _ext = None
+else:
+    try:
+        from .. import _playout as _ext  # type: ignore[attr-defined, no-redef]
+    except ImportError:
+        _ext = None
+
+#: Whether the compiled play-outs are in use (built, and ``PRESIDENT_PURE`` is not ``1``).
+AVAILABLE: bool = _ext is not None
+
+#: Play-out policy names -> the extension's policy number.
+POLICIES = {"random": 0, "greedy": 1, "climbing": 2}
+
+_PYTHON = {"random": fastsim.random_playout, "greedy": fastsim.greedy_playout,
+           "climbing": fastsim.climbing_playout}
+_EPSILON = {"random": 0.0, "greedy": 0.1, "climbing": 0.05}  # fastsim's defaults
+
+
+def _compiled(rng: random.Random, pure: bool) -> bool:
+    return _ext is not None and not pure and type(rng) is random.Random
+
+
+def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *,
+            epsilon: float | None = None, pure: bool = False) -> list[int]:
+    """Play ``deal`` out in place with ``policy``, as :func:`fastsim.playout
+    <president.players.fastsim.playout>` does, compiled when :data:`AVAILABLE`.
+
+    Args:
+        deal: the deal, changed in place (copy it first to keep it).
+        rng: the generator the choices are drawn from; it ends in the same state as after
+            the Python play-out.
+        policy: ``"random"``, ``"greedy"`` or ``"climbing"`` (see :mod:`fastsim
+            <president.players.fastsim>`).
+        epsilon: the greedy or climbing policy's noise, a probability in [0, 1] (``None``:
+            fastsim's default, 0.1 greedy, 0.05 climbing); unused by ``random``.
+        pure: run the Python code even when the compiled one is available.
+
+    Returns:
+        ``deal.finish``, the seats in finishing order.
+
+    Raises:
+        ValueError: for another policy name, or (compiled) a deal whose state is out of
+            range (more than 7 seats, counts outside 0..4, card totals that disagree).
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"no playout policy {policy!r}; use {', '.join(map(repr, POLICIES))}")
+    eps = _EPSILON[policy] if epsilon is None else epsilon
+    if _compiled(rng, pure):
+        return _ext.playout(deal, rng, POLICIES[policy], eps, False)
+    if policy == "random":
+        return fastsim.random_playout(deal, rng)
+    return _PYTHON[policy](deal, rng, eps)
+
+
+def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
+    """:func:`fastsim.random_playout <president.players.fastsim.random_playout>`, compiled
+    when :data:`AVAILABLE`: every seat chooses uniformly among its legal actions; returns the
+    finishing order. Same draws, same result."""
+    return playout(deal, rng, "random")
+
+
+def greedy_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.1) -> list[int]:
+    """:func:`fastsim.greedy_playout <president.players.fastsim.greedy_playout>` (the
+    ``simple`` player's idea with chance ``epsilon`` of noise), compiled when
+    :data:`AVAILABLE`; returns the finishing order."""
+    return playout(deal, rng, "greedy", epsilon=epsilon)
+
+
+def climbing_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.05) -> list[int]:
+    """:func:`fastsim.climbing_playout <president.players.fastsim.climbing_playout>` (the
+    ``intermediate`` player's main habits), compiled when :data:`AVAILABLE`; returns the
+    finishing order."""
+    return playout(deal, rng, "climbing", epsilon=epsilon)
+
+
+def trace(deal: FastDeal, rng: random.Random, policy: str = "random", *,
+          epsilon: float | None = None) -> tuple[list[int], list[int]]:
+    """The compiled play-out of ``deal`` (in place) with the actions it took:
+    ``(finish, actions)``, actions as fastsim's ints (``-1`` a pass). For tests.
+
+    Raises:
+        RuntimeError: when the compiled play-outs are not :data:`AVAILABLE`.
+        ValueError: for another policy name.
+    """
+    if _ext is None:
+        raise RuntimeError("the compiled play-outs are not available")
+    if policy not in POLICIES:
+        raise ValueError(f"no playout policy {policy!r}; use {', '.join(map(repr, POLICIES))}")
+    eps = _EPSILON[policy] if epsilon is None else epsilon
+    finish, actions = _ext.playout(deal, rng, POLICIES[policy], eps, True)
+    return finish, actions
+
+
+def random_deals(rules: Rules, rng: random.Random, count: int, *, policy: str = "random",
+                 leader: int = 0, epsilon: float | None = None,
+                 pure: bool = False) -> list[list[int]]:
+    """``count`` whole deals: each a shuffled deck dealt by :meth:`FastDeal.random
+    <president.players.fastsim.FastDeal.random>` (``leader`` leads and is dealt to first)
+    and played out with ``policy``, all drawing from ``rng`` in turn. Compiled, the whole
+    batch runs in C without the interpreter; the result equals the Python loop
+    ``[playout(FastDeal.random(rules, rng, leader), rng, policy) for _ in range(count)]``.
+
+    Only ``rules.players``, ``beat``, ``passing`` and ``last_of_rank_clears`` matter (the play
+    of one deal; no exchange or scoring).
+
+    Returns:
+        One finishing order (list of seats) per deal.
+
+    Raises:
+        ValueError: ``count`` below 0, ``leader`` not a seat, or an unknown policy.
+    """
+    if count < 0:
+        raise ValueError(f"count must be 0 or more, not {count}")
+    if not 0 <= leader < rules.players:
+        raise ValueError(f"leader seat {leader} does not exist; seats are 0 to "
+                         f"{rules.players - 1}")
+    if policy not in POLICIES:
+        raise ValueError(f"no playout policy {policy!r}; use {', '.join(map(repr, POLICIES))}")
+    eps = _EPSILON[policy] if epsilon is None else epsilon
+    if _compiled(rng, pure):
+        n = rules.players
+        raw = _ext.deals(n, rules.beat == "higher", fastsim._MODES[rules.passing],
+                         bool(rules.last_of_rank_clears), leader, count, rng,
+                         POLICIES[policy], eps)
+        return [list(raw[i:i + n]) for i in range(0, len(raw), n)]
+    out = []
+    for _ in range(count):
+        fd = FastDeal.random(rules, rng, leader)
+        out.append(playout(fd, rng, policy, epsilon=eps, pure=True))
+    return out
+
+
+def measure_deals(rules: Rules, *, compiled: bool, seconds: float = 1.0, seed: int = 0,
+                  policy: str = "random") -> dict[str, float] | None:
+    """Whole random deals (:func:`random_deals`) per CPU second, Python or compiled.
+
+    Deals run in batches (1,000 compiled, 20 in Python) until ``seconds`` of this process's
+    CPU time (:func:`time.process_time`) have passed.
+
+    Args:
+        rules: table size and play options.
+        compiled: measure the C code (``None`` is returned when it is not available) or
+            the Python code.
+        seconds: CPU seconds to spend, > 0.
+        seed: seeds the generator.
+        policy: the play-out policy.
+
+    Returns:
+        ``{"deals_per_cpu_second": x, "deals": d, "cpu_seconds": s}``, or ``None`` for
+        ``compiled=True`` without the extension.
+
+    Raises:
+        ValueError: ``seconds`` not above 0.
+    """
+    if not seconds > 0:
+        raise ValueError(f"seconds must be above 0, not {seconds}")
+    if compiled and not AVAILABLE:
+        return None
+    rng = random.Random(seed)
+    batch = 1000 if compiled else 20
+    random_deals(rules, rng, batch, policy=policy, pure=not compiled)  # warm up
+    cpu = time.process_time
+    start = cpu()
+    deals = 0
+    while True:
+        random_deals(rules, rng, batch, policy=policy, pure=not compiled)
+        deals += batch
+        used = cpu() - start
+        if used >= seconds:
+            break
+    return {"deals_per_cpu_second": round(deals / used, 1), "deals": deals,
+            "cpu_seconds": round(used, 3)}

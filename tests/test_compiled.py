@@ -1,0 +1,248 @@
+"""The compiled play-outs (president._playout via president.players.compiled) agree draw for
+draw with the Python reference (president.players.fastsim): the same random.Random in, the
+same actions, the same finishing order and the same generator state out.
+
+Every rules value is generated from the registries (every preset, with no twist and with each
+of its twists, at every table size it allows), so a new preset or twist is tested here without
+editing this file. The Python side is the reference; the C side is checked against it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from president.rules import PRESETS, TWISTS, Rules
+from president.players import compiled, fastsim
+from president.players.fastsim import FastDeal
+
+needs_c = pytest.mark.skipif(not compiled.AVAILABLE,
+                             reason="the compiled play-outs are not built (or PRESIDENT_PURE=1)")
+
+
+def _all_rules() -> list[Rules]:
+    out = []
+    for name, (lo, hi, _) in PRESETS.items():
+        for twist in (None, *TWISTS[name]):
+            for n in range(lo, hi + 1):
+                out.append(Rules.preset(name, players=n, twists=(twist,) if twist else ()))
+    return out
+
+
+ALL_RULES = _all_rules()
+IDS = [f"{r.name}-{r.players}" for r in ALL_RULES]
+STATE = ("players", "hands", "ncards", "to_act", "need", "top", "same", "last", "passes",
+         "passed", "round_left", "finish", "strict", "mode", "lor")
+
+
+def _state(fd: FastDeal) -> dict:
+    return {k: getattr(fd, k) for k in STATE}
+
+
+class _Logged(FastDeal):
+    """A FastDeal that records every action applied (for the Python greedy and climbing
+    play-outs, which step through ``apply``)."""
+
+    __slots__ = ("log",)
+
+    def apply(self, action: int) -> None:
+        self.log.append(action)
+        super().apply(action)
+
+
+def _logged(fd: FastDeal) -> _Logged:
+    c = object.__new__(_Logged)
+    for k in STATE:
+        v = getattr(fd, k)
+        setattr(c, k, [list(h) for h in v] if k == "hands" else (v[:] if isinstance(v, list)
+                                                                  else v))
+    c.log = []
+    return c
+
+
+def _python_random_steps(fd: FastDeal, rng: random.Random) -> list[int]:
+    """The rule of fastsim.random_playout stated step by step: the seat to act takes
+    ``legal_actions()[int(rng.random() * len)]``, drawing only when it has a choice."""
+    acts = []
+    while not fd.over:
+        legal = fd.legal_actions()
+        a = legal[int(rng.random() * len(legal))] if len(legal) > 1 else legal[0]
+        acts.append(a)
+        fd.apply(a)
+    return acts
+
+
+def test_registries_give_every_option_and_size():
+    assert {r.players for r in ALL_RULES} == {3, 4, 5, 6, 7}
+    assert {r.passing for r in ALL_RULES} == {"re-enter", "sit-out", "once-around"}
+    assert {r.beat for r in ALL_RULES} == {"higher", "equal-or-higher"}
+    assert {r.last_of_rank_clears for r in ALL_RULES} == {True, False}
+
+
+@needs_c
+@pytest.mark.parametrize("rules", ALL_RULES, ids=IDS)
+def test_random_playout_same_actions_and_order(rules):
+    """From the start of a deal and from states part-way through it (Python plays the
+    first steps), the C play-out takes the same actions as the Python rule, ends in the same
+    state as fastsim.random_playout and leaves the generator where Python leaves it."""
+    n = rules.players
+    for seed in range(25):
+        deal = FastDeal.shuffled(rules, seed * 31 + n, dealer=seed % n)
+        pre = random.Random(seed)
+        for _ in range(seed % 9 * 3):  # 0 to 24 Python steps first
+            if deal.over:
+                break
+            legal = deal.legal_actions()
+            deal.apply(legal[int(pre.random() * len(legal))])
+        py, c, ref = deal.copy(), deal.copy(), deal.copy()
+        r_py, r_c, r_ref = (random.Random(1000 + seed) for _ in range(3))
+        py_actions = _python_random_steps(py, r_py)
+        finish, c_actions = compiled.trace(c, r_c, "random")
+        assert c_actions == py_actions, (rules.name, n, seed)
+        assert finish == py.finish and sorted(finish) == list(range(n))
+        assert fastsim.random_playout(ref, r_ref) == finish
+        assert _state(c) == _state(ref)
+        assert r_c.getstate() == r_py.getstate() == r_ref.getstate()
+
+
+@needs_c
+@pytest.mark.parametrize("policy", ["greedy", "climbing"])
+def test_greedy_and_climbing_same_actions(policy):
+    """The simple player's policy (greedy) and the climbing one, with their noise, over
+    every rules value: same actions, order, state and generator state."""
+    py_play = fastsim.greedy_playout if policy == "greedy" else fastsim.climbing_playout
+    for i, rules in enumerate(ALL_RULES):
+        for seed in range(15):
+            base = FastDeal.shuffled(rules, seed * 7 + i, dealer=seed % rules.players)
+            py, c = _logged(base), base.copy()
+            eps = (0.0, 0.1, 0.5)[seed % 3]
+            r_py, r_c = random.Random(seed), random.Random(seed)
+            py_play(py, r_py, eps)
+            finish, c_actions = compiled.trace(c, r_c, policy, epsilon=eps)
+            assert c_actions == py.log, (rules.name, rules.players, seed)
+            assert finish == py.finish
+            assert _state(c) == _state(py)
+            assert r_c.getstate() == r_py.getstate()
+
+
+@needs_c
+@pytest.mark.parametrize("policy", ["random", "greedy", "climbing"])
+def test_whole_deals_batched_agree(policy):
+    """random_deals: shuffle (FastDeal.random) and play-out, many deals per call; 100 deals
+    per rules value (4,800 in all per policy), same orders and generator state."""
+    total = 0
+    for i, rules in enumerate(ALL_RULES):
+        leader = i % rules.players
+        r_c, r_py = random.Random(i), random.Random(i)
+        c = compiled.random_deals(rules, r_c, 100, policy=policy, leader=leader)
+        py = [fastsim.playout(FastDeal.random(rules, r_py, leader), r_py, policy)
+              for _ in range(100)]
+        assert c == py, (rules.name, rules.players)
+        assert r_c.getstate() == r_py.getstate()
+        total += len(c)
+    assert total == 100 * len(ALL_RULES) >= 4000
+
+
+def test_pure_path_is_the_python_code():
+    rules = Rules.preset("family", players=6, twists=("once-around",))
+    a = compiled.random_deals(rules, random.Random(3), 30, pure=True)
+    rng = random.Random(3)
+    assert a == [fastsim.random_playout(FastDeal.random(rules, rng, 0), rng) for _ in range(30)]
+    fd = FastDeal.shuffled(rules, 9)
+    ref = fd.copy()
+    assert compiled.greedy_playout(fd, random.Random(4)) == \
+        fastsim.greedy_playout(ref, random.Random(4))
+
+
+def test_a_random_subclass_takes_the_python_path():
+    class Loaded(random.Random):
+        def random(self) -> float:
+            return 0.0  # always the first legal action
+
+    rules = Rules.preset("house", players=4)
+    fd = FastDeal.shuffled(rules, 5)
+    ref = fd.copy()
+    assert compiled.random_playout(fd, Loaded(1)) == fastsim.random_playout(ref, Loaded(1))
+
+
+@needs_c
+def test_bad_states_are_refused_not_read():
+    rules = Rules.preset("house", players=4)
+    fd = FastDeal.shuffled(rules, 1)
+    fd.hands[0][0] = 5
+    with pytest.raises(ValueError, match="holds 5 cards of rank 0"):
+        compiled.random_playout(fd, random.Random(1))
+    fd = FastDeal.shuffled(rules, 1)
+    fd.ncards[2] += 1
+    with pytest.raises(ValueError, match="seat 2: ncards 14 but the hand holds 13"):
+        compiled.random_playout(fd, random.Random(1))
+
+
+def test_bad_arguments():
+    rules = Rules.preset("house", players=4)
+    with pytest.raises(ValueError, match="no playout policy 'best'"):
+        compiled.playout(FastDeal.shuffled(rules, 1), random.Random(), "best")
+    with pytest.raises(ValueError, match="count must be 0 or more, not -1"):
+        compiled.random_deals(rules, random.Random(), -1)
+    with pytest.raises(ValueError, match="leader seat 4 does not exist"):
+        compiled.random_deals(rules, random.Random(), 1, leader=4)
+    assert compiled.random_deals(rules, random.Random(), 0) == []
+
+
+def _probe(env_extra: dict, code: str) -> str:
+    env = dict(os.environ, **env_extra)
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+PROBE = ("import random; from president import Rules; from president.players import compiled;"
+         "print(compiled.AVAILABLE, compiled.random_deals(Rules.preset('house', players=5),"
+         " random.Random(8), 3))")
+
+
+def test_president_pure_and_a_missing_build_fall_back_to_python():
+    rng = random.Random(8)
+    rules = Rules.preset("house", players=5)
+    want = str([fastsim.random_playout(FastDeal.random(rules, rng, 0), rng) for _ in range(3)])
+    assert _probe({"PRESIDENT_PURE": "1"}, PROBE) == f"False {want}"
+    missing = "import sys; sys.modules['president._playout'] = None; " + PROBE
+    assert _probe({"PRESIDENT_PURE": ""}, missing) == f"False {want}"
+    if compiled.AVAILABLE:
+        assert _probe({"PRESIDENT_PURE": ""}, PROBE) == f"True {want}"
+
+
+def test_measure_deals_reports_figures():
+    rules = Rules.preset("house", players=4)
+    py = compiled.measure_deals(rules, compiled=False, seconds=0.05)
+    assert py["deals"] >= 20 and py["deals_per_cpu_second"] > 0
+    c = compiled.measure_deals(rules, compiled=True, seconds=0.05)
+    assert (c is None) == (not compiled.AVAILABLE)
+    with pytest.raises(ValueError, match="seconds must be above 0"):
+        compiled.measure_deals(rules, compiled=False, seconds=0)
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy", "climbing"])
+def test_every_action_taken_is_legal(policy):
+    """Both sides take only legal actions (the Python climbing policy once played a two on a
+    two under ``beat = higher``; both now pass there)."""
+    for i, rules in enumerate(ALL_RULES[::3]):
+        for seed in range(10):
+            base = FastDeal.shuffled(rules, seed + 100 * i)
+            py = _logged(base)
+            if policy == "random":
+                py.log = _python_random_steps(py, random.Random(seed))
+            else:
+                compiled.playout(py, random.Random(seed), policy, pure=True)
+            runs = [py.log]
+            if compiled.AVAILABLE:
+                runs.append(compiled.trace(base.copy(), random.Random(seed), policy)[1])
+            for actions in runs:
+                fd = base.copy()
+                for a in actions:
+                    assert a in fd.legal_actions(), (rules.name, rules.players, seed, a)
+                    fd.apply(a)
+                assert fd.over
