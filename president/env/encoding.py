@@ -26,6 +26,7 @@ alone, and the environments' faster path is tested to give the same numbers.
 
 from __future__ import annotations
 
+import struct
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -214,6 +215,102 @@ def fill_observation(out: np.ndarray, *, n: int, seat: int, hand: int, pile: int
     return out
 
 
+# ----- the fast path: the same numbers from plain ints, without numpy per piece -----------
+
+#: Offsets of the pieces after the card lanes, relative to the end of ``received``.
+_T = {name: SLICES[name].start - _LANE_END for name in SLICES if SLICES[name].start >= _LANE_END}
+_TAIL = OBS_SIZE - _LANE_END
+# 13 card bits -> their 13 float32 numbers as bytes: a card lane of 52 bits is 4 look-ups.
+_BITS13 = [row.tobytes() for row in np.unpackbits(
+    np.arange(1 << 13, dtype="<u2").view(np.uint8).reshape(-1, 2), axis=1,
+    bitorder="little")[:, :13].astype("<f4")]
+_PACK_TAIL = struct.Struct(f"<{_TAIL}f").pack
+# _REL[n][seat]: the absolute seat at each relative row k = 0..n-1.
+_REL = {n: [[(seat + k) % n for k in range(n)] for seat in range(n)] for n in range(3, MAX_SEATS + 1)}
+# _TAIL_BASE[n]: the tail with the ``seated`` piece filled in.
+_TAIL_BASE = {n: [1.0 if _T["seated"] <= i < _T["seated"] + n else 0.0 for i in range(_TAIL)]
+              for n in range(3, MAX_SEATS + 1)}
+_PHASE_AT = {ph: _T["phase"] + i for i, ph in enumerate(PHASES)}
+
+
+def observation_parts(*, n: int, seat: int, hand: int, pile: int, cleared: int,
+                      played: list[int], given: int, received: int, to_beat: Play | None,
+                      counts: list[int] | tuple[int, ...], passed: int,
+                      finish_order: list[int] | tuple[int, ...], to_act: int | None,
+                      latest: int | None, scores: list[int] | tuple[int, ...], phase: str,
+                      give_count: int, give_to: int | None) -> tuple[list[int], list[float]]:
+    """The observation of :func:`fill_observation` (same arguments) as plain Python values:
+    ``(lanes, tail)`` where ``lanes`` is the 12 card masks of the first 624 numbers (hand,
+    pile, cleared, played by relative seat x 7, given, received) and ``tail`` the other
+    :data:`OBS_SIZE` - 624 numbers as floats. :func:`parts_to_array` and
+    :func:`parts_to_batch` turn them into ``float32`` arrays; the environments use this path
+    (tests check it equals :func:`encode_observation`)."""
+    rel = _REL[n][seat]
+    lanes = [hand, pile, cleared]
+    lanes += [played[s] for s in rel]
+    if n < MAX_SEATS:
+        lanes += [0] * (MAX_SEATS - n)
+    lanes.append(given)
+    lanes.append(received)
+    t = _TAIL_BASE[n][:]
+    if to_beat is not None:
+        t[to_beat.rank] = 1.0
+        t[13 + to_beat.count - 1] = 1.0
+    hc, ps, sc = _T["hand_counts"], _T["passed"], _T["scores"]
+    for k, s in enumerate(rel):
+        t[hc + k] = counts[s] / MAX_HAND
+        if passed >> s & 1:
+            t[ps + k] = 1.0
+        t[sc + k] = scores[s]
+    fi = _T["finished"]
+    for place, s in enumerate(finish_order):
+        t[fi + (s - seat) % n] = (place + 1) / n
+    if to_act is not None:
+        t[_T["to_act"] + (to_act - seat) % n] = 1.0
+    if latest is not None:
+        t[_T["latest"] + (latest - seat) % n] = 1.0
+    t[_PHASE_AT[phase]] = 1.0
+    if give_count:
+        t[_T["give_count"]] = give_count / 2
+        t[_T["give_to"] + (give_to - seat) % n] = 1.0
+    return lanes, t
+
+
+def _lane_bytes(m: int) -> bytes:
+    b = _BITS13
+    data = b[m & 8191] + b[(m >> 13) & 8191] + b[(m >> 26) & 8191] + b[m >> 39]
+    if len(_LANES) >= 1 << 16:  # bounded: start afresh rather than grow without end
+        _LANES.clear()
+    _LANES[m] = data
+    return data
+
+
+# card mask -> its 52 float32 numbers as bytes, for the masks met lately
+_LANES: dict[int, bytes] = {}
+
+
+def parts_bytes(lanes: list[int], tail: list[float]) -> bytes:
+    """The observation of ``(lanes, tail)`` (see :func:`observation_parts`) as the
+    ``OBS_SIZE * 4`` little-endian ``float32`` bytes."""
+    get = _LANES.get
+    out = [get(m) or _lane_bytes(m) for m in lanes]
+    out.append(_PACK_TAIL(*tail))
+    return b"".join(out)
+
+
+def parts_to_array(lanes: list[int], tail: list[float]) -> np.ndarray:
+    """One observation from :func:`observation_parts`: a new writable ``float32`` array of
+    shape ``(OBS_SIZE,)``."""
+    return np.frombuffer(bytearray(parts_bytes(lanes, tail)), dtype="<f4")
+
+
+def parts_to_batch(parts: list[tuple[list[int], list[float]]]) -> np.ndarray:
+    """Observations from :func:`observation_parts`, one per row: a new ``float32`` array of
+    shape ``(len(parts), OBS_SIZE)``."""
+    data = bytearray(b"".join([parts_bytes(lanes, tail) for lanes, tail in parts]))
+    return np.frombuffer(data, dtype="<f4").reshape(len(parts), OBS_SIZE)
+
+
 def encode_observation(obs: "Observation", *, chosen: int = 0) -> np.ndarray:
     """The observation vector of :data:`PIECES` built from an engine
     :class:`~president.observation.Observation` alone: what that seat may know and nothing
@@ -265,11 +362,19 @@ def mask_from_legal(legal: list, hand: int, chosen: int = 0) -> np.ndarray:
     ``legal`` lists the legal :class:`~president.Give` objects and ``chosen`` the cards
     already picked for this give: give index ``53 + rank`` is 1 when adding the lowest
     unchosen card of that rank leaves some legal give that contains every chosen card.
+
+    Returns:
+        a new writable ``int8`` array of shape ``(NUM_ACTIONS,)``.
     """
-    mask = np.zeros(NUM_ACTIONS, dtype=np.int8)
+    return np.frombuffer(mask_bytes(legal, hand, chosen), dtype=np.int8)
+
+
+def mask_bytes(legal: list, hand: int, chosen: int = 0) -> bytearray:
+    """The mask of :func:`mask_from_legal` as a ``bytearray`` of :data:`NUM_ACTIONS` bytes."""
+    mask = bytearray(NUM_ACTIONS)
     if not legal:
         return mask
-    if isinstance(legal[0], Give):
+    if type(legal[0]) is Give:
         free = hand & ~chosen
         for rank in range(13):
             card = give_card_for(GIVE_BASE + rank, free)
@@ -281,6 +386,7 @@ def mask_from_legal(legal: list, hand: int, chosen: int = 0) -> np.ndarray:
                     mask[GIVE_BASE + rank] = 1
                     break
         return mask
+    index = PLAY_INDEX
     for a in legal:
-        mask[PASS_ACTION if a is PASS else PLAY_INDEX[a]] = 1
+        mask[PASS_ACTION if a is PASS else index[a]] = 1
     return mask

@@ -16,8 +16,8 @@ from ..errors import IllegalAction, RulesError
 from ..events import Exchanged, Played
 from ..match import Match
 from ..rules import PRESETS, Rules
-from .encoding import (GIVE_BASE, NUM_ACTIONS, OBS_SIZE, describe_action,
-                       fill_observation, give_card_for, mask_from_legal, play_for)
+from .encoding import (GIVE_BASE, NUM_ACTIONS, describe_action, give_card_for,
+                       mask_from_legal, observation_parts, parts_to_array, play_for)
 
 __all__ = ["Table", "make_rules", "EPISODES", "REWARDS"]
 
@@ -141,6 +141,7 @@ class Table:
         self.received = [0] * self.n
         self.chosen = 0                # cards picked for the give in progress
         self._legal = self._mask = None
+        self._scores = None            # match points by seat, worked out when first asked
 
     # ----- queries ------------------------------------------------------------------
 
@@ -167,27 +168,40 @@ class Table:
         return self._mask.copy()
 
     def observe(self, player: int) -> np.ndarray:
-        """The ``float32`` observation of ``player`` (see :data:`~president.env.encoding.PIECES`)."""
+        """The ``float32`` observation of ``player`` (see :data:`~president.env.encoding.PIECES`),
+        shape ``(OBS_SIZE,)``, a new array."""
+        return parts_to_array(*self.observe_parts(player))
+
+    def observe_parts(self, player: int) -> tuple[list[int], list[float]]:
+        """The observation of ``player`` as :func:`~president.env.encoding.observation_parts`
+        gives it (12 card masks and the other numbers), for batching."""
         m = self.match
         deal = m.deal
         seat = self.seat_of[player]
-        pending = m.pending_transfer
-        chosen = self.chosen if pending is not None and pending.giver == seat else 0
+        phase = m.phase
+        chosen = give_count = 0
+        give_to = None
+        if phase == "exchange":
+            pending = m.pending_transfer
+            if pending.giver == seat:
+                chosen = self.chosen
+                give_count = pending.count - chosen.bit_count()
+                give_to = pending.receiver
         pile = 0
-        for _, p in deal.pile:
-            pile |= p.mask
-        scores = m.scores
-        give_count = pending.count - chosen.bit_count() if chosen or (
-            pending is not None and pending.giver == seat) else 0
-        return fill_observation(
-            np.zeros(OBS_SIZE, dtype=np.float32), n=self.n, seat=seat,
-            hand=deal.hands[seat] & ~chosen, pile=pile, cleared=deal.cleared,
-            played=self.played, given=self.given[seat] | chosen, received=self.received[seat],
-            to_beat=deal.pile[-1][1] if deal.pile else None, counts=deal.counts,
-            passed=deal.passed, finish_order=deal.finish_order, to_act=m.to_act,
-            latest=deal.pile[-1][0] if deal.pile else None,
-            scores=[scores[p] for p in m.seating], phase=m.phase,
-            give_count=give_count, give_to=pending.receiver if give_count else None)
+        top = latest = None
+        if deal.pile:
+            for _, p in deal.pile:
+                pile |= p.mask
+            latest, top = deal.pile[-1]
+        if self._scores is None:
+            scores = m.scores
+            self._scores = [scores[p] for p in m.seating]
+        return observation_parts(
+            n=self.n, seat=seat, hand=deal.hands[seat] & ~chosen, pile=pile,
+            cleared=deal.cleared, played=self.played, given=self.given[seat] | chosen,
+            received=self.received[seat], to_beat=top, counts=deal.counts, passed=deal.passed,
+            finish_order=deal.finish_order, to_act=m.to_act, latest=latest,
+            scores=self._scores, phase=phase, give_count=give_count, give_to=give_to)
 
     # ----- transitions --------------------------------------------------------------
 
@@ -262,6 +276,7 @@ class Table:
                 self.received[e.receiver] |= mask
         if m.phase == "play" or m.phase == "exchange":
             return None
+        self._scores = None
         return self._deal_over()
 
     def _deal_over(self) -> list[float]:
