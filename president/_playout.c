@@ -82,11 +82,42 @@ static uint32_t mt_below(MT *self, uint32_t n) {
     return r;
 }
 
-/* Read rng.getstate() = (3, (625 ints), gauss_next) into *mt; keeps gauss_next. */
+/* The generator's own memory: CPython's RandomObject (Modules/_randommodule.c) starts with
+ * the same index and state as MT. It is read and written directly only after the module's
+ * start-up check (direct_check) has proved, on this interpreter, that this layout gives what
+ * getstate() says and that a write is seen by random(); otherwise, and for any object that
+ * is not a _random.Random, the state goes through getstate() and setstate(). */
+typedef struct {
+    PyObject_HEAD
+    int index;
+    uint32_t state[MT_N];
+} RandomLike;
+
+static PyTypeObject *random_type = NULL;  /* _random.Random */
+static int direct = 0;                     /* the direct path is proved and on */
+
+static int is_direct(PyObject *rng) {
+    return direct && PyObject_TypeCheck(rng, random_type) &&
+           Py_TYPE(rng)->tp_basicsize >= (Py_ssize_t)sizeof(RandomLike);
+}
+
+/* Read rng.getstate() = (3, (625 ints), gauss_next) into *mt; keeps gauss_next (NULL on the
+ * direct path). */
 static int mt_load(PyObject *rng, MT *mt, PyObject **gauss) {
-    PyObject *st = PyObject_CallMethod(rng, "getstate", NULL);
-    PyObject *inner;
+    PyObject *st, *inner;
     Py_ssize_t i;
+    if (is_direct(rng)) {
+        const RandomLike *r = (const RandomLike *)rng;
+        if (r->index < 0 || r->index > MT_N) {
+            PyErr_SetString(PyExc_ValueError, "the generator's state is out of range");
+            return -1;
+        }
+        mt->index = r->index;
+        memcpy(mt->state, r->state, sizeof mt->state);
+        *gauss = NULL;
+        return 0;
+    }
+    st = PyObject_CallMethod(rng, "getstate", NULL);
     if (st == NULL) return -1;
     if (!PyTuple_Check(st) || PyTuple_GET_SIZE(st) != 3 ||
         !PyTuple_Check(PyTuple_GET_ITEM(st, 1)) ||
@@ -104,6 +135,11 @@ static int mt_load(PyObject *rng, MT *mt, PyObject **gauss) {
     }
     mt->index = (int)PyLong_AsLong(PyTuple_GET_ITEM(inner, MT_N));
     if (mt->index == -1 && PyErr_Occurred()) { Py_DECREF(st); return -1; }
+    if (mt->index < 0 || mt->index > MT_N) {
+        Py_DECREF(st);
+        PyErr_SetString(PyExc_ValueError, "the generator's state is out of range");
+        return -1;
+    }
     *gauss = PyTuple_GET_ITEM(st, 2);
     Py_INCREF(*gauss);
     Py_DECREF(st);
@@ -112,8 +148,15 @@ static int mt_load(PyObject *rng, MT *mt, PyObject **gauss) {
 
 /* rng.setstate((3, (625 ints), gauss_next)); steals the reference to gauss. */
 static int mt_store(PyObject *rng, const MT *mt, PyObject *gauss) {
-    PyObject *inner = PyTuple_New(MT_N + 1), *st, *res;
+    PyObject *inner, *st, *res;
     Py_ssize_t i;
+    if (gauss == NULL) {  /* direct path */
+        RandomLike *r = (RandomLike *)rng;
+        r->index = mt->index;
+        memcpy(r->state, mt->state, sizeof mt->state);
+        return 0;
+    }
+    inner = PyTuple_New(MT_N + 1);
     if (inner == NULL) { Py_DECREF(gauss); return -1; }
     for (i = 0; i < MT_N; i++) {
         PyObject *v = PyLong_FromUnsignedLong(mt->state[i]);
@@ -317,12 +360,12 @@ static int play_random(St *d, MT *mt, Trace *tr) {
     for (s = 0; s < n; s++) {
         unsigned a1 = 0, a2 = 0, a3 = 0, a4 = 0, bit = 1;
         int r;
-        for (r = 0; r < 13; r++, bit <<= 1) {
+        for (r = 0; r < 13; r++, bit <<= 1) {  /* without branches */
             int k = d->hands[s][r];
-            if (k) {
-                a1 |= bit;
-                if (k > 1) { a2 |= bit; if (k > 2) { a3 |= bit; if (k > 3) a4 |= bit; } }
-            }
+            a1 |= bit & -(unsigned)(k > 0);
+            a2 |= bit & -(unsigned)(k > 1);
+            a3 |= bit & -(unsigned)(k > 2);
+            a4 |= bit & -(unsigned)(k > 3);
         }
         at_least[s][0] = 0; at_least[s][1] = a1; at_least[s][2] = a2;
         at_least[s][3] = a3; at_least[s][4] = a4;
@@ -371,9 +414,11 @@ static int play_random(St *d, MT *mt, Trace *tr) {
         }
         if (trace_add(tr, rank * 4 + count - 1) < 0) return -1;
         {
-            unsigned bit = ~(1U << rank);
+            /* levels k - count + 1 .. k lose the rank; without branches */
+            unsigned bit = 1U << rank;
             int k = hand[rank], j;
-            for (j = k - count + 1; j <= k; j++) at_least[seat][j] &= bit;
+            for (j = 1; j <= 4; j++)
+                at_least[seat][j] &= ~(bit & -(unsigned)(j > k - count && j <= k));
         }
         hand[rank] -= count;
         d->ncards[seat] -= count;
@@ -808,7 +853,57 @@ static PyObject *py_deals(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* Prove the direct layout on this interpreter: a seeded random.Random read directly must
+ * equal its getstate(), and after a direct write of another generator's state its random()
+ * must equal that generator's. Any failure leaves direct = 0 (the getstate path). */
+static void direct_check(void) {
+    PyObject *mod = NULL, *a = NULL, *b = NULL, *st = NULL, *x = NULL, *y = NULL;
+    MT via_state, via_memory;
+    PyObject *gauss = NULL;
+    direct = 0;
+    mod = PyImport_ImportModule("random");
+    if (mod == NULL) goto done;
+    a = PyObject_CallMethod(mod, "Random", "(i)", 20240601);
+    b = PyObject_CallMethod(mod, "Random", "(i)", 7);
+    if (a == NULL || b == NULL || !PyObject_TypeCheck(a, random_type) ||
+        Py_TYPE(a)->tp_basicsize < (Py_ssize_t)sizeof(RandomLike))
+        goto done;
+    x = PyObject_CallMethod(a, "random", NULL);  /* index away from 0 and N */
+    Py_XDECREF(x);
+    x = NULL;
+    if (mt_load(a, &via_state, &gauss) < 0) goto done;  /* direct is 0: via getstate */
+    Py_XDECREF(gauss);
+    via_memory.index = ((RandomLike *)a)->index;
+    memcpy(via_memory.state, ((RandomLike *)a)->state, sizeof via_memory.state);
+    if (via_memory.index != via_state.index ||
+        memcmp(via_memory.state, via_state.state, sizeof via_state.state))
+        goto done;
+    /* write b's state into a directly; then both must draw alike */
+    ((RandomLike *)a)->index = ((RandomLike *)b)->index;
+    memcpy(((RandomLike *)a)->state, ((RandomLike *)b)->state, sizeof via_state.state);
+    x = PyObject_CallMethod(a, "random", NULL);
+    y = PyObject_CallMethod(b, "random", NULL);
+    if (x == NULL || y == NULL || PyFloat_AsDouble(x) != PyFloat_AsDouble(y)) goto done;
+    direct = 1;
+done:
+    PyErr_Clear();
+    Py_XDECREF(mod); Py_XDECREF(a); Py_XDECREF(b); Py_XDECREF(st);
+    Py_XDECREF(x); Py_XDECREF(y);
+}
+
+static PyObject *py_set_direct(PyObject *self, PyObject *arg) {
+    int want = PyObject_IsTrue(arg), was = direct;
+    if (want < 0) return NULL;
+    if (want) direct_check();
+    else direct = 0;
+    (void)was;
+    return PyBool_FromLong(direct);
+}
+
 static PyMethodDef methods[] = {
+    {"set_direct", py_set_direct, METH_O,
+     "set_direct(flag) -> bool: use the generator's memory directly (after proving the layout "
+     "again) or only getstate/setstate; returns whether the direct path is on."},
     {"playout", py_playout, METH_VARARGS, playout_doc},
     {"deals", py_deals, METH_VARARGS, deals_doc},
     {NULL, NULL, 0, NULL},
@@ -821,7 +916,19 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__playout(void) {
+    PyObject *m, *rmod;
     pop13_init();
     above_init();
-    return PyModule_Create(&module);
+    m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    rmod = PyImport_ImportModule("_random");
+    if (rmod != NULL) {
+        PyObject *t = PyObject_GetAttrString(rmod, "Random");
+        Py_DECREF(rmod);
+        if (t != NULL && PyType_Check(t)) random_type = (PyTypeObject *)t;  /* kept */
+        else Py_XDECREF(t);
+    }
+    PyErr_Clear();
+    if (random_type != NULL) direct_check();
+    return m;
 }

@@ -246,3 +246,42 @@ def test_every_action_taken_is_legal(policy):
                     assert a in fd.legal_actions(), (rules.name, rules.players, seed, a)
                     fd.apply(a)
                 assert fd.over
+
+
+@needs_c
+def test_generator_state_by_getstate_and_directly_agree():
+    """The extension reads the generator's memory directly once it has proved the layout at
+    import; through getstate/setstate only, the results and the generator state are the
+    same."""
+    assert compiled._ext.set_direct(True) is True  # proved on this interpreter
+    try:
+        for direct in (False, True):
+            compiled._ext.set_direct(direct)
+            rules = Rules.preset("first-night", players=5, twists=("swap",))
+            rng = random.Random(42)
+            orders = compiled.random_deals(rules, rng, 50, policy="greedy")
+            fd = FastDeal.shuffled(rules, 3)
+            order = compiled.random_playout(fd, rng)
+            ref_rng = random.Random(42)
+            assert orders == [fastsim.greedy_playout(FastDeal.random(rules, ref_rng, 0), ref_rng)
+                              for _ in range(50)]
+            assert order == fastsim.random_playout(FastDeal.shuffled(rules, 3), ref_rng)
+            assert rng.getstate() == ref_rng.getstate()
+            assert rng.random() == ref_rng.random()
+    finally:
+        compiled._ext.set_direct(True)
+
+
+def test_bench_json_has_the_playouts(capsys):
+    import json
+
+    from president.cli import main
+
+    assert main(["bench", "--deals", "3", "--no-presets", "--json"]) == 0
+    p = json.loads(capsys.readouterr().out)["playouts"]
+    assert (p["rules"], p["players"], p["policy"]) == ("house", 4, "random")
+    assert p["python"]["deals_per_cpu_second"] > 0 and p["python"]["deals"] >= 20
+    if compiled.AVAILABLE:
+        assert p["compiled"]["deals_per_cpu_second"] > p["python"]["deals_per_cpu_second"]
+    else:
+        assert p["compiled"] is None

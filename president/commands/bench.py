@@ -65,6 +65,10 @@ def run(args: argparse.Namespace) -> int:
     presets = [] if args.no_presets else bench.preset_figures(
         players=args.players, deals=args.deals,
         seconds=None if seconds is None else seconds / 3, seed=args.seed)
+    from ..players.compiled import playouts_report
+
+    playouts = playouts_report(seconds=0.2 if seconds is None else min(1.0, seconds / 3),
+                               seed=args.seed)
     target = bench.TARGET_DEALS_PER_SECOND
     is_target_run = rules.preset == "house" and not rules.twists and rules.players == 4
     report = {
@@ -74,12 +78,18 @@ def run(args: argparse.Namespace) -> int:
                    if is_target_run else None},
         "headline": main.to_dict(),
         "presets": [r.to_dict() for r in presets],
+        "playouts": playouts,
         "environment": bench.environment(),
     }
     if args.json:
         print(json.dumps(report, indent=2))
     else:
         _print_table(main, presets, report["target"])
+        c = playouts["compiled"]
+        print(f"Fast play-outs (house, 4 players, random, whole deals per CPU second): "
+              f"Python {playouts['python']['deals_per_cpu_second']:,.0f}, compiled "
+              + (f"{c['deals_per_cpu_second']:,.0f}" if c else "not built") +
+              " (benchmarks/bench_playouts.py for more).")
     if args.profile:
         _profile(rules, args.seed)
     return 1 if args.check and report["target"]["met_per_cpu_second"] is False else 0

@@ -212,3 +212,22 @@ def measure_deals(rules: Rules, *, compiled: bool, seconds: float = 1.0, seed: i
             break
     return {"deals_per_cpu_second": round(deals / used, 1), "deals": deals,
             "cpu_seconds": round(used, 3)}
+
+
+def playouts_report(*, seconds: float = 0.5, seed: int = 0) -> dict[str, Any]:
+    """The ``"playouts"`` part of ``president bench --json``: whole random deals
+    (``house``, 4 players, :func:`random_deals`) per CPU second, Python and compiled, each
+    measured for ``seconds`` of CPU time in this run.
+
+    Returns:
+        ``{"rules": "house", "players": 4, "policy": "random", "python":
+        {"deals_per_cpu_second": x, ...}, "compiled": {"deals_per_cpu_second": y, ...} or
+        None}`` (``None`` when the extension is not :data:`AVAILABLE`).
+
+    Raises:
+        ValueError: ``seconds`` not above 0.
+    """
+    rules = Rules.preset("house", players=4)
+    return {"rules": "house", "players": 4, "policy": "random",
+            "python": measure_deals(rules, compiled=False, seconds=seconds, seed=seed),
+            "compiled": measure_deals(rules, compiled=True, seconds=seconds, seed=seed)}
