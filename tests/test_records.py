@@ -552,7 +552,13 @@ def test_arbitrary_json_gives_a_record_error_or_a_replay_never_a_crash(rules, de
         assert e.message
         return
     result = replay(record)
-    assert result.ok or result.error.reason
+    if result.ok:       # every step legal: the deals replayed are the record's deals
+        assert result.error is None and (result.match is not None) == bool(record.deals)
+        assert len(result.deals) == len(record.deals) and result.steps >= len(record.deals)
+    else:               # the first refused step, located and explained
+        e = result.error
+        assert e.step in ("deal", "exchange", "play", "finish") and 0 <= e.deal < max(1, len(record.deals))
+        assert e.reason and e.message and e.reason != e.message
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
