@@ -4,6 +4,8 @@
 - :func:`env` / :class:`raw_env`: a PettingZoo AEC environment, every player an agent.
 - ``gymnasium.make("President-v0", ...)`` (registered when this package is imported), or
   :class:`PresidentEnv`: one learning seat against computer levels or your own bots.
+- :class:`VectorEnv` (:mod:`president.env.vector`): ``N`` tables stepped at once, numpy
+  arrays of shape ``(N, ...)`` in and out, auto-reset.
 - :mod:`president.env.encoding`: the 66 action indices and the observation vector, with
   :func:`encode_observation` to turn any seat's :class:`~president.observation.Observation`
   into the same vector (for a trained policy playing as a bot).
@@ -28,8 +30,9 @@ from .aec import env, raw_env
 from .encoding import (GIVE_BASE, NUM_ACTIONS, OBS_SIZE, PASS_ACTION, PIECES,
                        describe_action, encode_observation, piece_slices)
 from .single import PresidentEnv
+from .vector import VectorEnv
 
-__all__ = ["env", "raw_env", "PresidentEnv", "encode_observation", "describe_action",
+__all__ = ["env", "raw_env", "PresidentEnv", "VectorEnv", "encode_observation", "describe_action",
            "NUM_ACTIONS", "PASS_ACTION", "GIVE_BASE", "OBS_SIZE", "PIECES", "piece_slices",
            "ENV_ID", "VERSION"]
 

@@ -17,7 +17,11 @@ from ..events import Exchanged, Played
 from ..match import Match
 from ..rules import PRESETS, Rules
 from .encoding import (GIVE_BASE, NUM_ACTIONS, describe_action, give_card_for,
-                       mask_from_legal, observation_parts, parts_to_array, play_for)
+                       observation_parts, parts_to_array, play_for)
+from .encoding import PHASES
+from .encoding import mask_bytes as legal_mask_bytes
+
+_PHASE_INDEX = {phase: i for i, phase in enumerate(PHASES)}
 
 __all__ = ["Table", "make_rules", "EPISODES", "REWARDS"]
 
@@ -159,13 +163,18 @@ class Table:
 
     def mask(self, player: int) -> np.ndarray:
         """``int8`` mask of the legal action indices of ``player`` (zero when it is not
-        that player's turn)."""
+        that player's turn), shape ``(NUM_ACTIONS,)``, a new array."""
         if self.acting() != player:
             return np.zeros(NUM_ACTIONS, dtype=np.int8)
+        return np.frombuffer(bytearray(self.mask_bytes()), dtype=np.int8)
+
+    def mask_bytes(self) -> bytearray:
+        """The acting player's mask as :data:`NUM_ACTIONS` bytes (0 or 1), kept until the
+        next action (do not change it)."""
         if self._mask is None:
             m = self.match
-            self._mask = mask_from_legal(self.legal(), m.deal.hands[m.to_act], self.chosen)
-        return self._mask.copy()
+            self._mask = legal_mask_bytes(self.legal(), m.deal.hands[m.to_act], self.chosen)
+        return self._mask
 
     def observe(self, player: int) -> np.ndarray:
         """The ``float32`` observation of ``player`` (see :data:`~president.env.encoding.PIECES`),
@@ -203,6 +212,42 @@ class Table:
             finish_order=deal.finish_order, to_act=m.to_act, latest=latest,
             scores=self._scores, phase=phase, give_count=give_count, give_to=give_to)
 
+    def observe_raw(self, player: int, lanes: list, ints: list, per_seat: list) -> None:
+        """Append ``player``'s observation, as :func:`~president.env.encoding.encode_batch`
+        takes it, to ``lanes``, ``ints`` and ``per_seat`` (one row each)."""
+        m = self.match
+        deal = m.deal
+        n = self.n
+        seat = self.seat_of[player]
+        phase = m.phase
+        chosen = give_count = 0
+        give_to = -1
+        if phase == "exchange":
+            pending = m.pending_transfer
+            if pending.giver == seat:
+                chosen = self.chosen
+                give_count = pending.count - chosen.bit_count()
+                give_to = pending.receiver
+        pile = 0
+        rank, count, latest = -1, 0, -1
+        if deal.pile:
+            for _, p in deal.pile:
+                pile |= p.mask
+            latest, top = deal.pile[-1]
+            rank, count = top.rank, top.count
+        if self._scores is None:
+            scores = m.scores
+            self._scores = [scores[p] for p in m.seating]
+        places = [0] * n
+        for place, s in enumerate(deal.finish_order):
+            places[s] = place + 1
+        lanes.append([deal.hands[seat] & ~chosen, pile, deal.cleared,
+                      self.given[seat] | chosen, self.received[seat], *self.played])
+        to_act = m.to_act
+        ints.append([seat, rank, count, deal.passed, -1 if to_act is None else to_act, latest,
+                     _PHASE_INDEX[phase], give_count, give_to])
+        per_seat.append([*deal.counts, *places, *self._scores])
+
     # ----- transitions --------------------------------------------------------------
 
     def refusal(self, action: object) -> str | None:
@@ -218,9 +263,7 @@ class Table:
         player = self.acting()
         if player is None:
             return "the episode is over; call reset()"
-        if self._mask is None:
-            self.mask(player)
-        if self._mask[action]:
+        if self.mask_bytes()[action]:
             return None
         what = describe_action(action)
         if self.match.phase == "exchange":

@@ -1,0 +1,176 @@
+"""A vector environment: ``num_envs`` tables stepped at once, numpy arrays in and out.
+
+Each of the ``N`` tables is the AEC environment's (:class:`~president.env.table.Table`,
+driving the engine's checked ``Match.act``): the same 66 actions, the same 702-number
+observation and ``int8`` mask, the same rewards. One :meth:`VectorEnv.step` takes one action
+per table, for the player whose turn it is there, and returns that table's next player's
+observation. A table whose episode ends starts its next one at once (auto-reset).
+
+===================== ============== ========= ===============================================
+returned              shape          dtype     meaning
+===================== ============== ========= ===============================================
+``obs``               (N, 702)       float32   observation of the player to act at each table
+``info["action_mask"]`` (N, 66)      int8      that player's legal actions
+``info["player"]``    (N,)           int64     that player's index (0..players-1)
+``rewards``           (N, players)   float32   rewards of every player at each table on this
+                                               step, by player index (nonzero when a deal ended)
+``terminated``        (N,)           bool      the table's episode ended on this step (the
+                                               returned row is already the next episode's)
+``truncated``         (N,)           bool      a ``match`` episode reached ``max_deals``
+===================== ============== ========= ===============================================
+
+Seeding follows Gymnasium's vector environments: ``reset(seed=s)`` seeds table ``i`` with
+``s + i`` (or give one seed per table), and table ``i`` then plays exactly the episodes of
+``env(...).reset(seed=s + i)`` followed by ``reset()`` calls, for the same actions (a test
+checks observations, masks and rewards against the AEC environment).
+
+>>> import numpy as np
+>>> from president.env.vector import VectorEnv
+>>> v = VectorEnv(8, preset="house", players=4)
+>>> obs, info = v.reset(seed=0)
+>>> obs.shape, obs.dtype.name, info["action_mask"].shape, info["action_mask"].dtype.name
+((8, 702), 'float32', (8, 66), 'int8')
+>>> actions = [np.flatnonzero(row)[0] for row in info["action_mask"]]
+>>> obs, rewards, terminated, truncated, info = v.step(actions)
+>>> rewards.shape
+(8, 4)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..errors import IllegalAction
+from ..rules import Rules
+from .encoding import NUM_ACTIONS, OBS_SIZE, encode_batch
+from .table import Table, make_rules
+
+__all__ = ["VectorEnv"]
+
+
+class VectorEnv:
+    """``num_envs`` President tables stepped together (see the module docstring).
+
+    Args:
+        num_envs: number of tables ``N`` (at least 1).
+        rules, preset, twists, players, episode, reward, max_deals: as
+            :class:`~president.env.aec.raw_env`, the same for every table.
+
+    Attributes:
+        num_envs: ``N``.
+        players: players per table.
+        rules: the tables' :class:`~president.rules.Rules`.
+        observation_size: 702. num_actions: 66.
+
+    Raises:
+        ValueError: ``num_envs`` not a whole number of at least 1, or a bad option (saying
+            which values are allowed).
+    """
+
+    def __init__(self, num_envs: int, *, rules: Rules | str | None = None,
+                 preset: str = "house", twists: Any = (), players: int | None = None,
+                 episode: str = "deal", reward: str = "place", max_deals: int = 20) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
+                or num_envs < 1:
+            raise ValueError(f"num_envs = {num_envs!r} must be a whole number of at least 1")
+        made = make_rules(rules=rules, preset=preset, twists=twists, players=players)
+        self.tables = [Table(made, episode=episode, reward=reward, max_deals=max_deals)
+                       for _ in range(int(num_envs))]
+        self.num_envs = int(num_envs)
+        self.rules = self.tables[0].rules
+        self.players = self.rules.players
+        self.observation_size = OBS_SIZE
+        self.num_actions = NUM_ACTIONS
+        self._rngs: list[random.Random] | None = None
+
+    def reset(self, *, seed: int | Sequence[int] | None = None,
+              options: dict | None = None) -> tuple[np.ndarray, dict]:
+        """Start an episode at every table. ``seed``: an int ``s`` (table ``i`` gets
+        ``s + i``), a sequence of ``num_envs`` ints, or ``None`` (continue each table's
+        generator; unseeded before the first seed).
+
+        Returns:
+            ``(obs, info)``: ``obs`` float32 ``(N, 702)``; ``info`` with ``"action_mask"``
+            int8 ``(N, 66)`` and ``"player"`` int64 ``(N,)``.
+
+        Raises:
+            ValueError: a sequence of seeds of the wrong length, or a seed that is not an int.
+        """
+        n = self.num_envs
+        if seed is not None:
+            if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+                seeds = [int(seed) + i for i in range(n)]
+            else:
+                seeds = list(seed)
+                if len(seeds) != n or not all(isinstance(s, (int, np.integer))
+                                              and not isinstance(s, bool) for s in seeds):
+                    raise ValueError(f"seed must be an int or a sequence of {n} ints (one per "
+                                     f"table); got {seed!r}")
+            self._rngs = [random.Random(int(s)) for s in seeds]
+        elif self._rngs is None:
+            self._rngs = [random.Random() for _ in range(n)]
+        for table, rng in zip(self.tables, self._rngs):
+            table.reset(rng)
+        obs, masks, players = self._outputs()
+        return obs, {"action_mask": masks, "player": players}
+
+    def _outputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        lanes: list = []
+        ints: list = []
+        per_seat: list = []
+        masks = []
+        players = []
+        for table in self.tables:
+            p = table.acting()
+            players.append(p)
+            table.observe_raw(p, lanes, ints, per_seat)
+            masks.append(table.mask_bytes())
+        mask = np.frombuffer(bytearray(b"".join(masks)), dtype=np.int8).reshape(
+            self.num_envs, NUM_ACTIONS)
+        return (encode_batch(self.players, lanes, ints, per_seat), mask,
+                np.array(players, dtype=np.int64))
+
+    def step(self, actions: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                  np.ndarray, np.ndarray, dict]:
+        """Take ``actions[i]`` (an index 0..65) at table ``i`` for its player to act.
+
+        Returns:
+            ``(obs, rewards, terminated, truncated, info)`` as in the module docstring.
+
+        Raises:
+            RuntimeError: before the first :meth:`reset`.
+            ValueError: ``actions`` not ``num_envs`` whole numbers.
+            IllegalAction: reason ``illegal-index``, naming the first table whose mask
+                refuses its action and why; no table changes.
+        """
+        if self._rngs is None:
+            raise RuntimeError("call reset() before step()")
+        n = self.num_envs
+        acts = np.asarray(actions)
+        if acts.shape != (n,) or not (np.issubdtype(acts.dtype, np.integer) or acts.size == 0):
+            raise ValueError(f"actions must be {n} whole numbers (shape ({n},)), one action "
+                             f"index per table; got shape {acts.shape} of {acts.dtype}")
+        acts = acts.tolist()
+        tables = self.tables
+        for i, (table, a) in enumerate(zip(tables, acts)):
+            if not 0 <= a < NUM_ACTIONS or not table.mask_bytes()[a]:
+                why = table.refusal(a)
+                raise IllegalAction("illegal-index", f"table {i}: {why}")
+        players = self.players
+        rewards = [[0.0] * players for _ in range(n)]
+        terminated = [False] * n
+        truncated = [False] * n
+        for i, table in enumerate(tables):
+            r = table.step_checked(acts[i])
+            if r is not None:
+                rewards[i] = r
+                if table.terminated or table.truncated:
+                    terminated[i] = table.terminated
+                    truncated[i] = table.truncated and not table.terminated
+                    table.reset(self._rngs[i])
+        obs, masks, who = self._outputs()
+        return (obs, np.array(rewards, dtype=np.float32), np.array(terminated),
+                np.array(truncated), {"action_mask": masks, "player": who})
