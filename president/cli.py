@@ -20,6 +20,7 @@ COMMANDS = {
     "replay": "Check and replay a game record (JSON).",
     "bench": "Measure engine speed: random deals and decisions per second.",
     "simulate": "Play computer levels against each other and report their strength.",
+    "tournament": "Round robin of computer levels or your own bots on duplicate deals, with ratings.",
     "keep-score": "Keep the score of a match played at a real table with real cards.",
 }
 
