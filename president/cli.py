@@ -21,6 +21,7 @@ COMMANDS = {
     "bench": "Measure engine speed: random deals and decisions per second.",
     "simulate": "Play computer levels against each other and report their strength.",
     "tournament": "Round robin of computer levels or your own bots on duplicate deals, with ratings.",
+    "export": "Export decisions (observation, mask, action, reward, seat) from records or self-play to NPZ.",
     "keep-score": "Keep the score of a match played at a real table with real cards.",
 }
 

@@ -17,10 +17,12 @@ DOC = (Path(__file__).parent.parent / "docs" / "env.md").read_text()
 
 def test_python_examples_run(capsys):
     blocks = re.findall(r"```python\n(.*?)```", DOC, re.S)
-    assert len(blocks) >= 2
+    assert len(blocks) >= 3
     for block in blocks:
         exec(compile(block, "docs/env.md", "exec"), {})
-    assert capsys.readouterr().out.strip() in ("1.0", "0.5", "0.0", "-0.5", "-1.0")
+    reward, shapes = capsys.readouterr().out.strip().splitlines()
+    assert reward in ("1.0", "0.5", "0.0", "-0.5", "-1.0")
+    assert shapes == "(64, 702) (64, 4)"       # the VectorEnv example
 
 
 def test_observation_table_matches_the_code():
