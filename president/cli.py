@@ -106,7 +106,26 @@ def _main(argv: list[str] | None) -> int:
     if module is None:
         print(f"president {args.command}: not available in this build", file=sys.stderr)
         return 2
-    return int(module.run(args) or 0)
+    try:
+        return int(module.run(args) or 0)
+    except ModuleNotFoundError as e:
+        top = (e.name or "").partition(".")[0]
+        if top not in OPTIONAL_MODULES:
+            raise
+        extra, what = OPTIONAL_MODULES[top]
+        print(f"president {args.command}: needs {top} ({what}), which is not installed; "
+              f"install it with: pip install 'president[{extra}]'", file=sys.stderr)
+        return 2
+
+
+#: Third-party modules of the optional extras: module -> (extra, what it is for). A command
+#: that needs a missing one says which extra to install instead of a traceback.
+OPTIONAL_MODULES = {
+    "rich": ("cli", "the terminal display"),
+    "fastapi": ("web", "the web server"), "uvicorn": ("web", "the web server"),
+    "numpy": ("env", "the RL environments"), "gymnasium": ("env", "the RL environments"),
+    "pettingzoo": ("env", "the RL environments"),
+}
 
 
 if __name__ == "__main__":
