@@ -114,6 +114,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         self.table.reset(self._rng)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
+        self._rewards_set = False
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
@@ -155,11 +156,14 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
             rewards = table.step_checked(int(action))
         agents = self.possible_agents
         if rewards is None:
-            for a in self.rewards:
-                self.rewards[a] = 0.0
+            if self._rewards_set:  # the step before gave rewards; this one gives none
+                for a in self.rewards:
+                    self.rewards[a] = 0.0
+                self._rewards_set = False
         else:
             for i, a in enumerate(agents):
                 self.rewards[a] = rewards[i]
+            self._rewards_set = True
         nxt = table.acting()
         if nxt is None:
             over_t, over_tr = table.terminated, table.truncated
@@ -173,7 +177,8 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
             nxt_agent = agents[nxt]
             self.infos[nxt_agent] = {"action_mask": table.mask(nxt)}
             self.agent_selection = nxt_agent
-        self._accumulate_rewards()
+        if self._rewards_set:  # all zero otherwise: nothing to add
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 

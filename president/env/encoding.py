@@ -215,65 +215,33 @@ def fill_observation(out: np.ndarray, *, n: int, seat: int, hand: int, pile: int
     return out
 
 
-# ----- the fast path: the same numbers from plain ints, without numpy per piece -----------
+# ----- the fast path: one observation as bytes, from plain ints and look-up tables -------
 
 #: Offsets of the pieces after the card lanes, relative to the end of ``received``.
 _T = {name: SLICES[name].start - _LANE_END for name in SLICES if SLICES[name].start >= _LANE_END}
-_TAIL = OBS_SIZE - _LANE_END
 # 13 card bits -> their 13 float32 numbers as bytes: a card lane of 52 bits is 4 look-ups.
 _BITS13 = [row.tobytes() for row in np.unpackbits(
     np.arange(1 << 13, dtype="<u2").view(np.uint8).reshape(-1, 2), axis=1,
     bitorder="little")[:, :13].astype("<f4")]
-_PACK_TAIL = struct.Struct(f"<{_TAIL}f").pack
-# _REL[n][seat]: the absolute seat at each relative row k = 0..n-1.
-_REL = {n: [[(seat + k) % n for k in range(n)] for seat in range(n)] for n in range(3, MAX_SEATS + 1)}
-# _TAIL_BASE[n]: the tail with the ``seated`` piece filled in.
-_TAIL_BASE = {n: [1.0 if _T["seated"] <= i < _T["seated"] + n else 0.0 for i in range(_TAIL)]
-              for n in range(3, MAX_SEATS + 1)}
-_PHASE_AT = {ph: _T["phase"] + i for i, ph in enumerate(PHASES)}
-
-
-def observation_parts(*, n: int, seat: int, hand: int, pile: int, cleared: int,
-                      played: list[int], given: int, received: int, to_beat: Play | None,
-                      counts: list[int] | tuple[int, ...], passed: int,
-                      finish_order: list[int] | tuple[int, ...], to_act: int | None,
-                      latest: int | None, scores: list[int] | tuple[int, ...], phase: str,
-                      give_count: int, give_to: int | None) -> tuple[list[int], list[float]]:
-    """The observation of :func:`fill_observation` (same arguments) as plain Python values:
-    ``(lanes, tail)`` where ``lanes`` is the 12 card masks of the first 624 numbers (hand,
-    pile, cleared, played by relative seat x 7, given, received) and ``tail`` the other
-    :data:`OBS_SIZE` - 624 numbers as floats. :func:`parts_to_array` and
-    :func:`parts_to_batch` turn them into ``float32`` arrays; the environments use this path
-    (tests check it equals :func:`encode_observation`)."""
-    rel = _REL[n][seat]
-    lanes = [hand, pile, cleared]
-    lanes += [played[s] for s in rel]
-    if n < MAX_SEATS:
-        lanes += [0] * (MAX_SEATS - n)
-    lanes.append(given)
-    lanes.append(received)
-    t = _TAIL_BASE[n][:]
-    if to_beat is not None:
-        t[to_beat.rank] = 1.0
-        t[13 + to_beat.count - 1] = 1.0
-    hc, ps, sc = _T["hand_counts"], _T["passed"], _T["scores"]
-    for k, s in enumerate(rel):
-        t[hc + k] = counts[s] / MAX_HAND
-        if passed >> s & 1:
-            t[ps + k] = 1.0
-        t[sc + k] = scores[s]
-    fi = _T["finished"]
-    for place, s in enumerate(finish_order):
-        t[fi + (s - seat) % n] = (place + 1) / n
-    if to_act is not None:
-        t[_T["to_act"] + (to_act - seat) % n] = 1.0
-    if latest is not None:
-        t[_T["latest"] + (latest - seat) % n] = 1.0
-    t[_PHASE_AT[phase]] = 1.0
-    if give_count:
-        t[_T["give_count"]] = give_count / 2
-        t[_T["give_to"] + (give_to - seat) % n] = 1.0
-    return lanes, t
+_PACK7 = struct.Struct("<7f").pack
+_ZERO7 = bytes(4 * MAX_SEATS)
+# a one-hot over the 7 relative seats: index k + 1 for seat k, index 0 for none
+_ONE7 = [_ZERO7] + [_PACK7(*[1.0 if i == k else 0.0 for i in range(MAX_SEATS)])
+                    for k in range(MAX_SEATS)]
+# 7 bits (relative seats) -> 7 floats 0/1
+_BITS7 = [_PACK7(*[float(v >> i & 1) for i in range(MAX_SEATS)]) for v in range(1 << MAX_SEATS)]
+# to_beat_rank and to_beat_count: (rank, count) -> 17 floats; -1 for a lead
+_TO_BEAT = {(r, c): struct.pack("<17f", *[1.0 if i == r or i == 13 + c - 1 else 0.0
+                                          for i in range(17)])
+            for r in range(13) for c in range(1, 5)}
+_TO_BEAT[(-1, 0)] = bytes(4 * 17)
+# phase, give_count and give_to: (phase index, cards to give, relative receiver + 1) -> 12 floats
+_PHASE_GIVE = {(ph, g, k): struct.pack("<12f", *[1.0 if i == ph else 0.0 for i in range(4)],
+                                      g / 2, *[1.0 if i + 1 == k else 0.0 for i in range(7)])
+               for ph in range(4) for g in range(3) for k in range(MAX_SEATS + 1)}
+_SEATED = {n: _PACK7(*[1.0 if i < n else 0.0 for i in range(MAX_SEATS)])
+           for n in range(3, MAX_SEATS + 1)}
+_PAD = {n: [0] * (MAX_SEATS - n) for n in range(3, MAX_SEATS + 1)}
 
 
 def _lane_bytes(m: int) -> bytes:
@@ -289,26 +257,39 @@ def _lane_bytes(m: int) -> bytes:
 _LANES: dict[int, bytes] = {}
 
 
-def parts_bytes(lanes: list[int], tail: list[float]) -> bytes:
-    """The observation of ``(lanes, tail)`` (see :func:`observation_parts`) as the
-    ``OBS_SIZE * 4`` little-endian ``float32`` bytes."""
+def observation_bytes(n: int, seat: int, hand: int, pile: int, cleared: int,
+                      played: list[int], given: int, received: int, top_rank: int,
+                      top_count: int, counts: list[int], passed: int,
+                      finish_order: list[int], to_act: int, latest: int, scores: list[int],
+                      phase: int, give_count: int, give_to: int) -> bytes:
+    """One observation, the numbers of :func:`fill_observation`, as ``OBS_SIZE * 4``
+    little-endian ``float32`` bytes (the environments' fast path; tests check it equals
+    :func:`encode_observation`). Positional arguments, seats absolute (0..n-1): as
+    :func:`fill_observation`, except ``top_rank``/``top_count`` for the latest play (-1 and 0
+    on a lead), ``to_act``/``latest``/``give_to`` -1 for none, ``phase`` the index in
+    :data:`PHASES`, and ``counts``/``played``/``scores`` lists by seat."""
     get = _LANES.get
-    out = [get(m) or _lane_bytes(m) for m in lanes]
-    out.append(_PACK_TAIL(*tail))
+    rel_played = played[seat:] + played[:seat] + _PAD[n]
+    out = [get(m) or _lane_bytes(m) for m in (hand, pile, cleared, *rel_played, given, received)]
+    out.append(_TO_BEAT[(top_rank, top_count)])
+    out.append(_PACK7(*[c / MAX_HAND for c in counts[seat:] + counts[:seat]], *_PAD[n]))
+    out.append(_BITS7[((passed >> seat) | (passed << (n - seat))) & ((1 << n) - 1)])
+    if finish_order:
+        places = [0.0] * MAX_SEATS
+        for place, s in enumerate(finish_order):
+            places[(s - seat) % n] = (place + 1) / n
+        out.append(_PACK7(*places))
+    else:
+        out.append(_ZERO7)
+    out.append(_ONE7[(to_act - seat) % n + 1 if to_act >= 0 else 0])
+    out.append(_ONE7[(latest - seat) % n + 1 if latest >= 0 else 0])
+    out.append(_SEATED[n])
+    out.append(_PACK7(*scores[seat:], *scores[:seat], *_PAD[n]) if any(scores) else _ZERO7)
+    out.append(_PHASE_GIVE[(phase, give_count, (give_to - seat) % n + 1 if give_count else 0)])
     return b"".join(out)
 
 
-def parts_to_array(lanes: list[int], tail: list[float]) -> np.ndarray:
-    """One observation from :func:`observation_parts`: a new writable ``float32`` array of
-    shape ``(OBS_SIZE,)``."""
-    return np.frombuffer(bytearray(parts_bytes(lanes, tail)), dtype="<f4")
-
-
-def parts_to_batch(parts: list[tuple[list[int], list[float]]]) -> np.ndarray:
-    """Observations from :func:`observation_parts`, one per row: a new ``float32`` array of
-    shape ``(len(parts), OBS_SIZE)``."""
-    data = bytearray(b"".join([parts_bytes(lanes, tail) for lanes, tail in parts]))
-    return np.frombuffer(data, dtype="<f4").reshape(len(parts), OBS_SIZE)
+_REL = {n: [[(seat + k) % n for k in range(n)] for seat in range(n)] for n in range(3, MAX_SEATS + 1)}
 
 
 # ----- the batched path: many tables' observations with a few numpy operations ----------

@@ -17,7 +17,7 @@ from ..events import Exchanged, Played
 from ..match import Match
 from ..rules import PRESETS, Rules
 from .encoding import (GIVE_BASE, NUM_ACTIONS, describe_action, give_card_for,
-                       observation_parts, parts_to_array, play_for)
+                       observation_bytes, play_for)
 from .encoding import PHASES
 from .encoding import mask_bytes as legal_mask_bytes
 
@@ -179,17 +179,12 @@ class Table:
     def observe(self, player: int) -> np.ndarray:
         """The ``float32`` observation of ``player`` (see :data:`~president.env.encoding.PIECES`),
         shape ``(OBS_SIZE,)``, a new array."""
-        return parts_to_array(*self.observe_parts(player))
-
-    def observe_parts(self, player: int) -> tuple[list[int], list[float]]:
-        """The observation of ``player`` as :func:`~president.env.encoding.observation_parts`
-        gives it (12 card masks and the other numbers), for batching."""
         m = self.match
         deal = m.deal
         seat = self.seat_of[player]
         phase = m.phase
         chosen = give_count = 0
-        give_to = None
+        give_to = -1
         if phase == "exchange":
             pending = m.pending_transfer
             if pending.giver == seat:
@@ -197,20 +192,21 @@ class Table:
                 give_count = pending.count - chosen.bit_count()
                 give_to = pending.receiver
         pile = 0
-        top = latest = None
+        rank, count, latest = -1, 0, -1
         if deal.pile:
             for _, p in deal.pile:
                 pile |= p.mask
             latest, top = deal.pile[-1]
+            rank, count = top.rank, top.count
         if self._scores is None:
             scores = m.scores
             self._scores = [scores[p] for p in m.seating]
-        return observation_parts(
-            n=self.n, seat=seat, hand=deal.hands[seat] & ~chosen, pile=pile,
-            cleared=deal.cleared, played=self.played, given=self.given[seat] | chosen,
-            received=self.received[seat], to_beat=top, counts=deal.counts, passed=deal.passed,
-            finish_order=deal.finish_order, to_act=m.to_act, latest=latest,
-            scores=self._scores, phase=phase, give_count=give_count, give_to=give_to)
+        to_act = m.to_act
+        return np.frombuffer(bytearray(observation_bytes(
+            self.n, seat, deal.hands[seat] & ~chosen, pile, deal.cleared, self.played,
+            self.given[seat] | chosen, self.received[seat], rank, count, deal.counts,
+            deal.passed, deal.finish_order, -1 if to_act is None else to_act, latest,
+            self._scores, _PHASE_INDEX[phase], give_count, give_to)), dtype="<f4")
 
     def observe_raw(self, player: int, lanes: list, ints: list, per_seat: list) -> None:
         """Append ``player``'s observation, as :func:`~president.env.encoding.encode_batch`
