@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import Iterable, Union
 
-from .cards import CARDS, RANK_WORDS, Card, Rank, cards_from_mask, format_mask, parse_cards
+from .cards import (CARDS, RANK_WORDS, Card, Rank, cards_from_mask, format_mask, frozen_error,
+                    parse_cards)
 from .errors import IllegalAction, NotationError
 
 __all__ = ["Play", "Pass", "PASS", "Give", "Action", "KIND_NAMES", "parse_action"]
@@ -35,6 +36,9 @@ class Play:
         mask: the cards as a 52-bit card mask.
         cards: the cards, sorted.
         kind: ``"single"``, ``"pair"``, ``"triple"`` or ``"quad"``.
+
+    Frozen and interned: assigning or deleting an attribute raises
+    :class:`dataclasses.FrozenInstanceError`.
     """
 
     __slots__ = ("rank", "suits", "count", "mask", "cards", "kind", "_text")
@@ -48,14 +52,21 @@ class Play:
             ) from None
         except NameError:  # while the table is being built
             self = object.__new__(cls)
-            self.rank = Rank(rank)
-            self.suits = suits
-            self.count = suits.bit_count()
-            self.mask = suits << (4 * rank)
-            self.cards = cards_from_mask(self.mask)
-            self.kind = KIND_NAMES[self.count]
-            self._text = format_mask(self.mask)
+            put = object.__setattr__  # the only writes: a play is frozen once built
+            put(self, "rank", Rank(rank))
+            put(self, "suits", suits)
+            put(self, "count", suits.bit_count())
+            put(self, "mask", suits << (4 * rank))
+            put(self, "cards", cards_from_mask(self.mask))
+            put(self, "kind", KIND_NAMES[self.count])
+            put(self, "_text", format_mask(self.mask))
             return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise frozen_error(self, name)
+
+    def __delattr__(self, name: str) -> None:
+        raise frozen_error(self, name)
 
     @classmethod
     def of(cls, cards: Iterable[Card]) -> "Play":
@@ -144,7 +155,8 @@ PASS = Pass()
 class Give:
     """Cards handed over in an exchange before a deal (RULES.md, ``exchange``).
 
-    The receiver is fixed by the exchange step, so a give is only its cards.
+    The receiver is fixed by the exchange step, so a give is only its cards. Frozen, like
+    :class:`Play` (assigning an attribute raises :class:`dataclasses.FrozenInstanceError`).
 
     Attributes:
         mask: the cards as a 52-bit card mask.
@@ -155,8 +167,7 @@ class Give:
 
     def __init__(self, cards: Iterable[Card] | int) -> None:
         if isinstance(cards, int):
-            self.mask = cards
-            self.cards = cards_from_mask(cards)
+            mask = cards
         else:
             cards = tuple(cards)
             mask = 0
@@ -164,8 +175,17 @@ class Give:
                 if mask & c.bit:
                     raise IllegalAction("bad-notation", f"card {c} is listed twice")
                 mask |= c.bit
-            self.mask = mask
-            self.cards = cards_from_mask(mask)
+        object.__setattr__(self, "mask", mask)  # the only writes: a give is frozen once built
+        object.__setattr__(self, "cards", cards_from_mask(mask))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise frozen_error(self, name)
+
+    def __delattr__(self, name: str) -> None:
+        raise frozen_error(self, name)
+
+    def __reduce__(self):  # copy and pickle build a new give from its mask
+        return (Give, (self.mask,))
 
     @classmethod
     def parse(cls, text: str) -> "Give":

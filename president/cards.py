@@ -17,6 +17,7 @@ Card.parse('10H')
 from __future__ import annotations
 
 import re
+from dataclasses import FrozenInstanceError
 from enum import IntEnum
 from typing import Iterable
 
@@ -94,6 +95,15 @@ _SUIT_BY_TEXT = {"C": 0, "D": 1, "H": 2, "S": 3, "♣": 0, "♦": 1, "♥": 2, "
                  "♧": 0, "♢": 1, "♡": 2, "♤": 3}
 
 
+def frozen_error(value: object, name: str) -> FrozenInstanceError:
+    """The error for an attempt to change ``name`` of a frozen card, play or give (a
+    :class:`dataclasses.FrozenInstanceError`, an :class:`AttributeError`). Cards and plays
+    are interned (one object each, shared by every hand and pile), so a change would change
+    every copy."""
+    return FrozenInstanceError(f"cannot assign to field {name!r}: {type(value).__name__} "
+                               "values are frozen; make a new one instead")
+
+
 class Card:
     """One of the 52 cards. Instances are interned: ``Card(rank, suit) is CARDS[i]``.
 
@@ -104,7 +114,8 @@ class Card:
         bit: ``1 << index``, the card as a one-card mask.
 
     Cards compare by (rank, suit) so that sorting gives a display order; suits never
-    decide anything in play.
+    decide anything in play. Frozen: assigning or deleting an attribute raises
+    :class:`dataclasses.FrozenInstanceError`.
     """
 
     __slots__ = ("rank", "suit", "index", "bit")
@@ -115,11 +126,18 @@ class Card:
                 else _bad_card(rank, suit)
         except NameError:  # while CARDS itself is being built
             self = object.__new__(cls)
-            self.rank = Rank(rank)
-            self.suit = Suit(suit)
-            self.index = int(rank) * 4 + int(suit)
-            self.bit = 1 << self.index
+            put = object.__setattr__  # the only writes: a card is frozen once built
+            put(self, "rank", Rank(rank))
+            put(self, "suit", Suit(suit))
+            put(self, "index", int(rank) * 4 + int(suit))
+            put(self, "bit", 1 << self.index)
             return self
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise frozen_error(self, name)
+
+    def __delattr__(self, name: str) -> None:
+        raise frozen_error(self, name)
 
     def __reduce__(self):  # pickling keeps interning
         return (Card, (int(self.rank), int(self.suit)))
