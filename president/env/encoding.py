@@ -103,6 +103,7 @@ _PLAYS = plays_table()
 # Play -> action index, for the mask from the engine's legal list.
 PLAY_INDEX: dict[Play, int] = {p: p.rank * 4 + p.count - 1
                                for row in _PLAYS for p in row if p is not None}
+_INDEX_BY_MASK: dict[int, int] = {p.mask: i for p, i in PLAY_INDEX.items()}
 # (rank, count, nibble of held suits) -> the play of the `count` lowest suits held.
 _LOW_SUITS: list[list[int]] = [[0] * 5 for _ in range(16)]
 for _nib in range(16):
@@ -432,7 +433,7 @@ def mask_bytes(legal: list, hand: int, chosen: int = 0) -> bytearray:
                     mask[GIVE_BASE + rank] = 1
                     break
         return mask
-    index = PLAY_INDEX
+    index = _INDEX_BY_MASK  # keyed by the card mask: an int's hash, not Play.__hash__
     for a in legal:
-        mask[PASS_ACTION if a is PASS else index[a]] = 1
+        mask[PASS_ACTION if a is PASS else index[a.mask]] = 1
     return mask
