@@ -147,6 +147,10 @@ def test_an_away_friend_gets_the_stand_in_after_the_grace_period_and_the_seat_ba
         back = Page()
         await table.join(1, back)
         assert 1 not in table.standins and (1, "back") in pages[0].presence()
+        moved = sum(1 for entry in table.log[actions:] if entry[0] == table.seat_of(1))
+        said = [m["text"] for m in back.got if m.get("what") == "back"]
+        assert moved >= 1 and said == [f"Blair has their seat back (the computer made {moved} "
+                                       f"move{'s' if moved != 1 else ''} for them)."]
         assert (1, "returned") in pages[0].presence()
         hand = back.last("state")["hand"]
         assert hand == [str(c) for c in table.match.deal.hand(table.seat_of(1))]
@@ -297,3 +301,15 @@ def test_the_turn_timer_moves_once_for_an_idle_friend_who_keeps_the_seat():
         assert len(table.log) > actions and table.log[actions][0] == seat   # the stand-in moved
         assert idle not in table.standins            # one move, the seat stays theirs
     run_async(go)
+
+
+def test_a_blank_seat_never_takes_a_name_another_seat_typed():
+    """A new user's trial: naming a friend "Blair" in seat 2 made the blank seat 3 "Blair"
+    too, and the table was refused for two seats alike."""
+    from president.web.names import check_names
+    from president.web.tables import DEFAULT_NAMES
+    assert check_names(["Ann", "Blair", "", ""], defaults=DEFAULT_NAMES, friends=True) == \
+        ["Ann", "Blair", "Alex", "Casey"]
+    assert check_names(["", "", "", ""], defaults=DEFAULT_NAMES) == ["You", "Alex", "Blair", "Casey"]
+    assert check_names(["Ann", "alex", "", "blair"], defaults=DEFAULT_NAMES) == \
+        ["Ann", "alex", "Casey", "blair"]

@@ -99,8 +99,10 @@ def test_serving_every_interface_prints_the_address_for_friends_and_answers_to_i
                             cwd=tmp_path)
     try:
         lines = [proc.stdout.readline() for _ in range(2)]
-        assert f"http://127.0.0.1:{port}/" in lines[0]
+        assert f"served at http://{lan[0]}:{port}/" in lines[0]
         assert f"Friends on your network: open http://{lan[0]}:{port}/" in lines[1]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=5) as r:
+            assert json.loads(r.read())["friend_url"] == f"http://{lan[0]}:{port}/"
         ok = urllib.request.Request(f"http://127.0.0.1:{port}/", headers={"Host": f"{lan[0]}:{port}"})
         with urllib.request.urlopen(ok, timeout=5) as r:
             assert r.status == 200

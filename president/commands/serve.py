@@ -89,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
         # Listening on every interface: friends on the network reach this machine by its own
         # addresses, which the server then answers to (other names still need --allow-host).
         hosts = allowed_hosts_for(args.host, [*lan, *(getattr(args, "allow_host", None) or ())])
-        app = create_app(bot_delay=args.bot_delay, allowed_hosts=hosts)
+        friend_url = f"http://{lan[0]}:{args.port}/" if lan else None
+        app = create_app(bot_delay=args.bot_delay, allowed_hosts=hosts, friend_url=friend_url)
     except ValueError as e:
         print(f"president serve: {e}", file=sys.stderr)
         return 2
@@ -97,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
     if ":" in shown:
         shown = f"[{shown}]"
     url = f"http://{shown}:{args.port}/"
+    if lan:     # every interface: open (and print) the address friends can use too
+        url = f"http://{lan[0]}:{args.port}/"
     # h11, not httptools: h11 refuses a request head over 16 KiB at once, where httptools
     # would read a header of any size (a 250 MB header froze the server for minutes).
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
@@ -112,8 +115,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"President is being served at {url} (Ctrl+C stops it)", flush=True)
             if wildcard:
                 if lan:
-                    print(f"Friends on your network: open http://{lan[0]}:{args.port}/ and make "
-                          "the match there, so the seat links carry that address", flush=True)
+                    print(f"Friends on your network: open {url} (make the match there, so the "
+                          "seat links carry that address)", flush=True)
                 print("Another name for this machine (a host name, a tunnel): add it with "
                       "--allow-host NAME", flush=True)
             else:

@@ -170,7 +170,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                allowed_hosts: Sequence[str] | None = None,
                state_dir: str | os.PathLike[str] | None = None,
                workers: int | None = None, per_address: int | None = None,
-               max_sockets_per_address: int = 2000) -> FastAPI:
+               max_sockets_per_address: int = 2000,
+               friend_url: str | None = None) -> FastAPI:
     """The browser game as an ASGI app.
 
     Args:
@@ -194,6 +195,10 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             ``$PRESIDENT_WEB_TABLES_PER_MINUTE`` or 30; 0 for no limit, benchmarks only).
         max_sockets_per_address: the most websockets one client address may hold open
             (of which at most :data:`MAX_WAITING_PER_ADDRESS` not yet joined to a table).
+        friend_url: the address friends on other devices open (``president serve --host
+            0.0.0.0`` passes this machine's network address), given to the page in
+            ``/api/options`` so a host on a loopback address is sent there; ``None``: the server
+            listens on this machine only.
 
     Raises:
         ValueError: for a bad ``$PRESIDENT_BOT_DELAY``.
@@ -298,6 +303,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             "names": list(DEFAULT_NAMES),
             "practice": {"names": list(PRACTICE_NAMES), "level": "simple"},
             "bot_delay": tables.bot_delay,
+            "friend_url": friend_url,
         }
 
     @app.post("/api/tables")

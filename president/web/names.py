@@ -200,7 +200,8 @@ def check_names(names: Sequence[str], *, defaults: Sequence[str] = (),
 
     Args:
         names: a name per seat, clockwise from the first (the table's creator); a blank name
-            takes ``defaults[seat]`` (else ``"Player N"``), or for the first seat with
+            takes ``defaults[seat]``, or if another seat has that name the next default no
+            seat has (else ``"Player N"``), or for the first seat with
             ``friends`` the first of :data:`HOST_NAMES` not taken.
         defaults: default names by seat.
         friends: another seat is a human (a friend with a seat link).
@@ -213,7 +214,13 @@ def check_names(names: Sequence[str], *, defaults: Sequence[str] = (),
     shown = [clean_name(name, seat) for seat, name in enumerate(names)]
     for seat, name in enumerate(shown):
         if not name and seat > 0:
-            shown[seat] = defaults[seat] if seat < len(defaults) else f"Player {seat + 1}"
+            # Its own default, or the next default no other seat has (a typed "Blair" in seat
+            # 2 must not make a blank seat 3 "Blair" too), else "Player N".
+            own = [defaults[seat]] if seat < len(defaults) else []
+            choices = [*own, *defaults[1:], f"Player {seat + 1}"]
+            taken = [t for t in shown if t]
+            shown[seat] = next((c for c in choices if not any(same_name(c, t) for t in taken)),
+                               f"Player {seat + 1}")
     if shown and not shown[0]:
         if friends:
             taken = shown[1:]

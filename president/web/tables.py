@@ -178,6 +178,8 @@ class Table:
         """Human players who have opened their seat at least once (since this process has the
         table)."""
         self._standin_bots: dict[int, Any] = {}
+        self.standin_moves: dict[int, int] = {}
+        """Moves the stand-in made for each friend since they last had their seat."""
         self._timer: asyncio.TimerHandle | None = None
         self._timer_key: tuple[int, int, str] | None = None
         self._timer_deadline = 0.0
@@ -467,7 +469,7 @@ class Table:
             if what is not None:
                 await self._announce(player, what, exclude=conn)
             if back:
-                await self._announce(player, "back", exclude=conn)
+                await self._announce(player, "back")   # the returner too: what was played for them
             if what is not None or back:
                 await self._send_states(exclude=conn)
         self.kick()
@@ -488,13 +490,21 @@ class Table:
                 "left": f"{name} left the table.",
                 "returned": f"{name} is back.",
                 "standin": f"A computer ({self.standin}) plays for {name} until they return.",
-                "back": f"{name} has their seat back.",
+                "back": f"{name} has their seat back{self._moves_words(player)}.",
                 "rematch": f"A new match starts at this table: match {self.match_number}."}[what]
+
+    def _moves_words(self, player: int) -> str:
+        n = self.standin_moves.get(player, 0)
+        if not n:
+            return " (the computer made no move for them)"
+        return f" (the computer made {n} move{'s' if n != 1 else ''} for them)"
 
     async def _announce(self, player: int, what: str, *, exclude: Any = None) -> None:
         """Send a ``presence`` event about ``player`` to every open page (but ``exclude``)."""
         message = {"type": "event", "kind": "presence", "player": player, "what": what,
                    "text": self.presence_text(player, what)}
+        if what == "back":
+            self.standin_moves.pop(player, None)
         for p, h in self.humans.items():
             if self.on_send is not None:
                 self.on_send(p, message)
@@ -643,6 +653,7 @@ class Table:
                 assert seat is not None
                 action = self._standin_bot(player).act(m.observation(seat))
                 events = m.act(seat, action)
+                self.standin_moves[player] = self.standin_moves.get(player, 0) + 1
                 self._accept([seat, str(action)])
                 self._collect(events)
                 batch = list(events)
@@ -650,6 +661,10 @@ class Table:
                 self._arm_timer()
                 await self._broadcast(batch)
         self.kick()
+
+    def _count_standin(self, player: int) -> None:
+        if player in self.standins:
+            self.standin_moves[player] = self.standin_moves.get(player, 0) + 1
 
     def _standin_bot(self, player: int) -> Any:
         """The stand-in computer player of ``player``'s seat (made once, kept)."""
@@ -965,6 +980,7 @@ class Table:
             assert seat is not None
             action = self._bot_of(player).act(m.observation(seat))
             events = m.act(seat, action)
+            self._count_standin(player)
             self._accept([seat, str(action)])
             self._collect(events)
             batch.extend(events)
@@ -1003,6 +1019,7 @@ class Table:
                         if self.closed:
                             return
                     events = m.act(seat, action)
+                    self._count_standin(player)
                     self._accept([seat, str(action)])
                     self._collect(events)
                     batch.extend(events)

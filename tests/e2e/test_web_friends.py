@@ -371,7 +371,7 @@ def test_a_friend_leaves_on_their_turn_and_comes_back(browser, served, screensho
         assert "Alex (the host) can give your seat back" in blair.text_content("#play-why")
         host.get_by_role("button", name="Give Blair their seat back").click()
         blair.wait_for_function("() => !document.getElementById('your-info').textContent.includes('plays for you now')")
-        wait_log(blair, "Blair has their seat back.")
+        wait_log(blair, "Blair has their seat back (the computer made")
 
         # The host's pause: everyone's window says who paused; only the host resumes.
         host.get_by_role("button", name="Pause", exact=True).click()
@@ -507,3 +507,27 @@ def test_start_form_asks_for_the_stand_in_with_a_friend(page, served):
     table = served.tables.tables[page.evaluate("JSON.parse(localStorage.getItem('president.match')).table")]
     assert table.standin == "beginner" and table.turn_seconds == 60
     assert page.is_visible("#lobby-host") and page.locator("#lobby-seats .link-text").count() == 1
+
+
+def test_damaged_and_dead_seat_links_say_so_at_the_top_and_a_trailing_full_stop_is_forgiven(
+        browser, served):
+    """A new user's trial: a cut-short link, or one to a table the server does not have, showed
+    the start screen with no word (or the word far below on a phone)."""
+    context = browser.new_context(base_url=served.url, viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    try:
+        page.goto("/#join=garbage")
+        page.wait_for_selector("#notice", state="visible")
+        assert "cut short or damaged" in page.text_content("#notice")
+        box = page.locator("#notice").bounding_box()
+        assert box["y"] + box["height"] <= 740                  # in the first screen of a phone
+        page.goto("/#join=" + "T" * 22 + "." + "K" * 32)        # well formed, no such table
+        page.wait_for_function("() => document.getElementById('notice').textContent.includes('opens no game')")
+        assert page.locator("#notice").bounding_box()["y"] < 740
+        info = new_table(context.request, served, ["Alex", "Blair", "Casey", "Drew"],
+                         ["human", "human", "simple", "simple"])
+        page.goto(link(served, info, 1) + ".")                   # pasted at the end of a sentence
+        page.wait_for_selector("#lobby", state="visible")
+        assert page.evaluate("JSON.parse(localStorage.getItem('president.match')).token") == tokens(info)[1]
+    finally:
+        context.close()

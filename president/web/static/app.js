@@ -17,6 +17,20 @@ const STORE_SEATS = "president.seats";   // table id -> the seat this device hol
 const SEATS_KEPT = 20;
 const TABLE_HOURS = 6;                   // the server forgets a table after 6 hours unused
 const JOIN = /^#join=([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/;
+
+// A seat link's table and token from a location hash, forgiving what pasting adds (a full
+// stop, a bracket or a quote after the link): [table, token], "bad" for a #join= link that
+// is cut short or damaged, or null for no seat link at all.
+function seatFromHash(hash) {
+  if (!hash.startsWith("#join")) return null;
+  let text = hash;
+  try { text = decodeURIComponent(hash); } catch { /* keep it as it is */ }
+  const m = text.trim().replace(/[.,;:!?)\]}>'"’”\s]+$/, "").match(JOIN);
+  return m ? [m[1], m[2]] : "bad";
+}
+
+const BAD_LINK = "This seat link is cut short or damaged, so it opens no seat. Ask the host to copy it "
+  + "again with the Copy button beside your seat, and open the whole link.";
 const LOOPBACK = ["127.0.0.1", "localhost", "[::1]", "::1"];
 const STORE_OPTIONS = "president.options";
 const STORE_GUIDE = "president.guide-seen";
@@ -809,6 +823,14 @@ function onError(msg) {
       if (saved && saved.table === app.session.table) archive(saved);
       else forgetSeat(app.session.table);
     }
+    if (app.session?.kind === "match" && msg.reason === "unknown-table") {
+      // Said at the top of the page (a phone would not see the form's line far below).
+      notice("This link opens no game on this server: the match has ended, or the server was "
+        + "restarted without its saved tables, or the link is from another server. Ask the host "
+        + "for the link again.");
+      showStart();
+      return;
+    }
     showStart(app.session?.kind === "practice" && app.retries
       ? "The connection was lost, which ends a practice round. Start a new one."
       : `That game is no longer available: ${msg.message}`);
@@ -1123,10 +1145,19 @@ function loopbackNotice() {
   host.textContent = location.host;
   p1.append(host, ", an address only this computer can open: friends on other devices cannot use them.");
   const p2 = document.createElement("p");
-  p2.append("To play with friends on your network, restart the server with ");
-  const cmd = document.createElement("code");
-  cmd.textContent = "president serve --host 0.0.0.0";
-  p2.append(cmd, ". It prints the address to give your friends: open the game at that address here too, so the links use it.");
+  const there = app.options?.friend_url;
+  if (there) {   // the server already listens on the network: send the host to that address
+    p2.append("This server can also be reached on your network at ");
+    const a = document.createElement("a");
+    a.href = there;
+    a.textContent = there;
+    p2.append(a, ": open the game there and make the match again, so the links carry that address.");
+  } else {
+    p2.append("To play with friends on your network, restart the server with ");
+    const cmd = document.createElement("code");
+    cmd.textContent = "president serve --host 0.0.0.0";
+    p2.append(cmd, ". It prints the address to give your friends: open the game at that address here too, so the links use it.");
+  }
   box.append(p1, p2);
   return box;
 }
@@ -1383,7 +1414,7 @@ function renderSeats() {
       const c = document.createElement("span");
       c.className = "countdown";
       c.title = "The computer moves for them in";
-      c.innerHTML = '⏱ <span data-countdown></span>';
+      c.innerHTML = 'computer in <span data-countdown></span>';
       li.append(c);
     }
     if (bubbles.has(seat.seat) && !seat.place) {
@@ -2161,8 +2192,9 @@ async function main() {
     box.querySelector("summary").focus({ preventScroll: true });
   };
   window.addEventListener("hashchange", () => {
-    const join = location.hash.match(JOIN);
-    if (join) openJoin(join[1], join[2]);   // a seat link pasted into this tab
+    const join = seatFromHash(location.hash);
+    if (join === "bad") { history.replaceState(null, "", location.pathname); notice(BAD_LINK); return; }
+    if (join) openJoin(join[0], join[1]);   // a seat link pasted into this tab
   });
   $("new-round").onclick = () => newPractice(true);
   $("leave-match").onclick = leaveMatch;
@@ -2187,8 +2219,9 @@ async function main() {
     notice("Reloading the page ended your practice round: a practice round lasts only while its page is open.");
   }
 
-  const join = location.hash.match(JOIN);
-  if (join) { await openJoin(join[1], join[2]); return; }
+  const join = seatFromHash(location.hash);
+  if (join === "bad") { notice(BAD_LINK); await showStart(); return; }
+  if (join) { await openJoin(join[0], join[1]); return; }
   if (wantsCompanion()) { await openCompanion(); return; }   // a reload in the companion
   const saved = store.get(STORE_MATCH);
   // A finished match with friends stays open: the table may play again (rematch).
