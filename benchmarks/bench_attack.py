@@ -522,7 +522,9 @@ async def _play_table(ctx: Ctx, sink: Sink, rng: random.Random, info: dict, thin
                       drop_p: float, address: str | None) -> None:
     """Play at one table until its match (or practice round) is over; with ``drop_p``, drop and
     reconnect now and then."""
-    hello = json.dumps({"type": "hello", "table": info["table"], "token": info["token"]})
+    # As the page does: a play and the replies after it come as one batch message.
+    hello = json.dumps({"type": "hello", "table": info["table"], "token": info["token"],
+                        "batch": True})
     key = id(rng)
     try:
         await _sockets(ctx, sink, rng, think, drop_p, address, hello, key)
@@ -555,6 +557,9 @@ async def _sockets(ctx: Ctx, sink: Sink, rng: random.Random, think: float, drop_
                     continue
                 m = loads(raw)
                 typ = m.get("type")
+                if typ == "batch":          # events, then the state after them
+                    m = m["messages"][-1]
+                    typ = m.get("type")
                 if typ == "state":
                     now = perf()
                     if first:
