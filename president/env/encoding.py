@@ -301,10 +301,11 @@ RAW_INTS = ("seat", "to_beat_rank", "to_beat_count", "passed", "to_act", "latest
 _REL_NP = {n: np.array(rows, dtype=np.intp) for n, rows in _REL.items()}
 
 
-def encode_batch(n: int, lanes: list[list[int]], ints: list[list[int]],
-                 per_seat: list[list[int]]) -> np.ndarray:
+def encode_batch(n: int, lanes: list[int], ints: list[int], per_seat: list[int]) -> np.ndarray:
     """The observations of many tables of ``n`` players at once, the same numbers as
-    :func:`fill_observation` (tests check it against the AEC environment).
+    :func:`fill_observation` (tests check it against the AEC environment). Each argument is
+    a flat list, one table's numbers after another's (flat lists convert to arrays about
+    three times faster than nested ones).
 
     Args:
         n: players per table (3..7).
@@ -319,15 +320,23 @@ def encode_batch(n: int, lanes: list[list[int]], ints: list[list[int]],
             this deal (0 while holding cards), match points.
 
     Returns:
-        ``float32`` array of shape ``(len(lanes), OBS_SIZE)``.
+        ``float32`` array of shape ``(tables, OBS_SIZE)``.
+
+    Raises:
+        ValueError: lists whose lengths do not fit the same number of tables.
     """
-    count = len(lanes)
+    count = len(ints) // len(RAW_INTS)
+    if (len(ints) != count * len(RAW_INTS) or len(lanes) != count * (5 + n)
+            or len(per_seat) != count * 3 * n):
+        raise ValueError(f"lists of {len(lanes)} lanes, {len(ints)} ints and {len(per_seat)} "
+                         f"per-seat numbers do not fit one number of tables of {n} (each "
+                         f"{5 + n}, {len(RAW_INTS)} and {3 * n})")
     out = np.zeros((count, OBS_SIZE), dtype=np.float32)
     if not count:
         return out
-    raw = np.array(lanes, dtype="<u8")
-    iv = np.array(ints, dtype=np.int64)
-    per = np.array(per_seat, dtype=np.int64)
+    raw = np.array(lanes, dtype="<u8").reshape(count, 5 + n)
+    iv = np.array(ints, dtype=np.int64).reshape(count, len(RAW_INTS))
+    per = np.array(per_seat, dtype=np.int64).reshape(count, 3 * n)
     seat = iv[:, 0]
     rot = _REL_NP[n][seat]                       # (count, n): absolute seat of relative row k
     rows = np.arange(count)

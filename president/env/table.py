@@ -209,8 +209,8 @@ class Table:
             self._scores, _PHASE_INDEX[phase], give_count, give_to)), dtype="<f4")
 
     def observe_raw(self, player: int, lanes: list, ints: list, per_seat: list) -> None:
-        """Append ``player``'s observation, as :func:`~president.env.encoding.encode_batch`
-        takes it, to ``lanes``, ``ints`` and ``per_seat`` (one row each)."""
+        """Extend the flat lists ``lanes``, ``ints`` and ``per_seat`` with ``player``'s
+        observation, as :func:`~president.env.encoding.encode_batch` takes it."""
         m = self.match
         deal = m.deal
         n = self.n
@@ -237,12 +237,15 @@ class Table:
         places = [0] * n
         for place, s in enumerate(deal.finish_order):
             places[s] = place + 1
-        lanes.append([deal.hands[seat] & ~chosen, pile, deal.cleared,
-                      self.given[seat] | chosen, self.received[seat], *self.played])
+        lanes += (deal.hands[seat] & ~chosen, pile, deal.cleared, self.given[seat] | chosen,
+                  self.received[seat])
+        lanes += self.played
         to_act = m.to_act
-        ints.append([seat, rank, count, deal.passed, -1 if to_act is None else to_act, latest,
-                     _PHASE_INDEX[phase], give_count, give_to])
-        per_seat.append([*deal.counts, *places, *self._scores])
+        ints += (seat, rank, count, deal.passed, -1 if to_act is None else to_act, latest,
+                 _PHASE_INDEX[phase], give_count, give_to)
+        per_seat += deal.counts
+        per_seat += places
+        per_seat += self._scores
 
     # ----- transitions --------------------------------------------------------------
 

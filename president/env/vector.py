@@ -150,7 +150,7 @@ class VectorEnv:
             raise RuntimeError("call reset() before step()")
         n = self.num_envs
         acts = np.asarray(actions)
-        if acts.shape != (n,) or not (np.issubdtype(acts.dtype, np.integer) or acts.size == 0):
+        if acts.shape != (n,) or not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"actions must be {n} whole numbers (shape ({n},)), one action "
                              f"index per table; got shape {acts.shape} of {acts.dtype}")
         acts = acts.tolist()
