@@ -6,6 +6,9 @@
   :class:`PresidentEnv`: one learning seat against computer levels or your own bots.
 - :class:`VectorEnv` (:mod:`president.env.vector`): ``N`` tables stepped at once, numpy
   arrays of shape ``(N, ...)`` in and out, auto-reset.
+- :mod:`president.env.trajectories`: decisions of game records or self-play as arrays
+  (observation, mask, action, reward, seat) saved as NPZ (``president export``).
+- :mod:`president.env.pg`: a small policy-gradient learner and :class:`~president.env.pg.PolicyPlayer`.
 - :mod:`president.env.encoding`: the 66 action indices and the observation vector, with
   :func:`encode_observation` to turn any seat's :class:`~president.observation.Observation`
   into the same vector (for a trained policy playing as a bot).
