@@ -93,6 +93,9 @@ class TournamentConfig:
             raise ValueError(f"{', '.join(twice)} named more than once; name each bot once "
                              "(every pair meets at tables of both)")
         for bot in self.bots:
+            if not isinstance(bot, str) or "|" in bot:
+                raise ValueError(f"bot {bot!r} is not a level name or an import path "
+                                 "package.module:ClassName")
             if bot in LEVELS:
                 continue
             if is_import_path(bot):
