@@ -60,6 +60,10 @@ RECORD_VERSION = 1
 MAX_SOCKETS_PER_SEAT = 4
 """Open pages (sockets) one seat may have at once; another is refused (``too-many-pages``)."""
 DEFAULT_HINT_LEVEL = "simple"
+HINT_REFUSAL_SECONDS = 0.25
+"""A slow hint refused (one already being worked out for that player, or every worker busy)
+is answered after this many seconds, so a socket asking back to back costs the server a few
+answers a second, not thousands."""
 DEFAULT_STANDIN = "simple"
 """The computer level that plays for an away friend unless the host chose another."""
 DEFAULT_GRACE_SECONDS = 30.0
@@ -877,6 +881,17 @@ class Table:
         (like the computer players), one hint at a time per player; if the table moved on
         meanwhile, the answer says so instead of a stale option. A bad level gets an
         ``error`` message (``bad-level``)."""
+        slow = level not in FAST_LEVELS and level in known_levels()
+        # Refusals first, before any work, and each one late: a page that asks again at once
+        # is slowed to a few questions a second instead of spinning the server.
+        if slow and player in self._hinting:
+            await asyncio.sleep(HINT_REFUSAL_SECONDS)
+            return {"type": "hint", "cards": None, "pass": False,
+                    "text": "Still working on your last hint; wait for it."}
+        if slow and self.thinker is not None and self.thinker.busy():
+            await asyncio.sleep(HINT_REFUSAL_SECONDS)
+            return {"type": "hint", "cards": None, "pass": False,
+                    "text": "The computer players are all busy thinking; ask again in a moment."}
         try:
             obs, answer = self._hint_start(player, level)
         except TableError as e:
@@ -885,12 +900,6 @@ class Table:
             return answer
         if level in FAST_LEVELS:
             return self._hint_text(self._hint_choice(obs, level), obs, level)
-        if player in self._hinting:
-            return {"type": "hint", "cards": None, "pass": False,
-                    "text": "Still working on your last hint; wait for it."}
-        if self.thinker is not None and self.thinker.busy():
-            return {"type": "hint", "cards": None, "pass": False,
-                    "text": "The computer players are all busy thinking; ask again in a moment."}
         self._hinting.add(player)
         actions = len(self.log)
         try:
