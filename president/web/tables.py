@@ -710,9 +710,9 @@ class Table:
             self._new_match()
             self._accept("r")
             await self._save()
+            await self._announce(self.host, "rematch")     # said before the new match's log
             for p in self.humans:
                 await self._send(p, self.log_for(p))
-            await self._announce(self.host, "rematch")
             batch: list[Event] = []
         else:
             events = self.match.start_next_deal()
