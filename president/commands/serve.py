@@ -107,6 +107,13 @@ def run(args: argparse.Namespace) -> int:
                             server_header=False, http="h11", ws_per_message_deflate=False,
                             h11_max_incomplete_event_size=16 * 1024)
     server = uvicorn.Server(config)
+    import logging
+
+    # uvicorn's websockets-sansio protocol logs this error after a refusal sent as an HTTP
+    # denial response (403 bad origin, 429 busy): its handshake flag stays unset although the
+    # answer went out. Every socket this app refuses is refused that way, so the line is noise.
+    logging.getLogger("uvicorn.error").addFilter(
+        lambda record: record.getMessage() != "ASGI callable returned without completing handshake.")
 
     def announce() -> None:
         while not server.started and not server.should_exit:
