@@ -182,6 +182,8 @@ def test_three_friends_and_a_computer(browser, served, screenshots):
         assert "waiting" in rows.nth(1).text_content() and "waiting" in rows.nth(2).text_content()
         assert "computer: simple" in rows.nth(3).text_content()
         assert "host" in rows.nth(0).text_content()
+        # The host's own row says what the friends see of him: joined and online.
+        assert "joined · online" in rows.nth(0).text_content()
         links = host.eval_on_selector_all("#lobby-seats .link-text", "els => els.map(e => e.textContent)")
         assert links == [link(served, info, 1), link(served, info, 2)]
         assert "president serve --host 0.0.0.0" in host.text_content("#lobby-loopback")
@@ -247,9 +249,15 @@ def test_three_friends_and_a_computer(browser, served, screenshots):
         host.wait_for_function("() => (document.getElementById('ready-line')?.textContent || '').includes('Blair')")
         assert host.get_by_role("button", name="Deal now").is_visible()
         assert casey.get_by_role("button", name="Deal now").count() == 0
+        # A line says what the host's two buttons do; friends have only "Next deal".
+        help_text = host.text_content("#ready-help")
+        assert "Next deal: you are ready" in help_text and "Deal now: deal without waiting for" in help_text
+        assert "Casey" in help_text and casey.locator("#ready-help").count() == 0
         host.get_by_role("button", name="Next deal").click()
         host.wait_for_function("() => document.getElementById('ready-line').textContent.includes('Casey')")
         assert "Alex" not in host.text_content("#ready-line")
+        host.wait_for_function("() => !document.getElementById('ready-help').textContent.includes('Next deal:')")
+        assert "Deal now: deal without waiting for Casey." == host.text_content("#ready-help")
         assert host.get_attribute("#table", "data-phase") == "between-deals"
         host.screenshot(path=str(screenshots / "friends-ready.png"))
         # The host deals now: the pages that asked close their result; Casey, still reading,
@@ -417,6 +425,7 @@ def test_rematch_is_followed_by_every_page(browser, served, screenshots):
             page.wait_for_function("() => document.getElementById('result-title').textContent.startsWith('Match over')")
         # The host may start the new match before everyone is ready ("Start now").
         assert host.get_by_role("button", name="Start now").is_visible()
+        assert "Start now: start without waiting for" in host.text_content("#ready-help")
         blair.get_by_role("button", name="Play again").click()
         blair.wait_for_function("() => (document.getElementById('ready-line')?.textContent || '').includes('Alex')")
         host.wait_for_function("() => (document.getElementById('ready-line')?.textContent || '').includes('Ready: Blair')")
@@ -437,9 +446,57 @@ def test_rematch_is_followed_by_every_page(browser, served, screenshots):
             c.close()
 
 
+# ----- the turn timer's countdown on the felt ----------------------------------------------
+
+def test_a_seat_with_a_countdown_is_not_covered_by_the_pile(browser, served, screenshots):
+    """1366x768, four seats: the top seat (a friend) to play with "computer in N s", the pile
+    holding earlier plays; no seat box and the pile overlap."""
+    names = ["Alex", "Robin", "Blair", "Sam"]
+    host_ctx = browser.new_context(base_url=served.url, viewport={"width": 1366, "height": 768})
+    host_ctx.add_init_script("localStorage.setItem('president.guide-seen', 'true')")
+    try:
+        info = new_table(host_ctx.request, served, names, ["human", "simple", "human", "simple"],
+                         standin="simple", grace_seconds=1, turn_seconds=60)
+        host = host_ctx.new_page()
+        host.goto(link(served, info, 0))
+        hands_ws = Hands(served, info["table"], {2: tokens(info)[2]})
+        wait_log(host, "Blair joined the table.")
+        host.get_by_role("button", name="Start the match").click()
+        hands_ws.add(0, tokens(info)[0])
+
+        def blair_on_a_pile(h):
+            st = h.state[2]
+            return (st["phase"] == "play" and st["to_act"] == st["you"]["seat"] and len(st["pile"]) >= 2
+                    and st["table"]["timer"] is not None)
+        hands_ws.run(blair_on_a_pile, timeout=60)
+        blair = seat_box(host, 2)
+        host.wait_for_function("() => /computer in \\d+ s/.test(document.querySelector('#opponents .countdown')?.textContent || '')")
+        assert blair.locator(".countdown").is_visible()
+        host.wait_for_function("() => document.querySelectorAll('#pile-under .under-play').length >= 1")
+        time.sleep(0.3)
+        pile = host.locator("#pile").bounding_box()
+        boxes = [host.locator("#opponents .seat").nth(i).bounding_box() for i in range(3)]
+        boxes.append(host.locator("#my-seat").bounding_box())
+
+        def overlap(a, b):
+            return (min(a["x"] + a["width"], b["x"] + b["width"]) > max(a["x"], b["x"])
+                    and min(a["y"] + a["height"], b["y"] + b["height"]) > max(a["y"], b["y"]))
+        for box in boxes:
+            assert not overlap(box, pile), (box, pile)
+        # Blair's box is the top one, and its countdown wholly visible above the pile.
+        top = blair.bounding_box()
+        assert top["y"] == min(b["y"] for b in boxes)
+        count = blair.locator(".countdown").bounding_box()
+        assert count["y"] + count["height"] <= pile["y"]
+        host.screenshot(path=str(screenshots / "friends-countdown-1366x768.png"))
+        hands_ws.close()
+    finally:
+        host_ctx.close()
+
+
 # ----- seat links -------------------------------------------------------------------------
 
-def test_host_trying_a_friends_link_keeps_the_host_seat_and_pasted_links_work(browser, served):
+def test_host_trying_a_friends_link_keeps_the_host_seat_and_pasted_links_work(browser, served, screenshots):
     names = ["Alex", "Blair", "Casey", "Sam"]
     host_ctx = browser.new_context(base_url=served.url, **DESKTOP)
     contexts = [host_ctx]
@@ -456,6 +513,10 @@ def test_host_trying_a_friends_link_keeps_the_host_seat_and_pasted_links_work(br
         assert "Which seat" in tab.text_content("#confirm-title")
         assert "Alex" in tab.text_content("#confirm-text") and "Blair" in tab.text_content("#confirm-text")
         assert tab.evaluate("document.activeElement.id") == "confirm-no"     # the default keeps
+        # Keeping is also the green (primary) button; taking the friend's seat a plain one.
+        assert tab.get_attribute("#confirm-no", "class") == "primary"
+        assert "primary" not in (tab.get_attribute("#confirm-yes", "class") or "")
+        tab.screenshot(path=str(screenshots / "friends-which-seat.png"))
         tab.get_by_role("button", name="Keep my seat").click()
         tab.wait_for_selector("#lobby", state="visible")
         assert tab.is_visible("#lobby-host")                                  # still the host

@@ -245,12 +245,16 @@ function notice(text) {
   $("notice").hidden = !text;
 }
 
-function confirmBox(title, text, yes, no = "Cancel") {
+// A yes/no question; focus starts on "no". `primary: "no"` makes "no" the green button (when
+// "yes" is the risky choice); by default "yes" is.
+function confirmBox(title, text, yes, no = "Cancel", { primary = "yes" } = {}) {
   return new Promise((resolve) => {
     $("confirm-title").textContent = title;
     $("confirm-text").textContent = text;
     $("confirm-yes").textContent = yes;
     $("confirm-no").textContent = no;
+    $("confirm-yes").classList.toggle("primary", primary === "yes");
+    $("confirm-no").classList.toggle("primary", primary === "no");
     $("confirm").hidden = false;
     const back = document.activeElement;
     $("confirm-no").focus();
@@ -1210,13 +1214,15 @@ function friendRow(seat, { links, tools }) {
   head.append(name);
   if (seat.player === s.you.player) head.insertAdjacentHTML("beforeend", ' <span class="chip you-chip">you</span>');
   if (seat.host) head.insertAdjacentHTML("beforeend", ' <span class="chip host">host</span>');
-  const words = presenceWords(seat);
+  // Your own row says what your friends see of you (this page is here: joined, online).
+  const self = seat.player === s.you.player && seat.online !== null && seat.online !== undefined;
+  const words = presenceWords(self ? { ...seat, online: true, joined: true } : seat);
   const status = document.createElement("span");
   status.className = "presence";
   if (words === null) status.textContent = `computer: ${seat.level}`;
   else {
-    status.textContent = seat.player === s.you.player ? "online" : words;
-    status.classList.add(seat.online || seat.player === s.you.player ? "on" : "off");
+    status.textContent = words;
+    status.classList.add(seat.online || self ? "on" : "off");
     if (words === "waiting") status.classList.replace("off", "waiting");
   }
   head.append(" ", status);
@@ -1443,25 +1449,86 @@ function renderSeats() {
 }
 
 // Place the seats on an oval: you at the bottom (90°), the others clockwise from your left,
-// each kept wholly inside the felt.
+// each kept wholly inside the felt; then the pile goes where no seat box covers it (if it
+// finds no room, the seats spread to the felt's edge and it looks again).
 function layoutSeats() {
   const felt = $("felt");
   const W = felt.clientWidth;
   const H = felt.clientHeight;
+  for (const spread of [0.92, 1]) {
+    if (layoutPile(W, H, placeSeats(W, H, spread), spread === 1)) return;
+  }
+}
+
+function placeSeats(W, H, spread) {
   const seats = [...document.querySelectorAll("#opponents .seat")];
   const n = seats.length + 1;
+  const boxes = [];
   seats.forEach((li, i) => {
     const k = i + 1;
     const angle = (Math.PI / 180) * (90 + (360 * k) / n);
     const w = li.offsetWidth;
     const h = li.offsetHeight;
     let x = W / 2 + (W / 2 - w / 2) * Math.cos(angle) * 0.98;
-    let y = H / 2 + (H / 2 - h / 2) * Math.sin(angle) * 0.92;
+    let y = H / 2 + (H / 2 - h / 2) * Math.sin(angle) * spread;
     x = Math.min(W - w / 2 - 2, Math.max(w / 2 + 2, x));
     y = Math.min(H - h / 2 - 2, Math.max(h / 2 + 2, y));
     li.style.left = `${x}px`;
     li.style.top = `${y}px`;
+    boxes.push({ left: x - w / 2, right: x + w / 2, top: y - h / 2, bottom: y + h / 2 });
   });
+  const my = $("my-seat");
+  if (my.offsetHeight) {
+    const w = my.offsetWidth;
+    boxes.push({ left: W / 2 - w / 2, right: W / 2 + w / 2, top: my.offsetTop, bottom: my.offsetTop + my.offsetHeight });
+  }
+  return boxes;
+}
+
+// The pile sits in the middle (a little above it) unless a seat box would cover it: then it
+// moves up or down into a free band of its column, narrower if need be, and last without
+// the row of earlier plays (those stay in the pile's hidden text for screen readers).
+// False when no band has room (with `last`, it is then left in the middle, compact).
+function layoutPile(W, H, boxes, last) {
+  const pile = $("pile");
+  const gap = 4;
+  pile.style.maxWidth = "";
+  pile.style.top = "";
+  pile.classList.remove("compact");
+  const base = pile.offsetWidth;
+  if (!base) return true;
+  const want = H * 0.46;
+  let best = null;
+  for (const compact of [false, true]) {
+    pile.classList.toggle("compact", compact);
+    for (const scale of [1, 0.85, 0.7, 0.55]) {
+      const pw = Math.round(base * scale);
+      pile.style.maxWidth = `${pw}px`;
+      const ph = pile.offsetHeight;
+      const left = W / 2 - pw / 2 - gap;
+      const right = W / 2 + pw / 2 + gap;
+      const walls = boxes.filter((b) => b.right > left && b.left < right)
+        .map((b) => [b.top - gap, b.bottom + gap]).sort((a, b) => a[0] - b[0]);
+      // Free bands of the pile's column, top to bottom, and the spot in each nearest the middle.
+      let from = 2;
+      const bands = [];
+      for (const [t, b] of walls) { if (t > from) bands.push([from, t]); from = Math.max(from, b); }
+      if (H - 2 > from) bands.push([from, H - 2]);
+      for (const [a, b] of bands) {
+        if (b - a < ph) continue;
+        const centre = Math.min(b - ph / 2, Math.max(a + ph / 2, want));
+        const cost = Math.abs(centre - want) + (1 - scale) * 400;
+        if (!best || cost < best.cost) best = { cost, centre, pw, compact };
+      }
+    }
+    if (best) break;
+  }
+  if (!best && !last) return false;
+  if (!best) best = { centre: want, pw: base, compact: true };
+  pile.classList.toggle("compact", best.compact);
+  pile.style.maxWidth = best.pw === base ? "" : `${best.pw}px`;
+  pile.style.top = `${best.centre}px`;
+  return true;
 }
 
 function renderPile() {
@@ -1504,6 +1571,7 @@ function renderPile() {
   $("pile").dataset.count = s.to_beat ? String(s.to_beat.count) : "0";
   $("discard-count").textContent = String(s.cleared);
   $("discard").setAttribute("aria-label", `Discard: ${plural(s.cleared, "card")}`);
+  layoutSeats();
 }
 
 // What answers the play to beat: "2 cards, higher than 9" (or "9 or higher" under
@@ -1830,10 +1898,18 @@ function readyControls(body, actions, type, label, forceLabel) {
     const others = s.seats.filter((x) => ready.has(x.player) && x.player !== s.you.player);
     if (others.length) line.append("Ready: ", ...list(others), ".");
   }
+  if (line.childNodes.length) body.append(line);
   if (amHost() && waiting.length) {
     actions.append(button(forceLabel, mine ? "primary" : "", () => moveOn(type, true)));
+    // What the two buttons do, for the host who sees both.
+    const help = document.createElement("p");
+    help.id = "ready-help";
+    help.className = "ready-help";
+    const what = type === "rematch" ? "the new match" : "the next deal";
+    if (!mine) help.append(`${label}: you are ready; ${what} starts when everyone is. `);
+    help.append(`${forceLabel}: ${type === "rematch" ? "start" : "deal"} without waiting for `, ...list(waiting), ".");
+    body.append(help);
   }
-  if (line.childNodes.length) body.append(line);
 }
 
 // A result view kept open while the next deal (or a new match) is played: say so.
@@ -1851,7 +1927,14 @@ function renderHeldResult() {
   note.textContent = app.heldResult.match
     ? "A new match has started at this table. Close this view to play."
     : `Deal ${app.state.deal} has started. Close this view to play.`;
+  // Your turn with the turn timer running: the countdown here too (the table is behind this
+  // view). Its ticking is not read out (aria-live off inside the status line).
+  if (myTurn() && app.timerUntil?.player === app.state.seats[me()].player) {
+    note.insertAdjacentHTML("beforeend", ' <span class="countdown" aria-live="off">It is your turn: '
+      + "the computer moves for you in <span data-countdown></span>.</span>");
+  }
   $("ready-line")?.remove();
+  $("ready-help")?.remove();
   actions.replaceChildren(button("Go to the table", "primary", closeResult));
   $("show-result").hidden = true;
 }
@@ -2150,7 +2233,7 @@ async function openJoin(table, token) {
       `This browser already sits at this match as ${mine}. The link you opened is ${linkSeat} at the same table`
       + `${held.host ? ": send it to that friend, who opens it on their own device" : ""}. `
       + `Keep your seat, or take the link's seat on this device${held.host ? " (you would no longer be the host here)" : ""}.`,
-      theirs ? `Take ${theirs}'s seat` : "Take the link's seat", "Keep my seat");
+      theirs ? `Take ${theirs}'s seat` : "Take the link's seat", "Keep my seat", { primary: "no" });
     app.joining = false;
     if (!take) use = held.token;
   }
