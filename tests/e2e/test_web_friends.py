@@ -421,8 +421,9 @@ def test_rematch_is_followed_by_every_page(browser, served, screenshots):
                     hands_ws.send(p, {"type": "next-deal"})
                 hands_ws.run(lambda h: all(h.phase(p) in ("exchange", "play") for p in (0, 1)))
         hands_ws.close()
-        for page in (host, blair):
-            page.wait_for_function("() => document.getElementById('result-title').textContent.startsWith('Match over')")
+        for page in (host, blair):   # (a busy machine once took longer than the default 30 s)
+            page.wait_for_function("() => document.getElementById('result-title').textContent.startsWith('Match over')",
+                                   timeout=90_000)
         # The host may start the new match before everyone is ready ("Start now").
         assert host.get_by_role("button", name="Start now").is_visible()
         assert "Start now: start without waiting for" in host.text_content("#ready-help")
