@@ -86,13 +86,13 @@ def fastsim_figures(seconds: float) -> dict:
     return out
 
 
-def expert_figures(deals: int) -> dict:
-    """The expert (default budget) in seat 0 against three intermediate players."""
-    rules = Rules.preset("house", players=4, match_end="single-deal")
+def expert_figures(deals: int, spec: str = "house", n: int = 4) -> dict:
+    """The expert (default budget) in seat 0 against intermediate players in the others."""
+    rules = Rules.parse(spec, players=n, match_end="single-deal")
     expert = ExpertPlayer(seed=1)
     for d in range(deals):
-        m = Match(rules, hands=deal_hands(4, 3, 5000 + d), record_events=False)
-        players = [expert] + [IntermediatePlayer() for _ in range(3)]
+        m = Match(rules, hands=deal_hands(n, n - 1, 5000 + d), record_events=False)
+        players = [expert] + [IntermediatePlayer() for _ in range(n - 1)]
         while m.to_act is not None:
             s = m.to_act
             m.act(s, players[s].act(m.observation(s)))
@@ -106,6 +106,12 @@ def expert_figures(deals: int) -> dict:
         "playouts_per_search": st["playouts"] / st["searched"],
         "playouts_per_cpu_second": st["playouts"] / st["cpu_seconds"],
         "budget": {"playouts": expert.playouts, "time_limit": expert.time_limit},
+        "rules": spec, "players": n, "choices": st["choices"],
+        "mean_cpu_seconds_per_choice": st["decision_cpu_seconds"] / max(1, st["choices"]),
+        "max_cpu_seconds_per_choice": st["max_decision_cpu_seconds"],
+        "endgames": st["endgames"], "endgames_solved": st["solved"],
+        "mean_endgame_cpu_seconds": st["endgame_cpu_seconds"] / max(1, st["endgames"]),
+        "max_endgame_cpu_seconds": st["max_endgame_cpu_seconds"],
     }
 
 
@@ -119,17 +125,25 @@ def speed(args) -> int:
     target = figs["random deals/s, play only"]["per_cpu_second"]
     print(f"  target 10,000 random deals/s: {'met' if target >= 10_000 else 'MISSED'} "
           f"({target:,.0f})")
-    ex = expert_figures(2 if QUICK else args.timing_deals)
+    ex = expert_figures(2 if QUICK else args.timing_deals, args.timing_rules,
+                        args.timing_players)
     print(f"expert, default budget ({ex['budget']['playouts']} play-outs, "
-          f"{ex['budget']['time_limit']} s), against three intermediate, {ex['deals']} deals:")
+          f"{ex['budget']['time_limit']} s), {ex['rules']} {ex['players']} players, against "
+          f"intermediate players, {ex['deals']} deals:")
     print(f"  {ex['searched']} searched decisions of {ex['decisions']}; CPU per decision "
           f"mean {ex['mean_cpu_seconds'] * 1000:.0f} ms, slowest "
           f"{ex['max_cpu_seconds'] * 1000:.0f} ms; wall mean "
           f"{ex['mean_wall_seconds'] * 1000:.0f} ms, slowest {ex['max_wall_seconds'] * 1000:.0f} ms")
     print(f"  {ex['playouts_per_search']:.0f} play-outs per decision, "
           f"{ex['playouts_per_cpu_second']:,.0f} play-outs per CPU second")
+    print(f"  every decision with a choice ({ex['choices']}: searched or endgames solved): "
+          f"CPU mean {ex['mean_cpu_seconds_per_choice'] * 1000:.0f} ms, slowest "
+          f"{ex['max_cpu_seconds_per_choice'] * 1000:.0f} ms; {ex['endgames']} two-player "
+          f"endgame solves ({ex['endgames_solved']} found a winning action), CPU mean "
+          f"{ex['mean_endgame_cpu_seconds'] * 1000:.0f} ms, slowest "
+          f"{ex['max_endgame_cpu_seconds'] * 1000:.0f} ms")
     print(f"  target at most 1 s per decision: "
-          f"{'met' if ex['max_cpu_seconds'] <= 1.0 else 'MISSED'}")
+          f"{'met' if ex['max_cpu_seconds_per_choice'] <= 1.0 else 'MISSED'}")
     if args.json:
         print(json.dumps({"fastsim": figs, "expert": ex}, indent=2))
     return 0
@@ -229,7 +243,10 @@ def endgames(args) -> int:
     """``--endgames``: in deals played by ``intermediate`` players, every decision of a
     two-player endgame (the hidden cards all known) that the solver settles, with at least
     one winning and one losing action: how often each level picks a losing action there.
-    The solver (no state limit) is the judge; the levels play with their own limits."""
+    The solver (no state limit) is the judge; the levels play with their own limits (the
+    expert with ``time_limit=None``, so its endgame solve is bounded by states alone).
+    Also prints the expert's CPU time per endgame solve and per decision in those
+    positions."""
     from president.players.endgame import endgame_state, winning_codes
     from president.players.fastsim import PASS as FAST_PASS, encode
     rows = []
@@ -262,6 +279,14 @@ def endgames(args) -> int:
               "solved two-player endgame where some actions win and some lose")
         for name, (bad, total) in judged.items():
             print(f"  {name}: losing action {bad} of {total}")
+        st = bots["expert"].stats
+        if st["choices"]:
+            print(f"  expert time: {st['endgames']} endgame solves, CPU per solve mean "
+                  f"{st['endgame_cpu_seconds'] / max(1, st['endgames']) * 1000:.0f} ms, slowest "
+                  f"{st['max_endgame_cpu_seconds'] * 1000:.0f} ms ({st['solved']} found a "
+                  f"winning action); CPU per decision with a choice (solved or searched) "
+                  f"mean {st['decision_cpu_seconds'] / st['choices'] * 1000:.0f} ms, slowest "
+                  f"{st['max_decision_cpu_seconds'] * 1000:.0f} ms over {st['choices']}")
     return 0
 
 
@@ -280,6 +305,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--expert-time", type=float, default=None)
     parser.add_argument("--timing-deals", type=int, default=20,
                         help="deals for the expert timing (default 20)")
+    parser.add_argument("--timing-rules", default="house",
+                        help="rules of the expert timing (default house)")
+    parser.add_argument("--timing-players", type=int, default=4,
+                        help="players of the expert timing (default 4)")
     parser.add_argument("--stored-only", action="store_true",
                         help="with --store: report the stored boards only, play nothing")
     parser.add_argument("--table", choices=[t for t, _ in TABLES], default=None,

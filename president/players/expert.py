@@ -28,8 +28,11 @@ are compared by rank and count) the expert:
 
 Before any of this, when only one other seat still holds cards, every hidden card is in
 its hand: the expert solves the rest of the deal exactly
-(:mod:`~president.players.endgame`, at most ``endgame_limit`` states) and plays a
-winning action whenever one exists, without sampling.
+(:mod:`~president.players.endgame`, at most ``endgame_limit`` states, 40,000 by default,
+and, under a time limit, at most ``endgame_seconds`` of CPU) and plays a winning action
+whenever one exists, without sampling. The time of a solve counts against the decision's
+time limit: a search after a solve that found no winning action (or ran out of states)
+gets what is left of it.
 
 The budget is ``playouts`` play-outs and ``time_limit`` seconds per decision, whichever
 runs out first; a decision with one legal action (or one distinct play) is not searched.
@@ -47,7 +50,7 @@ from ..actions import PASS, Give, Pass, Play
 from ..observation import Observation
 from . import fastsim
 from .fastsim import FastDeal, encode
-from .endgame import endgame_choice, root_state
+from .endgame import DEFAULT_LIMIT, endgame_choice, endgame_state, root_state
 from .intermediate import IntermediatePlayer
 from .knowledge import rank_counts
 
@@ -72,7 +75,12 @@ class ExpertPlayer:
         duel: share of the play-out budget, in [0, 1), kept for the final comparison of
             the best candidate with the guess when the halving rounds leave it open.
         endgame_limit: states searched at most when solving a two-player endgame
-            exactly (0: no solve).
+            exactly (0: no solve). 40,000 states take about 0.5 s of CPU here; the
+            largest two-player endgames of 3-player deals (about 20 cards) that have a
+            winning move needed up to 18,000 to find it (docs/strength.md).
+        endgame_seconds: CPU seconds at most for that solve, > 0, when ``time_limit`` is
+            set (``None``: only ``endgame_limit`` bounds it; with ``time_limit=None`` it
+            is not used, so that choices do not depend on the machine's load).
         policy: play-out policy of :mod:`~president.players.fastsim`: ``"intermediate"``
             (default: every seat plays as the intermediate player), ``"climbing"``,
             ``"greedy"`` or ``"random"``.
@@ -89,7 +97,8 @@ class ExpertPlayer:
     def __init__(self, *, seed: int | None = None, playouts: int = 1000,
                  time_limit: float | None = 0.8, prior: float = 0.03,
                  policy: str = "intermediate", surprise: float | None = 0.25,
-                 z: float = 2.0, duel: float = 0.3, endgame_limit: int = 20000) -> None:
+                 z: float = 2.0, duel: float = 0.3, endgame_limit: int = 40000,
+                 endgame_seconds: float | None = 0.6) -> None:
         if not isinstance(playouts, int) or playouts < 1:
             raise ValueError(f"playouts = {playouts!r} must be a whole number of at least 1")
         if time_limit is not None and not time_limit > 0:
@@ -104,6 +113,9 @@ class ExpertPlayer:
         if not isinstance(endgame_limit, int) or endgame_limit < 0:
             raise ValueError(f"endgame_limit = {endgame_limit!r} must be a whole number, 0 "
                              "or more")
+        if endgame_seconds is not None and not endgame_seconds > 0:
+            raise ValueError(f"endgame_seconds = {endgame_seconds!r} must be more than 0 "
+                             "seconds, or None")
         if surprise is not None and not 0 < surprise <= 1:
             raise ValueError(f"surprise = {surprise!r} must be more than 0 and at most 1, "
                              "or None")
@@ -115,6 +127,7 @@ class ExpertPlayer:
         self.z = z
         self.duel = duel
         self.endgame_limit = endgame_limit
+        self.endgame_seconds = endgame_seconds
         policies = {"intermediate": fastsim.intermediate_playout,
                     "climbing": fastsim.climbing_playout, "greedy": fastsim.greedy_playout,
                     "random": fastsim.random_playout}
@@ -122,10 +135,19 @@ class ExpertPlayer:
             raise ValueError(f"no play-out policy {policy!r}; choose one of: "
                              f"{', '.join(policies)}")
         self.policy = policies[policy]
-        self.heuristic = IntermediatePlayer(seed=seed)
+        # the guess: the intermediate player's choice, without its own endgame solve when
+        # the expert's solve (which keeps the guess when it wins) covers it
+        self.heuristic = IntermediatePlayer(seed=seed,
+                                            endgames=endgame_limit < DEFAULT_LIMIT)
+        # seconds / cpu_seconds: searched decisions (from the start of the decision, a
+        # failed endgame solve included); endgame_…: every endgame solve tried (found a
+        # winning action or not); decision_cpu_…: every decision with a choice
         self.stats = {"decisions": 0, "searched": 0, "playouts": 0, "seconds": 0.0,
                       "max_seconds": 0.0, "cpu_seconds": 0.0, "max_cpu_seconds": 0.0,
-                      "solved": 0, "overrides": 0}
+                      "solved": 0, "overrides": 0, "endgames": 0,
+                      "endgame_cpu_seconds": 0.0, "max_endgame_cpu_seconds": 0.0,
+                      "choices": 0, "decision_cpu_seconds": 0.0,
+                      "max_decision_cpu_seconds": 0.0}
 
     def act(self, observation: Observation) -> Play | Pass | Give:
         """Choose a legal action for the observing seat (see the module docstring)."""
@@ -134,31 +156,39 @@ class ExpertPlayer:
         self.stats["decisions"] += 1
         if len(legal) == 1:
             return legal[0]
-        guess = self.heuristic.act(obs)
         if isinstance(legal[0], Give):
-            return guess
+            return self.heuristic.act(obs)
         by_code: dict[int, Play | Pass] = {}
         for a in legal:
             code = fastsim.PASS if a is PASS else encode(a.rank, a.count)
             by_code.setdefault(code, a)
         if len(by_code) == 1:
             return legal[0]
-        guess_code = fastsim.PASS if guess is PASS else encode(guess.rank, guess.count)
-        if self.endgame_limit:
-            solved = endgame_choice(obs, guess, limit=self.endgame_limit)
-            if solved is not None:
-                self.stats["solved"] += 1
-                return solved
         started = time.perf_counter()
         cpu = time.process_time()
+        st = self.stats
+        guess = self.heuristic.act(obs)
+        guess_code = fastsim.PASS if guess is PASS else encode(guess.rank, guess.count)
+        if self.endgame_limit and endgame_state(obs) is not None:
+            t0 = time.process_time()
+            solved = endgame_choice(obs, guess, limit=self.endgame_limit,
+                                    seconds=self.endgame_seconds
+                                    if self.time_limit is not None else None)
+            took = time.process_time() - t0
+            st["endgames"] += 1
+            st["endgame_cpu_seconds"] += took
+            st["max_endgame_cpu_seconds"] = max(st["max_endgame_cpu_seconds"], took)
+            if solved is not None:
+                st["solved"] += 1
+                self._decided(cpu)
+                return solved
         try:
             code, used = self._search(obs, list(by_code), guess_code, started)
         except ValueError:  # a state the fast engine cannot rebuild: trust the heuristics
             self.stats["fallbacks"] = self.stats.get("fallbacks", 0) + 1
             return guess
         spent = time.perf_counter() - started
-        cpu = time.process_time() - cpu
-        st = self.stats
+        cpu = self._decided(cpu)
         st["cpu_seconds"] += cpu
         st["max_cpu_seconds"] = max(st["max_cpu_seconds"], cpu)
         st["searched"] += 1
@@ -170,6 +200,16 @@ class ExpertPlayer:
             return guess
         st["overrides"] += 1
         return chosen
+
+    def _decided(self, cpu: float) -> float:
+        """Count a decision with a choice that began at process time ``cpu``; its CPU
+        seconds."""
+        took = time.process_time() - cpu
+        st = self.stats
+        st["choices"] += 1
+        st["decision_cpu_seconds"] += took
+        st["max_decision_cpu_seconds"] = max(st["max_decision_cpu_seconds"], took)
+        return took
 
     def _search(self, obs: Observation, candidates: list[int], guess: int,
                 started: float) -> tuple[int, int]:
