@@ -394,10 +394,13 @@ class Table:
                        exchange={"pending": None, "mine": []})
         return msg
 
-    async def _send(self, player: int, message: dict[str, Any]) -> None:
+    async def _send(self, player: int, message: dict[str, Any], *, exclude: Any = None) -> None:
+        """Send ``message`` to every open page of ``player`` but ``exclude``."""
         if self.on_send is not None:
             self.on_send(player, message)
         for conn in list(self.humans[player].connections):
+            if conn is exclude:
+                continue
             try:
                 await conn.send(message)
             except Exception:  # a closed socket: forget it, the table goes on
@@ -509,31 +512,14 @@ class Table:
                    "text": self.presence_text(player, what)}
         if what == "back":
             self.standin_moves.pop(player, None)
-        for p, h in self.humans.items():
-            if self.on_send is not None:
-                self.on_send(p, message)
-            for c in list(h.connections):
-                if c is exclude:
-                    continue
-                try:
-                    await c.send(message)
-                except Exception:
-                    h.connections.discard(c)
+        for p in self.humans:
+            await self._send(p, message, exclude=exclude)
 
     async def _send_states(self, *, exclude: Any = None) -> None:
         """The ``state`` again to every human's pages but ``exclude`` (after a change that has
         no engine event)."""
-        for p, h in self.humans.items():
-            message = self.state_for(p)
-            if self.on_send is not None:
-                self.on_send(p, message)
-            for c in list(h.connections):
-                if c is exclude:
-                    continue
-                try:
-                    await c.send(message)
-                except Exception:
-                    h.connections.discard(c)
+        for p in self.humans:
+            await self._send(p, self.state_for(p), exclude=exclude)
 
     def rule_lines(self, player: int) -> list[dict[str, str]]:
         """The table's rules for ``player``'s page, in plain words: ``[{"option", "label",
