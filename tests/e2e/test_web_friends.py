@@ -460,6 +460,7 @@ def test_a_seat_with_a_countdown_is_not_covered_by_the_pile(browser, served, scr
                          standin="simple", grace_seconds=1, turn_seconds=60)
         host = host_ctx.new_page()
         host.goto(link(served, info, 0))
+        host.wait_for_selector("#lobby", state="visible")   # the host's page is in, then Blair
         hands_ws = Hands(served, info["table"], {2: tokens(info)[2]})
         wait_log(host, "Blair joined the table.")
         host.get_by_role("button", name="Start the match").click()
