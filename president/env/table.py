@@ -176,16 +176,17 @@ class Table:
             self._mask = legal_mask_bytes(self.legal(), m.deal.hands[m.to_act], self.chosen)
         return self._mask
 
-    def observe(self, player: int) -> np.ndarray:
-        """The ``float32`` observation of ``player`` (see :data:`~president.env.encoding.PIECES`),
-        shape ``(OBS_SIZE,)``, a new array."""
+    def _parts(self, seat: int) -> tuple[int, int, int, int, int, int, int]:
+        """What both observation builders need beyond the deal itself, for ``seat``: the card
+        mask it has chosen to give so far, how many more it gives and to whom (-1: no give
+        pending), the pile's card mask, the rank and count of the play to beat (-1, 0 on an
+        empty pile) and the seat that made it (-1). Also works out the scores by seat once
+        per deal."""
         m = self.match
         deal = m.deal
-        seat = self.seat_of[player]
-        phase = m.phase
         chosen = give_count = 0
         give_to = -1
-        if phase == "exchange":
+        if m.phase == "exchange":
             pending = m.pending_transfer
             if pending.giver == seat:
                 chosen = self.chosen
@@ -201,6 +202,16 @@ class Table:
         if self._scores is None:
             scores = m.scores
             self._scores = [scores[p] for p in m.seating]
+        return chosen, give_count, give_to, pile, rank, count, latest
+
+    def observe(self, player: int) -> np.ndarray:
+        """The ``float32`` observation of ``player`` (see :data:`~president.env.encoding.PIECES`),
+        shape ``(OBS_SIZE,)``, a new array."""
+        m = self.match
+        deal = m.deal
+        seat = self.seat_of[player]
+        phase = m.phase
+        chosen, give_count, give_to, pile, rank, count, latest = self._parts(seat)
         to_act = m.to_act
         return np.frombuffer(bytearray(observation_bytes(
             self.n, seat, deal.hands[seat] & ~chosen, pile, deal.cleared, self.played,
@@ -216,24 +227,7 @@ class Table:
         n = self.n
         seat = self.seat_of[player]
         phase = m.phase
-        chosen = give_count = 0
-        give_to = -1
-        if phase == "exchange":
-            pending = m.pending_transfer
-            if pending.giver == seat:
-                chosen = self.chosen
-                give_count = pending.count - chosen.bit_count()
-                give_to = pending.receiver
-        pile = 0
-        rank, count, latest = -1, 0, -1
-        if deal.pile:
-            for _, p in deal.pile:
-                pile |= p.mask
-            latest, top = deal.pile[-1]
-            rank, count = top.rank, top.count
-        if self._scores is None:
-            scores = m.scores
-            self._scores = [scores[p] for p in m.seating]
+        chosen, give_count, give_to, pile, rank, count, latest = self._parts(seat)
         places = [0] * n
         for place, s in enumerate(deal.finish_order):
             places[s] = place + 1
