@@ -53,6 +53,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+def expert_options(args: argparse.Namespace) -> dict:
+    """The per-level options that ``--expert-playouts`` and ``--expert-time`` give (``{}`` when
+    neither is set): ``{"expert": {"playouts": N, "time_limit": S}}``, a time of 0 meaning no
+    time limit. Shared by ``simulate`` and ``tournament``."""
+    if args.expert_playouts is None and args.expert_time is None:
+        return {}
+    expert = {k: v for k, v in (("playouts", args.expert_playouts),
+                                ("time_limit", args.expert_time)) if v is not None}
+    if expert.get("time_limit") == 0:
+        expert["time_limit"] = None
+    return {"expert": expert}
+
+
 def _fail(message: str) -> int:
     print(f"president simulate: {message}", file=sys.stderr)
     return 2
@@ -96,12 +109,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(e.message)
     if seats is None:
         seats = ["intermediate"] + ["simple"] * (rules.players - 1)
-    options = {}
-    if args.expert_playouts is not None or args.expert_time is not None:
-        options["expert"] = {k: v for k, v in (("playouts", args.expert_playouts),
-                                               ("time_limit", args.expert_time)) if v is not None}
-        if options["expert"].get("time_limit") == 0:
-            options["expert"]["time_limit"] = None
+    options = expert_options(args)
     try:
         config = SimulationConfig(rules=rules, seats=tuple(seats),
                                   boards=-(-args.deals // rules.players),

@@ -20,6 +20,7 @@ import sys
 from ..errors import RulesError
 from ..players import LEVELS
 from ..rules import Rules
+from .simulate import expert_options
 
 HELP = "Round robin of computer levels or your own bots on duplicate deals, with ratings."
 
@@ -94,12 +95,7 @@ def run(args: argparse.Namespace) -> int:
         rules = Rules.parse(args.rules, players=args.players)
     except RulesError as e:
         return _fail(e.message)
-    options = {}
-    if args.expert_playouts is not None or args.expert_time is not None:
-        options["expert"] = {k: v for k, v in (("playouts", args.expert_playouts),
-                                               ("time_limit", args.expert_time)) if v is not None}
-        if options["expert"].get("time_limit") == 0:
-            options["expert"]["time_limit"] = None
+    options = expert_options(args)
     per_board = deals_per_board(rules.players)
     try:
         config = TournamentConfig(rules=rules, bots=tuple(bots),
