@@ -228,6 +228,16 @@ def _check(state: FastDeal, me: int) -> None:
                          f"holding cards, one of them seat {me}; seats holding cards: {live}")
 
 
+def _wins_after(state, action, me: int, memo: dict, budget) -> bool:
+    """Whether ``me`` still wins after ``action`` from ``state`` (a copy is changed, never
+    ``state``): at once if the deal ends with the other seat last, else by :func:`_wins`."""
+    c = state.copy()
+    c.apply(action)
+    if c.to_act < 0:
+        return c.finish[-1] != me
+    return _wins(c, me, memo, budget)
+
+
 def _wins(d: FastDeal, me: int, memo: dict, budget: list) -> bool:
     key = _key(d)
     got = memo.get(key)
@@ -293,13 +303,7 @@ def winning_codes(state: FastDeal, *, limit: int | None = DEFAULT_LIMIT,
     _check(state, me)
     out = []
     for a in state.legal_actions():
-        c = state.copy()
-        c.apply(a)
-        if c.to_act < 0:
-            win = c.finish[-1] != me
-        else:
-            win = _wins(c, me, memo, budget)
-        if win:
+        if _wins_after(state, a, me, memo, budget):
             out.append(a)
     return out
 
@@ -370,13 +374,7 @@ def choose_code(state: FastDeal, prefer: int | None = None, *,
         acts.insert(0, prefer)
     try:
         for a in acts:
-            c = state.copy()
-            c.apply(a)
-            if c.to_act < 0:
-                win = c.finish[-1] != me
-            else:
-                win = _wins(c, me, memo, budget)
-            if win:
+            if _wins_after(state, a, me, memo, budget):
                 return a
     except TooBig:
         return None
