@@ -34,14 +34,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
+#: The name of the distribution on the package index (``pip install president-game``); the
+#: import package and the command are both ``president``.
+DISTRIBUTION = "president-game"
+
+
 def version() -> str:
-    """The installed version of the ``president`` package (its distribution metadata), or
+    """The installed version of the ``president-game`` distribution (its metadata), or
     :data:`president.__version__` when it runs from a source tree that is not installed."""
     from importlib.metadata import PackageNotFoundError
     from importlib.metadata import version as installed_version
 
     try:
-        return installed_version("president")
+        return installed_version(DISTRIBUTION)
     except PackageNotFoundError:
         from . import __version__
         return __version__
@@ -114,7 +119,7 @@ def _main(argv: list[str] | None) -> int:
             raise
         extra, what = OPTIONAL_MODULES[top]
         print(f"president {args.command}: needs {top} ({what}), which is not installed; "
-              f"install it with: pip install 'president[{extra}]'", file=sys.stderr)
+              f"install it with: pip install '{DISTRIBUTION}[{extra}]'", file=sys.stderr)
         return 2
 
 
@@ -125,6 +130,7 @@ OPTIONAL_MODULES = {
     "fastapi": ("web", "the web server"), "uvicorn": ("web", "the web server"),
     "numpy": ("env", "the RL environments"), "gymnasium": ("env", "the RL environments"),
     "pettingzoo": ("env", "the RL environments"),
+    "ray": ("ray", "the Ray backend of simulate and tournament"),
 }
 
 

@@ -213,12 +213,14 @@ def test_play_help_shows_record_option(capsys):
 
 
 def test_version_prints_the_package_version():
+    # the distribution is president-game (the name president is taken on the package
+    # index); the import package and the command stay president
     from importlib.metadata import version
     proc = run_cli("--version")
     assert proc.returncode == 0 and proc.stderr == ""
-    assert proc.stdout == f"president {version('president')}\n"
+    assert proc.stdout == f"president {version('president-game')}\n"
     import president
-    assert version("president") == president.__version__
+    assert version("president-game") == president.__version__
 
 
 @pytest.mark.parametrize("value, message", [

@@ -31,7 +31,7 @@ def test_a_missing_extra_is_named_with_the_install_command(monkeypatch, capsys, 
     assert main(argv) == 2
     assert capsys.readouterr().err == (
         f"president {argv[0]}: needs rich (the terminal display), which is not installed; "
-        "install it with: pip install 'president[cli]'\n")
+        "install it with: pip install 'president-game[cli]'\n")
 
 
 def test_rules_and_simulate_need_no_extra(monkeypatch, capsys):

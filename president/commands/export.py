@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import numpy  # noqa: F401
     except ImportError:
-        return _fail("needs numpy: pip install 'president[env]'")
+        return _fail("needs numpy: pip install 'president-game[env]'")
     from ..errors import PresidentError
     from ..rules import Rules
     from ..env.trajectories import concatenate, from_record, save_npz, self_play

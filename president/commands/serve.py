@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         from ..web.guard import allowed_hosts_for
     except ModuleNotFoundError as e:
         print(f"president serve: {e.name} is not installed; install the web extra: "
-              "pip install 'president[web]'", file=sys.stderr)
+              "pip install 'president-game[web]'", file=sys.stderr)
         return 1
     wildcard = args.host in ("0.0.0.0", "::")
     lan = own_addresses() if wildcard else []

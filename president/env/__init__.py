@@ -1,5 +1,5 @@
 """Reinforcement-learning environments over the rules engine (needs the ``env`` extra:
-``pip install 'president[env]'``, which brings numpy, Gymnasium and PettingZoo).
+``pip install 'president-game[env]'``, which brings numpy, Gymnasium and PettingZoo).
 
 - :func:`env` / :class:`raw_env`: a PettingZoo AEC environment, every player an agent.
 - ``gymnasium.make("President-v0", ...)`` (registered when this package is imported), or
