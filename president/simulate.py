@@ -166,6 +166,29 @@ def _run_boards(config: SimulationConfig, boards: Sequence[int]) -> list[dict]:
     return [play_board(config, b) for b in boards]
 
 
+#: The ways to run the boards: in this process or a local process pool, or as Ray tasks.
+BACKENDS = ("local", "ray")
+
+
+def check_backend(backend: str, address: str | None) -> None:
+    """Check a ``backend`` and ``address`` pair (shared with :mod:`president.tournament`).
+
+    Raises:
+        ValueError: an unknown backend, or an address for the local backend.
+    """
+    if backend not in BACKENDS:
+        raise ValueError(f"backend = {backend!r}; backends are: {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise ValueError(f"address = {address!r} is for backend 'ray' (a Ray cluster), "
+                         f"not {backend!r}")
+
+
+def _chunks(todo: Sequence[int], workers: int) -> list[list[int]]:
+    """``todo`` cut into chunks of 1 to 25 boards, about 8 per worker."""
+    size = max(1, min(25, len(todo) // (workers * 8) or 1))
+    return [list(todo[i:i + size]) for i in range(0, len(todo), size)]
+
+
 def interval(values: Sequence[float]) -> dict:
     """Mean and 95% confidence interval (normal approximation over independent units):
     ``{"mean", "low", "high", "n"}``. With fewer than 2 values ``low`` and ``high`` are
@@ -182,26 +205,34 @@ def interval(values: Sequence[float]) -> dict:
 def simulate(config: SimulationConfig, *, jobs: int = 1,
              progress: Callable[[int], None] | None = None,
              boards: Sequence[int] | None = None, done: Sequence[dict] = (),
-             on_result: Callable[[int, dict], None] | None = None) -> dict:
+             on_result: Callable[[int, dict], None] | None = None,
+             backend: str = "local", address: str | None = None) -> dict:
     """Play ``config.boards`` boards in every rotation and return the statistics as a
     JSON-ready dict (see the module docstring). ``jobs`` > 1 spreads boards over that many
     processes; results do not depend on ``jobs``. ``progress(k)`` is called as ``k`` more
     boards finish.
+
+    ``backend="ray"`` plays the boards as Ray tasks instead (:mod:`president.distributed`,
+    extra ``ray``): on the cluster at ``address``, or on a Ray started on this machine
+    (``address=None``), or on the Ray this process already initialised; ``jobs`` is then
+    not used (the cluster's CPUs are). The statistics are exactly the local ones for the
+    same seed.
 
     To resume a long run: ``boards`` lists the board numbers still to play, ``done`` the
     :func:`play_board` results already at hand (included in the statistics), and
     ``on_result(board, result)`` is called as each board finishes (e.g. to store it).
 
     Raises:
-        ValueError: if ``jobs`` < 1.
+        ValueError: if ``jobs`` < 1, ``backend`` is not ``local`` or ``ray``, or an
+            ``address`` is given to the local backend.
+        ModuleNotFoundError: ``backend="ray"`` and ray is not installed.
     """
     if jobs < 1:
         raise ValueError(f"jobs = {jobs} must be at least 1")
+    check_backend(backend, address)
     started = time.perf_counter()
     todo = list(range(config.boards)) if boards is None else list(boards)
     results: dict[int, dict] = {}
-    chunk = max(1, min(25, len(todo) // (jobs * 8) or 1))
-    chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
 
     def take(ch: list[int], res: list[dict]) -> None:
         for b, r in zip(ch, res):
@@ -211,13 +242,17 @@ def simulate(config: SimulationConfig, *, jobs: int = 1,
         if progress:
             progress(len(ch))
 
-    if jobs == 1:
-        for ch in chunks:
+    if backend == "ray":
+        from .distributed import cluster_cpus, map_chunks, ray_session
+        with ray_session(address) as ray:
+            map_chunks(ray, _run_boards, config, _chunks(todo, cluster_cpus(ray)), take)
+    elif jobs == 1:
+        for ch in _chunks(todo, jobs):
             take(ch, _run_boards(config, ch))
     else:
         from concurrent.futures import as_completed
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_run_boards, config, ch): ch for ch in chunks}
+            futures = {pool.submit(_run_boards, config, ch): ch for ch in _chunks(todo, jobs)}
             for fut in as_completed(futures):
                 take(futures[fut], fut.result())
     summary = summarise(config, list(done) + [results[b] for b in sorted(results)])

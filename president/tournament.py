@@ -36,7 +36,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .players import LEVELS, is_import_path, load_class
 from .rules import Rules
-from .simulate import SimulationConfig, play_board
+from .simulate import SimulationConfig, check_backend, play_board
 
 __all__ = ["TournamentConfig", "TournamentStats", "run_tournament", "play_tournament_board",
            "assignments", "deals_per_board", "load_stats", "FORMAT"]
@@ -325,38 +325,57 @@ def _run_boards(config: TournamentConfig, boards: Sequence[int]) -> list[dict]:
     return [play_tournament_board(config, b) for b in boards]
 
 
+def _chunks(todo: Sequence[int], workers: int) -> list[list[int]]:
+    """``todo`` cut into chunks of 1 to 10 boards, about 4 per worker."""
+    size = max(1, min(10, len(todo) // (workers * 4) or 1))
+    return [list(todo[i:i + size]) for i in range(0, len(todo), size)]
+
+
 def run_tournament(config: TournamentConfig, *, jobs: int = 1,
                    boards: Iterable[int] | None = None,
-                   progress: Callable[[int], None] | None = None) -> TournamentStats:
+                   progress: Callable[[int], None] | None = None,
+                   backend: str = "local", address: str | None = None) -> TournamentStats:
     """Play ``boards`` (default ``range(config.boards)``) for every pair over ``jobs``
     processes; the statistics do not depend on ``jobs``. ``progress(k)`` is called as ``k``
     more boards finish. To shard a run, give each shard its own boards and
     :meth:`~TournamentStats.merge` the results.
 
+    ``backend="ray"`` plays the boards as Ray tasks (:mod:`president.distributed`, extra
+    ``ray``) on the cluster at ``address``, on a Ray started on this machine
+    (``address=None``) or on the Ray this process already initialised; ``jobs`` is then not
+    used. The statistics equal the local ones for the same seed.
+
     Raises:
-        ValueError: ``jobs`` below 1, or a board number below 0 or given twice.
+        ValueError: ``jobs`` below 1, a board number below 0 or given twice, an unknown
+            ``backend``, or an ``address`` for the local backend.
+        ModuleNotFoundError: ``backend="ray"`` and ray is not installed.
     """
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"jobs = {jobs!r} must be a whole number of at least 1")
+    check_backend(backend, address)
     todo = list(range(config.boards)) if boards is None else list(boards)
     if any(not isinstance(b, int) or b < 0 for b in todo) or len(set(todo)) != len(todo):
         raise ValueError("boards must be distinct whole numbers of at least 0")
     stats = TournamentStats(config.bots, config.rules.players, config.rules.name, config.seed)
     results: dict[int, dict] = {}
-    chunk = max(1, min(10, len(todo) // (jobs * 4) or 1))
-    chunks = [todo[i:i + chunk] for i in range(0, len(todo), chunk)]
-    if jobs == 1:
-        for ch in chunks:
-            results.update(zip(ch, _run_boards(config, ch)))
-            if progress:
-                progress(len(ch))
+
+    def take(ch: Sequence[int], res: list[dict]) -> None:
+        results.update(zip(ch, res))
+        if progress:
+            progress(len(ch))
+
+    if backend == "ray":
+        from .distributed import cluster_cpus, map_chunks, ray_session
+        with ray_session(address) as ray:
+            map_chunks(ray, _run_boards, config, _chunks(todo, cluster_cpus(ray)), take)
+    elif jobs == 1:
+        for ch in _chunks(todo, jobs):
+            take(ch, _run_boards(config, ch))
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_run_boards, config, ch): ch for ch in chunks}
+            futures = {pool.submit(_run_boards, config, ch): ch for ch in _chunks(todo, jobs)}
             for fut in as_completed(futures):
-                results.update(zip(futures[fut], fut.result()))
-                if progress:
-                    progress(len(futures[fut]))
+                take(futures[fut], fut.result())
     for b in sorted(results):
         stats.add(b, results[b])
     return stats

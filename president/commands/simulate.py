@@ -2,6 +2,8 @@
 
     president simulate --rules house --players 4 \\
         --seats expert,intermediate,intermediate,intermediate --deals 1000 --jobs 2
+    president simulate --seats expert,simple,simple,simple --deals 20000 \\
+        --backend ray --address auto        # on a Ray cluster (extra ray)
 
 Duplicate play: every board (a set of dealt cards) is replayed once per rotation of the seat
 assignment, so each level sits in every seat on the same cards. Prints per level the mean
@@ -44,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1, metavar="N",
                         help="worker processes (default 1)")
+    add_backend_arguments(parser)
     parser.add_argument("--expert-playouts", type=int, default=None, metavar="N",
                         help="the expert's play-out budget per decision")
     parser.add_argument("--expert-time", type=float, default=None, metavar="SECONDS",
@@ -51,6 +54,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "do not depend on the machine's load)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def add_backend_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--address``, shared by ``simulate`` and ``tournament``."""
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="where the boards are played: local (this machine's processes, "
+                             "--jobs of them; the default) or ray (Ray tasks; needs the ray "
+                             "extra). The same seed gives the same result on either")
+    parser.add_argument("--address", default=None, metavar="ADDRESS",
+                        help="with --backend ray, the Ray cluster to use (e.g. auto, "
+                             "HOST:6379 or ray://HOST:10001; default: start a Ray on this "
+                             "machine for the run)")
+
+
+def backend_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``--backend``, ``--address`` and ``--jobs`` together, if anything."""
+    if args.address is not None and args.backend != "ray":
+        return f"--address {args.address} is for --backend ray (a Ray cluster)"
+    if args.backend == "ray" and args.jobs != 1:
+        return ("--jobs is for --backend local; with --backend ray the boards are spread over "
+                "every CPU of the Ray cluster")
+    return None
 
 
 def expert_options(args: argparse.Namespace) -> dict:
@@ -87,7 +112,7 @@ def _check_counts(args: argparse.Namespace) -> str | None:
 def run(args: argparse.Namespace) -> int:
     from ..simulate import SimulationConfig, simulate
 
-    wrong = _check_counts(args)
+    wrong = _check_counts(args) or backend_problem(args)
     if wrong:
         return _fail(wrong)
     if args.seats is not None and not args.seats.strip():
@@ -126,8 +151,9 @@ def run(args: argparse.Namespace) -> int:
         bar_available = True
     except ImportError:
         bar_available = False
+    where = {"jobs": args.jobs, "backend": args.backend, "address": args.address}
     if args.quiet or not bar_available:
-        result = simulate(config, jobs=args.jobs)
+        result = simulate(config, **where)
     else:
         from rich.console import Console
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
@@ -136,8 +162,7 @@ def run(args: argparse.Namespace) -> int:
                       TimeElapsedColumn(), TimeRemainingColumn(),
                       console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("boards", total=config.boards)
-            result = simulate(config, jobs=args.jobs,
-                              progress=lambda k: bar.advance(task, k))
+            result = simulate(config, **where, progress=lambda k: bar.advance(task, k))
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -3,6 +3,7 @@
     president tournament --seats random,simple,intermediate --deals 400 --jobs 2
     president tournament --seats simple,mybot:MyBot --shard 0/4 --save s0.json   # one shard
     president tournament --merge s0.json s1.json s2.json s3.json                  # the whole
+    president tournament --seats simple,intermediate,expert --backend ray --address auto
 
 Every pair of bots meets at tables filled alternately with each; every board (dealt cards)
 is played in every rotation of the seats, and all pairs play the same boards. Prints, per
@@ -20,7 +21,7 @@ import sys
 from ..errors import RulesError
 from ..players import LEVELS
 from ..rules import Rules
-from .simulate import expert_options
+from .simulate import add_backend_arguments, backend_problem, expert_options
 
 HELP = "Round robin of computer levels or your own bots on duplicate deals, with ratings."
 
@@ -41,6 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1, metavar="N",
                         help="worker processes (default 1)")
+    add_backend_arguments(parser)
     parser.add_argument("--shard", default=None, metavar="K/M",
                         help="play only the boards b with b %% M == K (0 <= K < M), for a run "
                              "split over processes or machines; --save it and --merge later")
@@ -90,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
             return _fail(f"{flag} {value} must be at least 1")
     if args.expert_time is not None and not args.expert_time >= 0:
         return _fail(f"--expert-time {args.expert_time} must be 0 or more seconds")
+    wrong = backend_problem(args)
+    if wrong:
+        return _fail(wrong)
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
     try:
         rules = Rules.parse(args.rules, players=args.players)
@@ -120,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"\rboards {done[0]}/{total}", end="", file=sys.stderr, flush=True)
 
     stats = run_tournament(config, jobs=args.jobs, boards=boards,
-                           progress=None if args.quiet else progress)
+                           progress=None if args.quiet else progress,
+                           backend=args.backend, address=args.address)
     if not args.quiet:
         print(file=sys.stderr)
     if args.save:
