@@ -36,7 +36,7 @@ from . import fastsim
 from .fastsim import FastDeal
 
 __all__ = ["AVAILABLE", "POLICIES", "random_playout", "greedy_playout", "climbing_playout",
-           "playout", "random_deals", "measure_deals"]
+           "playout", "traced_playout", "random_deals", "measure_deals"]
 
 _ext: Any
 if os.environ.get("PRESIDENT_PURE") == "1":
@@ -131,6 +131,60 @@ def trace(deal: FastDeal, rng: random.Random, policy: str = "random", *,
     eps = _EPSILON[policy] if epsilon is None else epsilon
     finish, actions = _ext.playout(deal, rng, POLICIES[policy], eps, True)
     return finish, actions
+
+
+class _Recording(FastDeal):
+    """A :class:`FastDeal` that records every action applied to it (for
+    :func:`traced_playout` in Python: the greedy and climbing play-outs step through
+    :meth:`FastDeal.apply`)."""
+
+    __slots__ = ("taken",)
+
+    def apply(self, action: int) -> None:
+        self.taken.append(action)
+        FastDeal.apply(self, action)
+
+
+def _python_random_trace(deal: FastDeal, rng: random.Random) -> list[int]:
+    """:func:`fastsim.random_playout <president.players.fastsim.random_playout>` step by
+    step through :meth:`FastDeal.apply`: ``legal[int(rng.random() * len(legal))]``, drawn
+    only when there is more than one legal action (its documented choice); the actions."""
+    taken = []
+    while deal.to_act >= 0:
+        legal = deal.legal_actions()
+        a = legal[int(rng.random() * len(legal))] if len(legal) > 1 else legal[0]
+        taken.append(a)
+        deal.apply(a)
+    return taken
+
+
+def traced_playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *,
+                   epsilon: float | None = None,
+                   pure: bool = False) -> tuple[list[int], list[int]]:
+    """:func:`playout` that also returns the actions it took: ``(finish, actions)``,
+    actions as fastsim's ints (``-1`` a pass), compiled when :data:`AVAILABLE` (the
+    extension's trace) and otherwise in Python with the same draws, the same actions and
+    the same generator state afterwards. The play-out changes ``deal`` in place.
+
+    Raises:
+        ValueError: as :func:`playout`.
+    """
+    if policy not in POLICIES:
+        raise ValueError(f"no playout policy {policy!r}; use {', '.join(map(repr, POLICIES))}")
+    eps = _EPSILON[policy] if epsilon is None else epsilon
+    if _compiled(rng, pure):
+        finish, actions = _ext.playout(deal, rng, POLICIES[policy], eps, True)
+        return finish, actions
+    if policy == "random":
+        return deal.finish, _python_random_trace(deal, rng)
+    rec = object.__new__(_Recording)
+    for name in FastDeal.__slots__:
+        setattr(rec, name, getattr(deal, name))
+    rec.taken = []
+    _PYTHON[policy](rec, rng, eps)
+    for name in FastDeal.__slots__:
+        setattr(deal, name, getattr(rec, name))
+    return deal.finish, rec.taken
 
 
 def random_deals(rules: Rules, rng: random.Random, count: int, *, policy: str = "random",

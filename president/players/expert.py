@@ -12,13 +12,23 @@ are compared by rank and count) the expert:
    cards, that that seat holds nothing higher than the lowest of them (except cards handed
    to it afterwards), and, under ``give_back = lowest``, when a seat gave it cards back,
    that that seat holds nothing lower than the highest of them (seed 004's "two worst");
-   each world is then weighed by ``surprise ** k``, where k counts the other seats'
-   actions this deal that an intermediate player holding those cards would not have taken
-   (an opponent model: worlds that explain the table's play count more);
-3. plays every candidate out in every world with the fast play-out policy
-   (:func:`~president.players.fastsim.intermediate_playout` by default), all candidates on
-   the same worlds, keeping the better half of the candidates after each round
-   (successive halving) and always the ``intermediate`` player's choice (the *guess*);
+   each world is then weighed by how well it explains the other seats' play this deal:
+   each other seat still holding cards is modelled as a *mixture of styles*
+   (:data:`STYLES`: ``intermediate``, ``simple``, ``random``, prior weights
+   :data:`STYLE_PRIOR`), a world's weight is the product over those seats of
+   ``sum(style weight * likelihood of the seat's actions under that style in this
+   world)`` (:func:`style_likelihoods`), and each seat's style weights are learned from
+   the worlds sampled so far (each style's mean likelihood times its prior): a seat that
+   plays like ``simple`` gets mostly ``simple`` weight within a few actions. Only the
+   seat's own observation goes in;
+3. plays every candidate out in every world, all candidates on the same worlds, on the
+   compiled play-outs (:mod:`~president.players.compiled`, with its identical Python
+   fallback): each world's play-out is played in the style drawn from the mean of the
+   live other seats' style weights (``intermediate`` as the climbing play-out,
+   ``simple`` as the greedy one, ``random``; the compiled core plays every seat alike, so
+   the style is drawn per world, not per seat), keeping the better half of the
+   candidates after each round (successive halving) and always the ``intermediate``
+   player's choice (the *guess*);
 4. compares the best candidate with the guess *on the same worlds* (a paired comparison:
    the luck of a world cancels out of each difference of places) and overrides the guess
    only when the mean difference beats ``prior`` places by ``z`` standard errors of the
@@ -34,27 +44,44 @@ whenever one exists, without sampling. The time of a solve counts against the de
 time limit: a search after a solve that found no winning action (or ran out of states)
 gets what is left of it.
 
-The budget is ``playouts`` play-outs and ``time_limit`` seconds per decision, whichever
-runs out first; a decision with one legal action (or one distinct play) is not searched.
-Exchanges use the intermediate player's choice. ``stats`` counts decisions, searched
-decisions, play-outs, wall-clock seconds and CPU seconds (``max_…``: the slowest decision)
-for ``president simulate``.
+The budget is ``playouts`` play-outs (4,000) and ``time_limit`` seconds (0.8, wall clock)
+per decision, whichever runs out first (before the compiled play-outs: 1,000 play-outs of
+the exact Python copy of ``intermediate``, which ``policy="intermediate", styles=None,
+playouts=1000`` still gives); a decision with one legal action (or one distinct play) is
+not searched. Exchanges use the intermediate player's choice. ``stats`` counts decisions,
+searched decisions, play-outs, wall-clock seconds and CPU seconds (``max_…``: the slowest
+decision) for ``president simulate``; ``style_weights`` keeps, per other seat, the style
+weights summed over the searches (and, last, how many searches).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
 from ..actions import PASS, Give, Pass, Play
 from ..observation import Observation
-from . import fastsim
+from . import compiled, fastsim
 from .fastsim import FastDeal, encode
-from .endgame import DEFAULT_LIMIT, endgame_choice, endgame_state, root_state
+from .endgame import DEFAULT_LIMIT, TooBig, endgame_choice, endgame_state, root_state, solve_wins
 from .intermediate import IntermediatePlayer
 from .knowledge import rank_counts
 
-__all__ = ["ExpertPlayer", "root_state", "sample_world", "seat_constraints"]
+__all__ = ["ExpertPlayer", "STYLES", "STYLE_PRIOR", "root_state", "sample_world",
+           "seat_constraints", "style_likelihoods", "surprises"]
+
+#: The styles of play the expert mixes in its model of each other seat, and the compiled
+#: play-out (:mod:`~president.players.compiled`) that plays each: ``intermediate`` (the
+#: climbing play-out, the intermediate player's main habits), ``simple`` (the greedy
+#: play-out, the simple player's idea) and ``random``.
+STYLES = ("intermediate", "simple", "random")
+_STYLE_POLICY = ("climbing", "greedy", "random")
+#: Prior weights of :data:`STYLES` for a seat that has not acted yet this deal.
+STYLE_PRIOR = (0.75, 0.2, 0.05)
+#: Chance that a player of a deterministic style (intermediate, simple) takes another legal
+#: action than its style's (any of them alike): a style never rules a world out.
+STYLE_NOISE = 0.1
 
 
 class ExpertPlayer:
@@ -81,12 +108,24 @@ class ExpertPlayer:
         endgame_seconds: CPU seconds at most for that solve, > 0, when ``time_limit`` is
             set (``None``: only ``endgame_limit`` bounds it; with ``time_limit=None`` it
             is not used, so that choices do not depend on the machine's load).
-        policy: play-out policy of :mod:`~president.players.fastsim`: ``"intermediate"``
-            (default: every seat plays as the intermediate player), ``"climbing"``,
-            ``"greedy"`` or ``"random"``.
-        surprise: weight factor, in (0, 1], of a sampled world per action of another seat
-            that an intermediate player would not have taken there (see
-            :func:`surprises`); ``None`` weighs every world alike.
+        policy: play-out policy: ``"mixture"`` (default: a style per world drawn from
+            the other seats' style weights, compiled play-outs), ``"climbing"``,
+            ``"greedy"`` or ``"random"`` (that compiled play-out in every world), or
+            ``"intermediate"`` (the exact Python copy of the intermediate player,
+            :func:`~president.players.fastsim.intermediate_playout`, about 25 times
+            slower).
+        styles: prior weights of :data:`STYLES` (intermediate, simple, random) for the
+            mixture model of the other seats that weighs the worlds (see the module
+            docstring); ``None``: no mixture, worlds weighed by ``surprise`` instead
+            (``policy="mixture"`` needs styles).
+        surprise: with ``styles=None``, weight factor, in (0, 1], of a sampled world per
+            action of another seat that an intermediate player would not have taken there
+            (see :func:`surprises`); ``None`` weighs every world alike.
+        leaf_limit: states at most of an exact solve of a play-out's last two-player
+            part when the observing seat is in it (its place is then the solved one;
+            0, the default: no solve; the ``master`` level solves).
+        clock: what ``time_limit`` measures: ``"wall"`` (default) or ``"cpu"`` (this
+            process's CPU time).
 
     Raises:
         ValueError: for a budget below those bounds.
@@ -94,11 +133,13 @@ class ExpertPlayer:
 
     level = "expert"
 
-    def __init__(self, *, seed: int | None = None, playouts: int = 1000,
+    def __init__(self, *, seed: int | None = None, playouts: int = 4000,
                  time_limit: float | None = 0.8, prior: float = 0.03,
-                 policy: str = "intermediate", surprise: float | None = 0.25,
+                 policy: str = "mixture", surprise: float | None = 0.25,
+                 styles: tuple[float, float, float] | None = STYLE_PRIOR,
                  z: float = 2.0, duel: float = 0.3, endgame_limit: int = 40000,
-                 endgame_seconds: float | None = 0.6) -> None:
+                 endgame_seconds: float | None = 0.6, leaf_limit: int = 0,
+                 clock: str = "wall") -> None:
         if not isinstance(playouts, int) or playouts < 1:
             raise ValueError(f"playouts = {playouts!r} must be a whole number of at least 1")
         if time_limit is not None and not time_limit > 0:
@@ -128,13 +169,28 @@ class ExpertPlayer:
         self.duel = duel
         self.endgame_limit = endgame_limit
         self.endgame_seconds = endgame_seconds
-        policies = {"intermediate": fastsim.intermediate_playout,
-                    "climbing": fastsim.climbing_playout, "greedy": fastsim.greedy_playout,
-                    "random": fastsim.random_playout}
+        policies = {"mixture": None, "intermediate": -1, "climbing": 0, "greedy": 1,
+                    "random": 2}
         if policy not in policies:
             raise ValueError(f"no play-out policy {policy!r}; choose one of: "
                              f"{', '.join(policies)}")
-        self.policy = policies[policy]
+        if styles is not None and (len(styles) != len(STYLES) or min(styles) < 0
+                                   or not sum(styles) > 0):
+            raise ValueError(f"styles = {styles!r} must be {len(STYLES)} weights, 0 or more, "
+                             "not all 0 (intermediate, simple, random), or None")
+        if policy == "mixture" and styles is None:
+            raise ValueError("policy = 'mixture' needs styles (the prior weights of the "
+                             "styles it mixes)")
+        if not isinstance(leaf_limit, int) or leaf_limit < 0:
+            raise ValueError(f"leaf_limit = {leaf_limit!r} must be a whole number, 0 or more")
+        if clock not in ("wall", "cpu"):
+            raise ValueError(f"clock = {clock!r} must be 'wall' or 'cpu'")
+        self.policy = policy
+        self._fixed = policies[policy]
+        self.styles = None if styles is None else tuple(x / sum(styles) for x in styles)
+        self.leaf_limit = leaf_limit
+        self.clock = clock
+        self._clock = time.perf_counter if clock == "wall" else time.process_time
         # the guess: the intermediate player's choice, without its own endgame solve when
         # the expert's solve (which keeps the guess when it wins) covers it
         self.heuristic = IntermediatePlayer(seed=seed,
@@ -142,6 +198,7 @@ class ExpertPlayer:
         # seconds / cpu_seconds: searched decisions (from the start of the decision, a
         # failed endgame solve included); endgame_…: every endgame solve tried (found a
         # winning action or not); decision_cpu_…: every decision with a choice
+        self.style_weights: dict[int, list[float]] = {}
         self.stats = {"decisions": 0, "searched": 0, "playouts": 0, "seconds": 0.0,
                       "max_seconds": 0.0, "cpu_seconds": 0.0, "max_cpu_seconds": 0.0,
                       "solved": 0, "overrides": 0, "endgames": 0,
@@ -166,6 +223,7 @@ class ExpertPlayer:
             return legal[0]
         started = time.perf_counter()
         cpu = time.process_time()
+        begun = self._clock()
         st = self.stats
         guess = self.heuristic.act(obs)
         guess_code = fastsim.PASS if guess is PASS else encode(guess.rank, guess.count)
@@ -183,7 +241,7 @@ class ExpertPlayer:
                 self._decided(cpu)
                 return solved
         try:
-            code, used = self._search(obs, list(by_code), guess_code, started)
+            code, used = self._search(obs, list(by_code), guess_code, begun)
         except ValueError:  # a state the fast engine cannot rebuild: trust the heuristics
             self.stats["fallbacks"] = self.stats.get("fallbacks", 0) + 1
             return guess
@@ -214,82 +272,188 @@ class ExpertPlayer:
     def _search(self, obs: Observation, candidates: list[int], guess: int,
                 started: float) -> tuple[int, int]:
         rng = self.rng
-        policy = self.policy
-        noisy = policy is not fastsim.intermediate_playout
         me = obs.seat
         root = root_state(obs)
         cons = seat_constraints(obs)
         deadline = started + self.time_limit if self.time_limit is not None else float("inf")
-        clock = time.perf_counter
+        clock = self._clock
         surprise = self.surprise
+        prior = self.styles
         history = [(seat, fastsim.PASS if a is PASS else encode(a.rank, a.count))
                    for seat, a in obs.history]
+        live = [s for s, k in enumerate(obs.hand_counts) if s != me and k]
         # with one other seat left there is one world: weights would change nothing
-        others_acted = any(seat != me for seat, _ in history) and \
-            sum(1 for s, k in enumerate(obs.hand_counts) if s != me and k) > 1
+        others_acted = any(seat != me for seat, _ in history) and len(live) > 1
         played = [[0] * 13 for _ in range(obs.players)]
         for seat, a in obs.history:
             if a is not PASS:
                 played[seat][a.rank] += a.count
-        # per candidate: {world index: place}; per world: its weight
+        # per candidate: {world index: place}; per world: its weight, and (style mixture)
+        # per live other seat the log-likelihood of its play this deal under each style
         places: dict[int, dict[int, int]] = {c: {} for c in candidates}
         budget = self.playouts
         weight: list[float] = []
+        loglik: list[list[list[float]]] = []
+        mix = self.style_weights
+        styles = {s: list(prior) for s in live} if prior is not None else {}
         used = 0
         out_of_time = False
 
-        def play(alive: list[int], worlds: int) -> None:
+        def reweigh() -> None:
+            """The style weights of each live other seat from the worlds so far (each
+            style's mean likelihood over them, times its prior), then every world's weight:
+            the product over those seats of their mixture's likelihood."""
+            if not loglik:
+                return
+            refs = {}
+            for j, s in enumerate(live):
+                ref = max(max(ll[j]) for ll in loglik)
+                refs[s] = ref
+                means = [sum(math.exp(ll[j][k] - ref) for ll in loglik) for k in range(3)]
+                post = [prior[k] * means[k] for k in range(3)]
+                tot = sum(post)
+                styles[s] = [x / tot for x in post]
+            for i, ll in enumerate(loglik):
+                lw = 0.0
+                for j, s in enumerate(live):
+                    p = styles[s]
+                    ref = refs[s]
+                    lw += math.log(p[0] * math.exp(ll[j][0] - ref) + p[1] * math.exp(
+                        ll[j][1] - ref) + p[2] * math.exp(ll[j][2] - ref) or 1e-300)
+                loglik_w[i] = lw
+            top = max(loglik_w)
+            for i, lw in enumerate(loglik_w):
+                weight[i] = math.exp(lw - top)
+
+        loglik_w: list[float] = []
+        cache: dict = {}
+
+        def play(alive: list[int], worlds: int, until: float = float("inf")) -> None:
             nonlocal used, out_of_time
-            for _ in range(worlds):
-                if used + len(alive) > budget:
-                    return
-                hands = sample_world(cons, rng)
-                w = 1.0
-                if surprise is not None and others_acted:
-                    w = surprise ** surprises(obs.rules, hands, played, obs.leader, history, me)
-                i = len(weight)
-                weight.append(w)
-                seed = rng.random()
-                for c in alive:
-                    st = root.copy(hands)
-                    st.apply(c)
-                    order = policy(st, random.Random(seed) if noisy else None)
-                    places[c][i] = order.index(me) + 1
-                    used += 1
-                    if clock() > deadline:
-                        out_of_time = True
+            try:
+                for _ in range(worlds):
+                    if used + len(alive) > budget or (weight and clock() > until):
                         return
+                    hands = sample_world(cons, rng)
+                    i = len(weight)
+                    weight.append(1.0)
+                    if prior is not None:
+                        if others_acted:
+                            loglik.append(style_likelihoods(obs.rules, hands, played,
+                                                            obs.leader, history, me, live,
+                                                            cache))
+                            loglik_w.append(0.0)
+                            k = len(loglik)
+                            if k >= 16 and not k & (k - 1):  # 16, 32, 64, ... worlds
+                                reweigh()
+                    elif surprise is not None and others_acted:
+                        weight[i] = surprise ** surprises(obs.rules, hands, played,
+                                                          obs.leader, history, me)
+                    style = self._style(styles, live, rng)
+                    seed = rng.random()
+                    for c in alive:
+                        st = root.copy(hands)
+                        st.apply(c)
+                        places[c][i] = self._place(st, me, style, seed)
+                        used += 1
+                        if clock() > deadline:
+                            out_of_time = True
+                            return
+            finally:
+                if loglik:
+                    reweigh()
 
         def mean(c: int) -> float:
             got = places[c]
             tw = sum(weight[i] for i in got)
             return sum(weight[i] * p for i, p in got.items()) / tw if tw else 99.0
 
-        halving = max(len(candidates), int(budget * (1 - self.duel)))
-        alive = candidates[:]
-        rounds = max(1, (len(candidates) - 1).bit_length())
-        for rnd in range(rounds):
-            play(alive, max(1, (halving - used) // ((rounds - rnd) * len(alive))))
-            if out_of_time or len(alive) <= 2 or rnd == rounds - 1:
-                break
-            alive.sort(key=mean)
-            keep = alive[:max(2, (len(alive) + 1) // 2)]
-            if guess in alive and guess not in keep:
-                keep.append(guess)
-            alive = keep
-        if guess not in alive:  # cannot happen (the guess is always kept); be safe
-            return guess, used
-        while True:
-            rivals = [c for c in alive if c != guess and places[c]]
-            if not rivals:
+        try:
+            halving = max(len(candidates), int(budget * (1 - self.duel)))
+            halving_end = started + self.time_limit * (1 - self.duel) \
+                if self.time_limit is not None else float("inf")
+            alive = candidates[:]
+            rounds = max(1, (len(candidates) - 1).bit_length())
+            for rnd in range(rounds):
+                per = (halving - used) // ((rounds - rnd) * len(alive))
+                # the rounds share the time left for halving as they share the play-outs
+                now = clock()
+                play(alive, max(1, per), now + (halving_end - now) / (rounds - rnd))
+                if out_of_time or len(alive) <= 2 or rnd == rounds - 1:
+                    break
+                alive.sort(key=mean)
+                keep = alive[:max(2, (len(alive) + 1) // 2)]
+                if guess in alive and guess not in keep:
+                    keep.append(guess)
+                alive = keep
+            if guess not in alive:  # cannot happen (the guess is always kept); be safe
                 return guess, used
-            best = min(rivals, key=mean)
-            verdict = self._verdict(places[best], places[guess], weight)
-            if verdict is not None or out_of_time or used + 2 > budget:
-                return (best if verdict else guess), used
-            # not told apart yet: more worlds for these two alone
-            alive = [guess, best]
-            play(alive, max(1, min(32, (budget - used) // 2)))
+            while True:
+                rivals = [c for c in alive if c != guess and places[c]]
+                if not rivals:
+                    return guess, used
+                best = min(rivals, key=mean)
+                verdict = self._verdict(places[best], places[guess], weight)
+                if verdict is not None or out_of_time or used + 2 > budget:
+                    return (best if verdict else guess), used
+                # not told apart yet: more worlds for these two alone
+                alive = [guess, best]
+                play(alive, max(1, min(32, (budget - used) // 2)))
+        finally:
+            for s in live:
+                mix.setdefault(s, [0.0, 0.0, 0.0, 0])
+                got = mix[s]
+                for k in range(3):
+                    got[k] += styles[s][k] if styles else 0.0
+                got[3] += 1
+
+    def _style(self, styles: dict[int, list[float]], live: list[int],
+               rng: random.Random) -> int:
+        """The style (index into :data:`STYLES`) of one world's play-out: the compiled
+        play-out plays every seat alike, so one style is drawn per world from the mean of
+        the live other seats' style weights (``policy = "mixture"``); else the policy's."""
+        if self._fixed is not None:
+            return self._fixed
+        if not live:
+            return 0
+        x = rng.random() * len(live)
+        for s in live:
+            p = styles[s]
+            if x < p[0]:
+                return 0
+            if x < p[0] + p[1]:
+                return 1
+            if x < 1.0:
+                return 2
+            x -= 1.0
+        return 0
+
+    def _place(self, st: FastDeal, me: int, style: int, seed: float) -> int:
+        """The observing seat's finishing place (1 = first) after playing ``st`` out (in
+        place) with the world's style; with ``leaf_limit``, the last two-player part of the
+        play-out is replaced by its exact solve when that seat is in it."""
+        if style < 0:  # the exact Python copy of the intermediate player
+            return fastsim.intermediate_playout(st).index(me) + 1
+        policy = _STYLE_POLICY[style]
+        if not self.leaf_limit or policy == "random":
+            return compiled.playout(st, random.Random(seed), policy).index(me) + 1
+        base = st.copy()
+        finish, actions = compiled.traced_playout(st, random.Random(seed), policy)
+        n = base.players
+        if me not in finish[-2:]:
+            return finish.index(me) + 1
+        for a in actions:
+            if n - len(base.finish) <= 2:
+                break
+            base.apply(a)
+        if base.to_act < 0 or me in base.finish:
+            return finish.index(me) + 1
+        self.stats["leaf_solves"] = self.stats.get("leaf_solves", 0) + 1
+        try:
+            won = solve_wins(base, me, limit=self.leaf_limit)
+        except TooBig:
+            return finish.index(me) + 1
+        return n - 1 if won else n
 
     def _verdict(self, best: dict[int, int], guess: dict[int, int],
                  weight: list[float]) -> bool | None:
@@ -314,6 +478,93 @@ class ExpertPlayer:
         if mean - self.prior < -self.z * se * 0.5 or se == 0:
             return False
         return None
+
+
+def _simple_code(deal: FastDeal) -> int:
+    """The ``simple`` player's choice (:func:`~president.players.simple.simple_choice`) for
+    the seat to act, on counts: on a lead every card of its lowest rank; when following the
+    lowest rank held in exactly the pile's count that beats it, else the lowest rank that
+    beats it (a set broken), else a pass."""
+    hand = deal.hands[deal.to_act]
+    need = deal.need
+    if not need:
+        r = 0
+        while not hand[r]:
+            r += 1
+        return r * 4 + hand[r] - 1
+    start = deal.top + 1 if deal.strict else deal.top
+    broken = -1
+    for r in range(start, 13):
+        k = hand[r]
+        if k == need:
+            return r * 4 + need - 1
+        if k > need and broken < 0:
+            broken = r
+    return broken * 4 + need - 1 if broken >= 0 else fastsim.PASS
+
+
+_LOG_HIT: dict[int, float] = {}
+_LOG_MISS: dict[int, float] = {}
+_LOG_ONE: dict[int, float] = {}
+
+
+def style_likelihoods(rules, hands: list[list[int]], played: list[list[int]], leader: int,
+                      history: list[tuple[int, int]], me: int,
+                      seats: list[int], cache: dict | None = None) -> list[list[float]]:
+    """Log-likelihoods of each of ``seats``' actions so far this deal under each of
+    :data:`STYLES`, had the hidden cards been dealt as in the world ``hands`` (counts per
+    rank now; ``played``: counts per rank each seat has played this deal; ``history``:
+    ``(seat, action int)`` in order). Returns one ``[intermediate, simple, random]`` row
+    per seat of ``seats``.
+
+    Per decision with more than one legal action (by rank and count) of such a seat: a
+    deterministic style (the ``intermediate`` choice of
+    :func:`~president.players.fastsim.intermediate_choice`, the ``simple`` choice) takes its
+    own action with chance ``1 - STYLE_NOISE`` and any legal action with chance
+    ``STYLE_NOISE`` (so ``1 - noise + noise / k`` or ``noise / k`` among ``k``); ``random``
+    takes each with ``1 / k``. Only what the observing seat may know goes in: its own
+    history and the world it sampled. The expert weighs a world by the product over the
+    seats of ``sum(style weight * likelihood)`` and learns each seat's style weights from
+    these rows (see :class:`ExpertPlayer`).
+
+    A seat's row depends only on its own hand (the rest of the state is public), so
+    ``cache`` (a dict kept for one decision) keeps rows by seat and hand."""
+    n = len(hands)
+    keys = [(s, tuple(hands[s])) for s in seats]
+    if cache is not None:
+        got = [cache.get(k) for k in keys]
+        if all(r is not None for r in got):
+            return got
+    start = [[hands[s][r] + played[s][r] for r in range(13)] for s in range(n)]
+    fd = FastDeal(rules, start, leader)
+    tot = [sum(start[s][r] for s in range(n)) for r in range(13)]
+    row_of = {s: [0.0, 0.0, 0.0] for j, s in enumerate(seats)
+              if cache is None or got[j] is None}
+    choose = fastsim.intermediate_choice
+    noise = STYLE_NOISE
+    for seat, code in history:
+        row = row_of.get(seat)
+        if row is not None:
+            k = len(fd.legal_actions())
+            if k > 1:
+                hit = _LOG_HIT.get(k)
+                if hit is None:
+                    hit = _LOG_HIT[k] = math.log(1 - noise + noise / k)
+                    _LOG_MISS[k] = math.log(noise / k)
+                    _LOG_ONE[k] = -math.log(k)
+                miss = _LOG_MISS[k]
+                row[0] += hit if choose(fd, tot) == code else miss
+                row[1] += hit if _simple_code(fd) == code else miss
+                row[2] += _LOG_ONE[k]
+        if code >= 0:
+            tot[code >> 2] -= (code & 3) + 1
+        fd.apply(code)
+    if cache is None:
+        return [row_of[s] for s in seats]
+    for j, s in enumerate(seats):
+        if got[j] is None:
+            got[j] = cache[keys[j]] = row_of[s]
+    return got
 
 
 def surprises(rules, hands: list[list[int]], played: list[list[int]], leader: int,
