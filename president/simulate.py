@@ -101,7 +101,8 @@ def _make(level: str, seed: int, options: dict[str, dict[str, Any]]):
     module, cls = {"random": ("random_player", "RandomPlayer"), "simple": ("simple", "SimplePlayer"),
                    "beginner": ("beginner", "BeginnerPlayer"),
                    "intermediate": ("intermediate", "IntermediatePlayer"),
-                   "expert": ("expert", "ExpertPlayer")}[level]
+                   "expert": ("expert", "ExpertPlayer"),
+                   "master": ("master", "MasterPlayer")}[level]
     return getattr(importlib.import_module(f"president.players.{module}"), cls)(seed=seed, **opts)
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from president import Rules
 from president.cli import main
+from president.players import LEVELS
 from president.simulate import SimulationConfig, interval, play_board, simulate, summarise
 
 
@@ -61,8 +62,8 @@ def test_cli_table_output_and_bad_input(capsys):
                       "--seats intermediate,simple,simple,simple"),
     (["--seats", "simple,simple"], "--seats gives 2 levels, so a table of 2: players = 2 is "
                                    "not allowed; a table has 3 to 7 players"),
-    (["--seats", "a,b"], "no computer level 'a', 'b' in --seats; levels are: random, beginner, "
-                         "simple, intermediate, expert, or your own bot as "
+    (["--seats", "a,b"], f"no computer level 'a', 'b' in --seats; levels are: "
+                         f"{', '.join(LEVELS)}, or your own bot as "
                          "package.module:ClassName"),
 ])
 def test_cli_errors_name_the_option(capsys, argv, message):

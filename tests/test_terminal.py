@@ -15,7 +15,7 @@ from rich.console import Console
 from president import CARDS, Card, Play, Rank, Rules, parse_cards
 from president import records
 from president.observation import Observation
-from president.players import make_player
+from president.players import available_levels, make_player
 from president.terminal import TerminalGame
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -272,7 +272,7 @@ def test_hint_level_asks_that_level_and_an_unknown_level_is_refused():
     out = " ".join(buf.getvalue().split())
     assert f"Hint (intermediate): {expected.describe()} ({expected})" in out
     assert ("Not accepted: no computer level 'wizard' for a hint; type hint or hint LEVEL, "
-            "LEVEL one of random, beginner, simple, intermediate, expert") in out
+            f"LEVEL one of {', '.join(available_levels())}") in out
     assert game.match.deal.history == []
 
 

@@ -28,13 +28,13 @@ from .random_player import RandomPlayer
 from .simple import SimplePlayer
 
 __all__ = ["Player", "RandomPlayer", "SimplePlayer", "BeginnerPlayer", "IntermediatePlayer",
-           "ExpertPlayer", "LEVELS", "make_player", "available_levels", "load_class",
-           "is_import_path", "register_level"]
+           "ExpertPlayer", "MasterPlayer", "LEVELS", "make_player", "available_levels",
+           "load_class", "is_import_path", "register_level"]
 
 # The classes of the heavier levels, imported when first asked for (PEP 562), so that
 # ``import president.players`` stays cheap.
 _LAZY_CLASSES = {"BeginnerPlayer": "beginner", "IntermediatePlayer": "intermediate",
-                 "ExpertPlayer": "expert"}
+                 "ExpertPlayer": "expert", "MasterPlayer": "master"}
 
 
 def __getattr__(name: str):
@@ -49,7 +49,8 @@ def _lazy(module: str, cls: str) -> Callable[[int | None], Player]:
     return factory
 
 
-# level name -> factory(seed), ordered weakest to strongest. Levels whose module is not
+# level name -> factory(seed), ordered weakest to strongest (every front end, the hint,
+# ``president simulate`` and the ladder read this). Levels whose module is not
 # there yet are skipped by make_player's error (see available_levels()).
 LEVELS: dict[str, Callable[[int | None], Player]] = {
     "random": lambda seed: RandomPlayer(seed=seed),
@@ -57,6 +58,7 @@ LEVELS: dict[str, Callable[[int | None], Player]] = {
     "simple": lambda seed: SimplePlayer(seed=seed),
     "intermediate": _lazy("intermediate", "IntermediatePlayer"),
     "expert": _lazy("expert", "ExpertPlayer"),
+    "master": _lazy("master", "MasterPlayer"),
 }
 
 

@@ -246,8 +246,9 @@ def test_house_match_exchange_and_reload(page, screenshots):
     assert page.input_value("#preset") == "house"
     page.screenshot(path=str(screenshots / "start.png"), full_page=True)
     page.select_option("#players", "4")
-    assert page.text_content("#level-note") == ("Computer levels, weakest to strongest: random, "
-                                                "beginner, simple, intermediate, expert.")
+    from president.players import available_levels
+    assert page.text_content("#level-note") == ("Computer levels, weakest to strongest: "
+                                                f"{', '.join(available_levels())}.")
     for i, name in enumerate(NAMES[1:], start=1):
         page.fill(f"#seat-name-{i}", name)
     page.click("#start-match")

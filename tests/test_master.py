@@ -1,0 +1,125 @@
+"""The ``master`` level (president/players/master.py): legal, sees only its own observation,
+keeps to its CPU time cap, deterministic for a seed under a play-out budget, and wins a
+solved two-player endgame."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from president import PASS, Match, Rules
+from president.observation import Observation
+from president.players import LEVELS, available_levels, make_player
+from president.players.fastsim import PASS as FAST_PASS
+from president.players.fastsim import encode
+from president.players.intermediate import IntermediatePlayer
+from president.players.master import MasterPlayer
+from tests.test_endgame import BIG, POSITIONS, _cards, brute_winning, position
+
+
+def _quick(seed: int) -> MasterPlayer:
+    return MasterPlayer(seed=seed, playouts=60, time_limit=None)
+
+
+def _play(rules: Rules, seed: int, deals: int = 2) -> list:
+    """A match with master in every seat at a small play-out budget; every action is
+    checked legal. Returns the actions taken."""
+    m = Match(rules, seed=seed, record_events=False)
+    bots = [_quick(seed * 10 + i) for i in range(rules.players)]
+    taken = []
+    for _ in range(deals):
+        while m.to_act is not None:
+            seat = m.to_act
+            obs = m.observation(seat)
+            assert isinstance(obs, Observation)
+            a = bots[m.seating[seat]].act(obs)
+            assert a in obs.legal_actions and m.is_legal(seat, a)
+            m.act(seat, a)
+            taken.append(a)
+        if m.phase != "between-deals":
+            break
+        m.start_next_deal()
+    return taken
+
+
+def test_master_is_registered_as_the_top_level():
+    assert list(LEVELS)[-1] == "master" and "master" in available_levels()
+    assert make_player("master", seed=1).level == "master"
+
+
+@pytest.mark.parametrize("spec,players", [("house", 4), ("first-night+swap", 5),
+                                          ("family+once-around", 4), ("first-night", 3),
+                                          ("house+sit-out", 6)])
+def test_master_plays_only_legal_actions(spec, players):
+    assert _play(Rules.parse(spec, players=players, match_end="deals:2"), seed=1)
+
+
+def test_master_is_deterministic_for_a_seed():
+    rules = Rules.parse("first-night+swap", players=4)
+    assert _play(rules, seed=3) == _play(rules, seed=3)
+
+
+def test_master_sees_only_its_observation():
+    """Two deals that look the same from seat 0 (its hand; the other seats' hands swapped
+    around) get the same choices from master with the same seed: nothing hidden from its
+    seat goes in."""
+    rules = Rules.preset("practice")
+    mine = "3C 3D 5C 7C 8C 9H 10C JC QC KC AC 2C 4H"
+    others = ["3H 4C 5D 6C 7D 8D 9C 10D JD QD KD AD 2D",
+              "3S 4D 5H 6D 7H 8H 9D 10H JH QH KH AH 2H",
+              "4S 5S 6H 6S 7S 8S 9S 10S JS QS KS AS 2S"]
+    chosen = []
+    for order in (others, [others[2], others[0], others[1]]):
+        m = Match(rules, hands=[mine, *order], record_events=False)
+        obs = m.observation(0)
+        bot = MasterPlayer(seed=5, playouts=200, time_limit=None)
+        chosen.append(bot.act(obs))
+    assert chosen[0] == chosen[1]
+
+
+def test_master_keeps_to_its_cpu_time_cap():
+    """At its default cap (0.85 s of CPU) every decision takes at most 1 s of CPU."""
+    rules = Rules.parse("house", players=4, match_end="single-deal")
+    m = Match(rules, seed=2, record_events=False)
+    master = make_player("master", seed=1)
+    others = [IntermediatePlayer() for _ in range(3)]
+    timed = 0
+    while m.to_act is not None and timed < 4:
+        seat = m.to_act
+        obs = m.observation(seat)
+        if seat == 0:
+            t0 = time.process_time()
+            a = master.act(obs)
+            took = time.process_time() - t0
+            assert took <= 1.0, took
+            if master.stats["searched"] > timed:
+                timed = master.stats["searched"]
+        else:
+            a = others[seat - 1].act(obs)
+        m.act(seat, a)
+    assert timed >= 1
+    assert master.stats["max_decision_cpu_seconds"] <= 1.0
+
+
+def test_master_wins_solved_two_player_endgames():
+    for spec, m in POSITIONS:
+        obs = m.observation(m.to_act)
+        expected = brute_winning(m.deal)
+        a = _quick(1).act(obs)
+        key = "pass" if a is PASS else (a.rank, a.count)
+        if expected:
+            assert key in expected, (spec, key, expected)
+    # an endgame of 21 cards that the intermediate player's heuristic alone loses
+    leader_hand, other_hand = BIG[0]
+    rules = Rules.preset("first-night", players=3)
+    m = position(rules, [_cards(leader_hand), _cards(other_hand, "HSCD")], empty_pile=True,
+                 rng=random.Random(1))
+    obs = m.observation(m.to_act)
+    plain = IntermediatePlayer(endgames=False).act(obs)
+    a = _quick(1).act(obs)
+    code = FAST_PASS if a is PASS else encode(a.rank, a.count)
+    assert code != (FAST_PASS if plain is PASS else encode(plain.rank, plain.count))
+    from president.players.endgame import endgame_state, winning_codes
+    assert code in set(winning_codes(endgame_state(obs), limit=None))
