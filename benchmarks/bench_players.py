@@ -9,6 +9,8 @@ second of this process (the machine may be shared; wall-clock figures are shown 
 - play-outs with the intermediate player's policy per second (what the expert searches with).
 - the expert at its default budget against three intermediate players: time per searched
   decision (mean and slowest) and play-outs per second. Target: at most 1 s per decision.
+  ``--timing-level master`` times ``master`` instead; ``--timing-before`` the expert with
+  its options before the compiled play-outs (:data:`BEFORE_COMPILED`).
 
 ``--ladder`` plays every level against the level below (one seat of the stronger level, the
 other seats the weaker, every board in every seat rotation) under ``house`` with 4 players
@@ -46,6 +48,7 @@ from president.simulate import SimulationConfig, simulate  # noqa: E402
 
 QUICK = os.environ.get("PRESIDENT_BENCH_QUICK") == "1"
 TABLES = (("house", 4), ("first-night", 5))
+HEAVY = ("expert", "master")  # the searching levels: --expert-deals, --only-expert
 
 
 def _rate(fn, seconds: float) -> tuple[float, float]:
@@ -86,10 +89,22 @@ def fastsim_figures(seconds: float) -> dict:
     return out
 
 
-def expert_figures(deals: int, spec: str = "house", n: int = 4) -> dict:
-    """The expert (default budget) in seat 0 against intermediate players in the others."""
+#: ``--timing-before``: the expert's options before it moved to the compiled play-outs
+#: (the exact Python copy of intermediate in every play-out, worlds weighed by surprises,
+#: 1,000 play-outs), for the before/after figures of docs/strength.md.
+BEFORE_COMPILED = {"policy": "intermediate", "styles": None, "playouts": 1000}
+
+
+def expert_figures(deals: int, spec: str = "house", n: int = 4, level: str = "expert",
+                   options: dict | None = None) -> dict:
+    """The expert (or ``level`` ``"master"``; default budget, or ``options``) in seat 0
+    against intermediate players in the others."""
     rules = Rules.parse(spec, players=n, match_end="single-deal")
-    expert = ExpertPlayer(seed=1)
+    if level == "master":
+        from president.players.master import MasterPlayer
+        expert = MasterPlayer(seed=1, **(options or {}))
+    else:
+        expert = ExpertPlayer(seed=1, **(options or {}))
     for d in range(deals):
         m = Match(rules, hands=deal_hands(n, n - 1, 5000 + d), record_events=False)
         players = [expert] + [IntermediatePlayer() for _ in range(n - 1)]
@@ -105,8 +120,9 @@ def expert_figures(deals: int, spec: str = "house", n: int = 4) -> dict:
         "max_wall_seconds": st["max_seconds"],
         "playouts_per_search": st["playouts"] / st["searched"],
         "playouts_per_cpu_second": st["playouts"] / st["cpu_seconds"],
-        "budget": {"playouts": expert.playouts, "time_limit": expert.time_limit},
-        "rules": spec, "players": n, "choices": st["choices"],
+        "budget": {"playouts": expert.playouts, "time_limit": expert.time_limit,
+                   "clock": expert.clock, "policy": expert.policy},
+        "level": level, "rules": spec, "players": n, "choices": st["choices"],
         "mean_cpu_seconds_per_choice": st["decision_cpu_seconds"] / max(1, st["choices"]),
         "max_cpu_seconds_per_choice": st["max_decision_cpu_seconds"],
         "endgames": st["endgames"], "endgames_solved": st["solved"],
@@ -126,9 +142,11 @@ def speed(args) -> int:
     print(f"  target 10,000 random deals/s: {'met' if target >= 10_000 else 'MISSED'} "
           f"({target:,.0f})")
     ex = expert_figures(2 if QUICK else args.timing_deals, args.timing_rules,
-                        args.timing_players)
-    print(f"expert, default budget ({ex['budget']['playouts']} play-outs, "
-          f"{ex['budget']['time_limit']} s), {ex['rules']} {ex['players']} players, against "
+                        args.timing_players, args.timing_level,
+                        BEFORE_COMPILED if args.timing_before else None)
+    print(f"{ex['level']}, budget {ex['budget']['playouts']} play-outs, "
+          f"{ex['budget']['time_limit']} s ({ex['budget']['clock']}), play-outs "
+          f"{ex['budget']['policy']}, {ex['rules']} {ex['players']} players, against "
           f"intermediate players, {ex['deals']} deals:")
     print(f"  {ex['searched']} searched decisions of {ex['decisions']}; CPU per decision "
           f"mean {ex['mean_cpu_seconds'] * 1000:.0f} ms, slowest "
@@ -169,12 +187,13 @@ def ladder(args) -> int:
             continue
         rules = Rules.preset(preset, players=players)
         for stronger, weaker in pairs():
-            if args.only_expert and stronger != "expert":
+            heavy = stronger in HEAVY
+            if args.only_expert and not heavy:
                 continue
-            deals = args.expert_deals if stronger == "expert" else args.deals
+            deals = args.expert_deals if heavy else args.deals
             boards = -(-deals // players)  # every board is played in `players` rotations
             if QUICK and boards > 0:
-                boards = 2 if stronger == "expert" else 20
+                boards = 2 if heavy else 20
             if boards <= 0:
                 continue
             opts = {}
@@ -218,7 +237,11 @@ def _row(res: dict, stronger: str, weaker: str) -> str:
     gain = lv["gain"]
     target = 0.3 if stronger == "expert" else 0.1
     value = gain if stronger == "expert" else ahead
-    if stronger == "expert":
+    if stronger == "master":  # issue 14: at least 0.2 places ahead of three experts
+        target, value = 0.2, ahead
+        label = "ahead ≥ 0.2, interval > 0"
+        verdict = "met" if value["mean"] >= target and value["low"] > 0 else "MISSED"
+    elif stronger == "expert":
         label = "gain ≥ 0.3"
         verdict = ("met" if value["low"] >= target else
                    "met by the mean, not yet by the whole interval" if value["mean"] >= target
@@ -300,7 +323,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="deals per pair without the expert, at least (boards of cards, "
                              "each played in every seat rotation; default 4000)")
     parser.add_argument("--expert-deals", type=int, default=4000,
-                        help="deals for expert against intermediate, at least (default 4000)")
+                        help="deals for each searching level's step (expert against "
+                             "intermediate, master against expert), at least (default 4000)")
     parser.add_argument("--expert-playouts", type=int, default=None)
     parser.add_argument("--expert-time", type=float, default=None)
     parser.add_argument("--timing-deals", type=int, default=20,
@@ -309,12 +333,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="rules of the expert timing (default house)")
     parser.add_argument("--timing-players", type=int, default=4,
                         help="players of the expert timing (default 4)")
+    parser.add_argument("--timing-level", choices=HEAVY, default="expert",
+                        help="the searching level timed (default expert)")
+    parser.add_argument("--timing-before", action="store_true",
+                        help="time the expert with its options before the compiled play-outs "
+                             f"({BEFORE_COMPILED})")
     parser.add_argument("--stored-only", action="store_true",
                         help="with --store: report the stored boards only, play nothing")
     parser.add_argument("--table", choices=[t for t, _ in TABLES], default=None,
                         help="measure only this table")
     parser.add_argument("--only-expert", action="store_true",
-                        help="measure only expert against intermediate")
+                        help="measure only the searching levels' steps")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="also print the figures as JSON")

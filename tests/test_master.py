@@ -123,3 +123,25 @@ def test_master_wins_solved_two_player_endgames():
     assert code != (FAST_PASS if plain is PASS else encode(plain.rank, plain.count))
     from president.players.endgame import endgame_state, winning_codes
     assert code in set(winning_codes(endgame_state(obs), limit=None))
+
+
+def test_the_style_mixture_learns_each_seats_style_from_its_play():
+    """The expert's (and master's) model of the other seats: a seat of the simple player,
+    one of the random player and one of the intermediate player, over two deals, end up
+    with most weight (averaged over the searches) on their own style, from the prior
+    0.75 / 0.2 / 0.05 (intermediate / simple / random)."""
+    from president.deal import deal_hands
+    from president.players.expert import STYLE_PRIOR, ExpertPlayer
+    rules = Rules.parse("house", players=4, match_end="single-deal")
+    ex = ExpertPlayer(seed=1, playouts=600, time_limit=None)
+    for d in range(2):
+        m = Match(rules, hands=deal_hands(4, 3, 7000 + d), record_events=False)
+        bots = [ex, make_player("simple"), make_player("random", seed=3),
+                make_player("intermediate")]
+        while m.to_act is not None:
+            s = m.to_act
+            m.act(s, bots[s].act(m.observation(s)))
+    mean = {s: [x / v[3] for x in v[:3]] for s, v in ex.style_weights.items()}
+    assert mean[1][1] > 2 * STYLE_PRIOR[1] and mean[1][1] > mean[2][1]   # simple
+    assert mean[2][2] > 5 * STYLE_PRIOR[2] and mean[2][2] > mean[1][2]   # random
+    assert mean[3][0] > STYLE_PRIOR[0] and mean[3][0] > max(mean[1][0], mean[2][0])
