@@ -18,16 +18,36 @@ Issue 13's targets are 50,000 AEC steps per second on one core and 100,000 for t
 environment; the figures say how far off them these pure-Python adapters are. ``PRESIDENT_BENCH_QUICK=1`` (``run.py --quick``) shortens
 the runs; ``--seconds S`` sets each run's length; ``--json`` prints JSON.
 
+Then the **peers**, measured in the same run where they are installed (none is in the
+project's install; each runs in a process of its own, with the same loop: a uniformly random
+legal action every decision, the acting player's observation built before it, chance steps
+of the deal not counted as steps), and the ratios ours / peer:
+
+- OpenSpiel (``pip install open_spiel``): ``dou_dizhu`` (3 players, a climbing game like
+  President) and ``crazy_eights`` (5 players), ``observation_tensor`` every decision;
+- RLCard (``pip install rlcard``): ``doudizhu``, whose ``step`` builds the state;
+- Chef's Hat (``pip install chefshatgym gym``; it pins numpy 1.26 and pandas 2.1, so install
+  it in a venv of its own and name that venv's python in ``PRESIDENT_BENCH_PEER_PYTHON``):
+  ``ChefsHatEnv``, 4 players, one match (a deal) counted as a deal.
+
+A peer not importable by this Python (nor by the interpreters listed, separated by ``:``, in
+``PRESIDENT_BENCH_PEER_PYTHON``) is reported as "not installed (pip install X)".
+
     .venv/bin/python benchmarks/bench_env.py --seconds 3
+    PRESIDENT_BENCH_PEER_PYTHON=/tmp/peers/bin/python .venv/bin/python benchmarks/bench_env.py
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import random
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -61,7 +81,8 @@ def aec_figure(seconds: float, **options) -> dict:
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     return {"env": "AEC", "options": options, "steps": steps, "episodes": episodes,
             "seconds": round(wall, 3), "steps_per_second": round(steps / wall),
-            "steps_per_cpu_second": round(steps / max(cpu, 1e-9))}
+            "steps_per_cpu_second": round(steps / max(cpu, 1e-9)),
+            "episodes_per_cpu_second": round(episodes / max(cpu, 1e-9), 1)}
 
 
 def gym_figure(seconds: float, **options) -> dict:
@@ -117,12 +138,149 @@ def vector_figure(seconds: float, num_envs: int = 64, **options) -> dict:
             "steps_per_cpu_second": round(steps / max(cpu, 1e-9))}
 
 
+def _openspiel(game_name: str, seconds: float) -> dict:
+    import pyspiel
+
+    game = pyspiel.load_game(game_name)
+    rng = random.Random(0)
+    steps = deals = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():          # dealing: not a decision, not counted
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                continue
+            state.observation_tensor(state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            steps += 1
+        deals += 1
+    from importlib.metadata import version
+    return _peer_figure(steps, deals, time.process_time() - cpu, game.num_players(),
+                        f"open_spiel {version('open_spiel')}")
+
+
+def _rlcard(name: str, seconds: float) -> dict:
+    import rlcard
+
+    env = rlcard.make(name, config={"seed": 0})
+    rng = random.Random(0)
+    steps = deals = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < seconds:
+        state, _ = env.reset()
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            state, _ = env.step(legal[int(rng.random() * len(legal))])
+            steps += 1
+        deals += 1
+    return _peer_figure(steps, deals, time.process_time() - cpu, env.num_players,
+                        f"rlcard {rlcard.__version__}")
+
+
+def _chefs_hat(seconds: float) -> dict:
+    import numpy as np
+    from ChefsHatGym.env.ChefsHatEnv import GAMETYPE, ChefsHatEnv
+
+    env = ChefsHatEnv()
+    with tempfile.TemporaryDirectory() as tmp:   # it needs a log directory, even unused
+        env.startExperiment(gameType=GAMETYPE["MATCHES"], stopCriteria=10 ** 9,
+                            playerNames=["p0", "p1", "p2", "p3"],
+                            logDirectory=os.path.join(tmp, "log"), verbose=0, saveLog=False,
+                            saveDataset=False)
+        env.reset()
+        rng = random.Random(0)
+        steps = deals = 0
+        start, cpu = time.perf_counter(), time.process_time()
+        while time.perf_counter() - start < seconds:
+            obs = env.getObservation()             # board 11, hand 17, then the 200-action mask
+            legal = np.flatnonzero(obs[28:])
+            action = np.zeros(200, dtype=np.float32)
+            action[legal[int(rng.random() * len(legal))]] = 1
+            out = env.step(action)
+            steps += 1
+            if out[2]:                             # a match (one deal) is over
+                deals += 1
+                if env.gameFinished:
+                    env.reset()
+        cpu = time.process_time() - cpu
+    from importlib.metadata import version
+    return _peer_figure(steps, deals, cpu, 4, f"chefshatgym {version('chefshatgym')}")
+
+
+def _peer_figure(steps: int, deals: int, cpu: float, players: int, version: str) -> dict:
+    cpu = max(cpu, 1e-9)
+    return {"steps": steps, "deals": deals, "players": players, "version": version,
+            "steps_per_cpu_second": round(steps / cpu),
+            "deals_per_cpu_second": round(deals / cpu, 1),
+            "steps_per_deal": round(steps / max(deals, 1), 1)}
+
+
+#: name -> (what is measured, module to import, install hint, measure(seconds) -> dict)
+PEERS = {
+    "openspiel-dou_dizhu": ("OpenSpiel dou_dizhu", "pyspiel", "pip install open_spiel",
+                            lambda s: _openspiel("dou_dizhu", s)),
+    "openspiel-crazy_eights": ("OpenSpiel crazy_eights", "pyspiel", "pip install open_spiel",
+                               lambda s: _openspiel("crazy_eights", s)),
+    "rlcard-doudizhu": ("RLCard doudizhu", "rlcard", "pip install rlcard",
+                        lambda s: _rlcard("doudizhu", s)),
+    "chefshat": ("Chef's Hat ChefsHatEnv", "ChefsHatGym", "pip install chefshatgym gym",
+                 _chefs_hat),
+}
+
+
+def _measure_peer(name: str, seconds: float) -> int:
+    """``--peer NAME``: measure one peer in this process and print one JSON line (or
+    ``{"missing": module}`` when it does not import)."""
+    label, module, hint, measure = PEERS[name]
+    noise = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(noise), contextlib.redirect_stderr(noise):
+            __import__(module)
+            figure = measure(seconds)
+    except ImportError as e:
+        figure = {"missing": e.name or module}
+    print(json.dumps(figure))
+    return 0
+
+
+def peer_figures(seconds: float) -> list[dict]:
+    """Every peer, each in a process of its own: this Python first, then the interpreters in
+    ``PRESIDENT_BENCH_PEER_PYTHON``; a peer none of them imports is ``installed: False``."""
+    pythons = [sys.executable] + [p for p in os.environ.get(
+        "PRESIDENT_BENCH_PEER_PYTHON", "").split(os.pathsep) if p]
+    out = []
+    for name, (label, module, hint, _) in PEERS.items():
+        figure: dict = {"peer": name, "label": label, "installed": False, "install": hint}
+        for python in pythons:
+            proc = subprocess.run([python, __file__, "--peer", name, "--seconds", str(seconds)],
+                                  capture_output=True, text=True)
+            lines = proc.stdout.strip().splitlines()
+            if proc.returncode != 0 or not lines:
+                figure["error"] = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+                continue
+            measured = json.loads(lines[-1])
+            if "missing" not in measured:
+                figure.update(measured, installed=True, python=python)
+                figure.pop("error", None)
+                break
+        out.append(figure)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     quick = os.environ.get("PRESIDENT_BENCH_QUICK") == "1"
     parser.add_argument("--seconds", type=float, default=1.0 if quick else 3.0)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--peer", choices=sorted(PEERS), default=None,
+                        help="measure only this peer, in this process (JSON line)")
+    parser.add_argument("--no-peers", action="store_true", help="skip the peers")
     args = parser.parse_args(argv)
+    if args.peer:
+        return _measure_peer(args.peer, args.seconds)
     try:
         import numpy  # noqa: F401
         import pettingzoo  # noqa: F401
@@ -137,10 +295,18 @@ def main(argv: list[str] | None = None) -> int:
         gym_figure(args.seconds, preset="house", players=4, opponents="random"),
         vector_figure(args.seconds, 64, preset="house", players=4),
     ]
+    peers = [] if args.no_peers else peer_figures(args.seconds)
+    ours = figures[0]
+    for f in peers:
+        if f["installed"]:
+            f["ratio_steps"] = round(ours["steps_per_cpu_second"] /
+                                     max(f["steps_per_cpu_second"], 1), 2)
+            f["ratio_deals"] = round(ours["episodes_per_cpu_second"] /
+                                     max(f["deals_per_cpu_second"], 1e-9), 2)
     if args.json:
         print(json.dumps({"target_aec_steps_per_second": TARGET_AEC_STEPS_PER_SECOND,
                           "target_vector_steps_per_second": TARGET_VECTOR_STEPS_PER_SECOND,
-                          "figures": figures}, indent=2))
+                          "figures": figures, "peers": peers}, indent=2))
         return 0
     print("Random masked actions, observation built every step, one process.")
     print(f"{'environment':<26} {'options':<64} {'steps/s':>9} {'per CPU-s':>10} "
@@ -157,7 +323,29 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Issue 13 target: {TARGET_VECTOR_STEPS_PER_SECOND:,} vector steps/s: "
           f"{'met' if vec >= TARGET_VECTOR_STEPS_PER_SECOND else 'not met'} "
           f"({vec:,} per CPU second, 64 tables, house, 4 players).")
+    if peers:
+        print_peers(ours, peers)
     return 0
+
+
+def print_peers(ours: dict, peers: list[dict]) -> None:
+    """The peers' table, with the ratios to our AEC figure (house, 4 players, one deal)."""
+    print()
+    print("Peers, same run, same loop (random legal action, the actor's observation built "
+          "every decision; chance steps not counted).")
+    print(f"Ours: AEC house 4 players {ours['steps_per_cpu_second']:,} steps and "
+          f"{ours['episodes_per_cpu_second']:,} deals per CPU second.")
+    print(f"{'peer':<24} {'version':<22} {'players':>7} {'steps/CPU-s':>12} "
+          f"{'deals/CPU-s':>12} {'steps/deal':>10} {'ours/peer steps':>16} "
+          f"{'ours/peer deals':>16}")
+    for f in peers:
+        if not f["installed"]:
+            why = f" ({f['error']})" if f.get("error") else ""
+            print(f"{f['label']:<24} not installed ({f['install']}){why}")
+            continue
+        print(f"{f['label']:<24} {f['version']:<22} {f['players']:>7} "
+              f"{f['steps_per_cpu_second']:>12,} {f['deals_per_cpu_second']:>12,} "
+              f"{f['steps_per_deal']:>10} {f['ratio_steps']:>16} {f['ratio_deals']:>16}")
 
 
 if __name__ == "__main__":
