@@ -1,9 +1,11 @@
 """One deal: the play of the cards from the opening lead to the last finishing place.
 
-This module implements the core of RULES.md (lead, beat, pass, clear, who leads after a
-clear, going out, end of the deal) and the options ``beat``, ``passing`` and
-``last_of_rank_clears``. Exchanges, scoring and the sequence of deals live in
-:mod:`president.match`.
+The rules of play (lead, beat, pass, clear, who leads after a clear, going out, end of the
+deal; the options ``beat``, ``passing`` and ``last_of_rank_clears``) are stated once, on ranks
+and counts, in :mod:`president.kernel`. A deal keeps the kernel's
+:class:`~president.kernel.Position` and adds what the kernel leaves out: suits (which cards,
+not just how many of a rank), the pile's plays, the cleared cards, events, titles and points.
+Exchanges, scoring and the sequence of deals live in :mod:`president.match`.
 
 Hands are kept as 52-bit card masks (bit ``rank * 4 + suit``); this is what makes listing
 legal actions cheap. Every entry point goes through :meth:`Deal.refusal`, the one legality
@@ -20,6 +22,7 @@ from .actions import ALL_SUBSETS, PASS, SUBSETS_BY_COUNT, Give, Pass, Play
 from .cards import CARDS, DECK_MASK, Card, cards_from_mask, format_mask
 from .errors import IllegalAction, PresidentError
 from .events import DealEnded, Event, Passed, PileCleared, Played, WentOut, title_for_place
+from .kernel import CLEAR_REASONS, ENDED, Position, beats, first_rank_to_follow, may_pass
 from .rules import Rules
 
 __all__ = ["Deal", "deal_hands", "hand_sizes"]
@@ -66,12 +69,13 @@ class Deal:
         finish_order: seats in finishing order; complete when the deal is over.
         history: ``[(seat, Play | PASS), ...]`` every action of the deal in order.
         over: whether the deal has ended.
+        state: the kernel's :class:`~president.kernel.Position`: the same play on ranks
+            and counts (``counts``, ``to_act``, ``passed``, ``finish_order`` and ``over``
+            read it), which the transitions change.
     """
 
-    __slots__ = ("rules", "players", "dealer", "leader", "hands", "counts", "to_act", "pile",
-                 "pile_count", "top_rank", "same_rank_cards", "last_player", "passes",
-                 "passed", "round_left", "cleared", "finish_order", "history", "over",
-                 "dealt", "_strict", "_mode", "_lor", "points")
+    __slots__ = ("rules", "players", "dealer", "leader", "hands", "pile", "cleared", "history",
+                 "dealt", "points", "state")
 
     def __init__(self, rules: Rules, hands: Sequence[int], *, dealer: int, leader: int) -> None:
         n = rules.players
@@ -96,24 +100,61 @@ class Deal:
         self.leader = leader
         self.hands = list(hands)
         self.dealt = tuple(hands)
-        self.counts = [h.bit_count() for h in hands]
-        self.to_act: int | None = leader
         self.pile: list[tuple[int, Play]] = []
-        self.pile_count = 0
-        self.top_rank = -1
-        self.same_rank_cards = 0
-        self.last_player = -1
-        self.passes = 0
-        self.passed = 0
-        self.round_left: list[int] = []
         self.cleared = 0
-        self.finish_order: list[int] = []
         self.history: list[tuple[int, Play | Pass]] = []
-        self.over = False
         self.points: tuple[int, ...] | None = None
-        self._strict = rules.beat == "higher"
-        self._mode = rules.passing
-        self._lor = rules.last_of_rank_clears
+        # the play on ranks and counts: the kernel's state and transitions
+        self.state = Position.for_rules(rules, [h.bit_count() for h in hands], leader)
+
+    # ----- the kernel's state, by the engine's names ---------------------------------
+
+    @property
+    def counts(self) -> list[int]:
+        """Cards held per seat (the kernel's ``ncards``)."""
+        return self.state.ncards
+
+    @property
+    def to_act(self) -> int | None:
+        """Seat whose turn it is, ``None`` once the deal is over."""
+        seat = self.state.to_act
+        return None if seat < 0 else seat
+
+    @property
+    def passed(self) -> int:
+        """Bit mask of seats that passed since the latest play (``re-enter``) or on this
+        pile (``sit-out``, ``once-around``)."""
+        return self.state.passed
+
+    @property
+    def finish_order(self) -> list[int]:
+        """Seats in finishing order; complete when the deal is over."""
+        return self.state.finish
+
+    @property
+    def over(self) -> bool:
+        """Whether the deal has ended."""
+        return self.state.to_act < 0
+
+    @property
+    def pile_count(self) -> int:
+        """Cards per play on the current pile, 0 when it is empty (the kernel's ``need``)."""
+        return self.state.need
+
+    @property
+    def top_rank(self) -> int:
+        """Rank (0–12) of the latest play on the pile, -1 when empty (the kernel's ``top``)."""
+        return self.state.top
+
+    @property
+    def passes(self) -> int:
+        """Passes since the latest play (the kernel's ``passes``)."""
+        return self.state.passes
+
+    @property
+    def round_left(self) -> list[int]:
+        """``once-around``: seats still to answer the lead (the kernel's ``round_left``)."""
+        return self.state.round_left
 
     # ----- construction -------------------------------------------------------------
 
@@ -157,11 +198,17 @@ class Deal:
     def legal_actions(self) -> list[Play | Pass]:
         """Every action the seat to act may take: each distinct set of cards it may play
         (sorted by rank, then size), then :data:`PASS` if passing is allowed. Empty when
-        the deal is over."""
-        if self.over:
+        the deal is over.
+
+        The kernel's rule (:func:`president.kernel.legal_actions`) on the suits held: on an
+        empty pile every set of 1–4 cards of one held rank; on a pile every set of exactly
+        the pile's count of a rank from :func:`~president.kernel.first_rank_to_follow` up."""
+        k = self.state
+        seat = k.to_act
+        if seat < 0:
             return []
-        hand = self.hands[self.to_act]
-        need = self.pile_count
+        hand = self.hands[seat]
+        need = k.need
         acts: list[Play | Pass] = []
         if need == 0:
             for r in range(13):
@@ -169,7 +216,7 @@ class Deal:
                 if nib:
                     acts.extend(ALL_SUBSETS[r][nib])
             return acts
-        start = self.top_rank + 1 if self._strict else self.top_rank
+        start = first_rank_to_follow(k.top, k.strict)
         hand >>= start << 2
         for r in range(start, 13):
             nib = hand & 15
@@ -181,16 +228,20 @@ class Deal:
 
     def refusal(self, seat: int, action: object) -> IllegalAction | None:
         """The one legality check: ``None`` if ``seat`` may take ``action`` now, else the
-        :class:`IllegalAction` (not raised) saying why."""
-        if self.over:
+        :class:`IllegalAction` (not raised) saying why (the kernel's
+        :func:`~president.kernel.may_pass` and :func:`~president.kernel.beats`, on the
+        cards held)."""
+        k = self.state
+        if k.to_act < 0:
             return IllegalAction("deal-over", "the deal is over; no one plays until the next deal")
-        if seat != self.to_act:
-            if isinstance(seat, int) and 0 <= seat < self.players and self.counts[seat] == 0:
+        if seat != k.to_act:
+            if isinstance(seat, int) and 0 <= seat < self.players and k.ncards[seat] == 0:
                 return IllegalAction("not-your-turn", f"seat {seat} has gone out and takes no "
-                                     f"more turns this deal; it is seat {self.to_act}'s turn")
-            return IllegalAction("not-your-turn", f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+                                     f"more turns this deal; it is seat {k.to_act}'s turn")
+            return IllegalAction("not-your-turn", f"it is seat {k.to_act}'s turn, not seat {seat}'s")
+        need = k.need
         if action is PASS:
-            if self.pile_count == 0:
+            if not may_pass(need):
                 return IllegalAction("cannot-pass-lead", "the pile is empty, so you lead and "
                                      "must play a single, pair, triple or quad; you cannot pass")
             return None
@@ -201,16 +252,16 @@ class Deal:
         if action.mask & ~self.hands[seat]:
             missing = format_mask(action.mask & ~self.hands[seat])
             return IllegalAction("not-in-hand", f"you do not hold {missing}")
-        if self.pile_count:
+        if need:
             top = self.pile[-1][1]
-            if action.count != self.pile_count:
+            if action.count != need:
                 return IllegalAction("wrong-count", f"the pile is a {top.kind} "
-                                     f"({top}); play exactly {self.pile_count} card"
-                                     f"{'s' if self.pile_count > 1 else ''} of one rank or pass")
-            if action.rank < self.top_rank or (self._strict and action.rank == self.top_rank):
-                need = "higher than" if self._strict else "equal to or higher than"
+                                     f"({top}); play exactly {need} card"
+                                     f"{'s' if need > 1 else ''} of one rank or pass")
+            if not beats(action.rank, k.top, k.strict):
+                words = "higher than" if k.strict else "equal to or higher than"
                 return IllegalAction("not-higher", f"{action.describe()} does not beat "
-                                     f"{top.describe()}; play a rank {need} {top.rank.symbol} or pass")
+                                     f"{top.describe()}; play a rank {words} {top.rank.symbol} or pass")
         return None
 
     def is_legal(self, seat: int, action: object) -> bool:
@@ -232,119 +283,33 @@ class Deal:
 
     def apply_unchecked(self, seat: int, action: Play | Pass) -> list[Event]:
         """:meth:`apply` without the legality check (for callers that listed the action from
-        :meth:`legal_actions`). An illegal action here corrupts the state."""
+        :meth:`legal_actions`). An illegal action here corrupts the state.
+
+        The kernel's :meth:`~president.kernel.PlayState.play` or
+        :meth:`~president.kernel.PlayState.pass_` decides what happens; this method moves
+        the cards and turns the kernel's outcome into events."""
         self.history.append((seat, action))
+        k = self.state
         if action is PASS:
-            return self._pass(seat)
-        return self._play(seat, action)
-
-    def _next_with_cards(self, seat: int) -> int:
-        n = self.players
-        counts = self.counts
-        s = (seat + 1) % n
-        while not counts[s]:
-            s = (s + 1) % n
-        return s
-
-    def _next_eligible(self, seat: int) -> int | None:
-        # sit-out: next clockwise with cards who has not passed on this pile.
-        n = self.players
-        s = seat
-        for _ in range(n - 1):
-            s = (s + 1) % n
-            if self.counts[s] and not (self.passed >> s) & 1:
-                return s
-        return None
-
-    def _play(self, seat: int, play: Play) -> list[Event]:
-        events: list[Event] = [Played(seat, play, self.pile_count == 0)]
-        self.hands[seat] ^= play.mask
-        self.counts[seat] -= play.count
-        lead = self.pile_count == 0
-        if lead:
-            self.pile_count = play.count
-            if self._mode == "once-around":
-                n = self.players
-                self.round_left = [s for s in ((seat + i) % n for i in range(1, n)) if self.counts[s]]
-        elif self._mode == "once-around":
-            self.round_left.pop(0)
-        if play.rank == self.top_rank:
-            self.same_rank_cards += play.count
+            events: list[Event] = [Passed(seat)]
+            outcome = k.pass_(seat)
         else:
-            self.same_rank_cards = play.count
-        self.top_rank = play.rank
-        self.pile.append((seat, play))
-        self.last_player = seat
-        self.passes = 0
-        if self._mode == "re-enter":
-            self.passed = 0
-        if not self.counts[seat]:
-            self.finish_order.append(seat)
-            place = len(self.finish_order)
-            events.append(WentOut(seat, place, title_for_place(place, self.players,
-                                                                naming=self.rules.titles)))
-            if self.players - len(self.finish_order) == 1:
-                self._end(events)
-                return events
-        if self._lor and self.same_rank_cards == 4:
-            self._clear("last-of-rank", events)
-            return events
-        mode = self._mode
-        if mode == "re-enter":
-            self.to_act = self._next_with_cards(seat)
-        elif mode == "sit-out":
-            nxt = self._next_eligible(seat)
-            if nxt is None:
-                self._clear("all-passed", events)
-            else:
-                self.to_act = nxt
-        else:
-            if self.round_left:
-                self.to_act = self.round_left[0]
-            else:
-                self._clear("once-around", events)
+            events = [Played(seat, action, k.need == 0)]
+            self.hands[seat] ^= action.mask
+            self.pile.append((seat, action))
+            outcome = k.play(seat, action.rank, action.count)
+            if not k.ncards[seat]:
+                place = k.finish.index(seat) + 1
+                events.append(WentOut(seat, place, title_for_place(place, self.players,
+                                                                    naming=self.rules.titles)))
+        if outcome == ENDED:
+            self._end(events)
+        elif outcome:
+            for _, p in self.pile:
+                self.cleared |= p.mask
+            self.pile = []
+            events.append(PileCleared(CLEAR_REASONS[outcome], k.last, k.to_act))
         return events
-
-    def _pass(self, seat: int) -> list[Event]:
-        events: list[Event] = [Passed(seat)]
-        self.passes += 1
-        self.passed |= 1 << seat
-        mode = self._mode
-        if mode == "re-enter":
-            active = self.players - len(self.finish_order)
-            others = active - 1 if self.counts[self.last_player] else active
-            if self.passes >= others:
-                self._clear("all-passed", events)
-            else:
-                self.to_act = self._next_with_cards(seat)
-        elif mode == "sit-out":
-            nxt = self._next_eligible(seat)
-            if nxt is None or nxt == self.last_player:
-                self._clear("all-passed", events)
-            else:
-                self.to_act = nxt
-        else:
-            self.round_left.pop(0)
-            if self.round_left:
-                self.to_act = self.round_left[0]
-            else:
-                self._clear("once-around", events)
-        return events
-
-    def _clear(self, reason: str, events: list[Event]) -> None:
-        winner = self.last_player
-        for _, p in self.pile:
-            self.cleared |= p.mask
-        self.pile = []
-        self.pile_count = 0
-        self.top_rank = -1
-        self.same_rank_cards = 0
-        self.passes = 0
-        self.passed = 0
-        self.round_left = []
-        leader = winner if self.counts[winner] else self._next_with_cards(winner)
-        self.to_act = leader
-        events.append(PileCleared(reason, winner, leader))
 
     def settle(self, order: Sequence[int]) -> list[Event]:
         """End a deal played with real cards by its finishing order: ``order`` lists every
@@ -368,19 +333,18 @@ class Deal:
             raise IllegalAction("bad-order", f"the finishing order {shown!r} must name every seat "
                                 f"0 to {n - 1} exactly once, first out first")
         events: list[Event] = []
+        finish = self.state.finish
         for s in order[:-1]:
-            self.finish_order.append(s)
-            place = len(self.finish_order)
+            finish.append(s)
+            place = len(finish)
             events.append(WentOut(s, place, title_for_place(place, n, naming=self.rules.titles)))
-        self._end(events, last=order[-1])
+        finish.append(order[-1])
+        self.state.to_act = -1
+        self._end(events)
         return events
 
-    def _end(self, events: list[Event], last: int | None = None) -> None:
-        if last is None:
-            last = next(s for s in range(self.players) if self.counts[s])
-        self.finish_order.append(last)
-        self.over = True
-        self.to_act = None
+    def _end(self, events: list[Event]) -> None:
+        # The finishing order is complete (the kernel's, or settle's): points and titles.
         n = self.players
         scoring = self.rules.scoring or ()
         points = [0] * n

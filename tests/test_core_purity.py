@@ -4,7 +4,7 @@ import ast
 import sys
 from pathlib import Path
 
-CORE = ["cards", "actions", "rules", "deal", "match", "events", "observation", "errors",
+CORE = ["cards", "actions", "rules", "kernel", "deal", "match", "events", "observation", "errors",
         "records", "bench", "companion", "__init__"]
 
 

@@ -29,24 +29,15 @@ import random
 from typing import Sequence
 
 from ..deal import Deal, deal_hands
+from ..kernel import (PASS, PASSING, PlayState, completes_rank, decode, encode, first_rank_to_follow,
+                      follow_masks, legal_actions, mode_of, strict_of)
 from ..rules import Rules
 
 __all__ = ["PASS", "FastDeal", "encode", "decode", "counts_of_mask", "random_playout",
            "greedy_playout", "playout"]
 
-PASS = -1
 _DECK_RANKS = tuple(i >> 2 for i in range(52))
-_MODES = {"re-enter": 0, "sit-out": 1, "once-around": 2}
-
-
-def encode(rank: int, count: int) -> int:
-    """The action int of a play of ``count`` cards of ``rank``."""
-    return rank * 4 + count - 1
-
-
-def decode(action: int) -> tuple[int, int]:
-    """``(rank, count)`` of a play's action int (not of ``PASS``)."""
-    return action >> 2, (action & 3) + 1
+_MODES = {value: mode for mode, value in enumerate(PASSING)}  # as president.kernel.mode_of
 
 
 def counts_of_mask(mask: int) -> list[int]:
@@ -54,25 +45,15 @@ def counts_of_mask(mask: int) -> list[int]:
     return [((mask >> (4 * r)) & 15).bit_count() for r in range(13)]
 
 
-class FastDeal:
-    """The play of one deal on counts per rank (see the module docstring).
+class FastDeal(PlayState):
+    """The play of one deal on counts per rank (see the module docstring): the kernel's
+    :class:`~president.kernel.PlayState` with every seat's hand.
 
-    Attributes (mutable; ``copy`` before exploring):
-        players: number of seats.
+    Attributes (mutable; ``copy`` before exploring): those of
+    :class:`~president.kernel.PlayState` (``players``, ``ncards``, ``to_act`` (``-1`` once
+    the deal is over), ``need``, ``top``, ``same``, ``last``, ``passes``, ``passed``,
+    ``round_left``, ``finish``, ``strict``, ``mode``, ``lor``), and
         hands: per seat, a list of 13 counts per rank.
-        ncards: cards held per seat.
-        to_act: seat to act, ``-1`` once the deal is over.
-        need: cards per play on the current pile, ``0`` when it is empty (a lead).
-        top: rank of the latest play on the pile, ``-1`` when empty.
-        same: cards of rank ``top`` put on this pile in a row (for ``last_of_rank_clears``).
-        last: seat of the latest play.
-        passes: passes since the latest play (``re-enter``).
-        passed: bit mask of seats that passed (since the latest play under ``re-enter``,
-            on this pile otherwise).
-        round_left: seats still to answer the lead under ``once-around``.
-        finish: seats in finishing order.
-        strict: ``beat == "higher"``; ``mode``: 0 re-enter, 1 sit-out, 2 once-around;
-            ``lor``: ``last_of_rank_clears``.
     """
 
     __slots__ = ("players", "hands", "ncards", "to_act", "need", "top", "same", "last",
@@ -84,24 +65,13 @@ class FastDeal:
             raise ValueError(f"{len(hands)} hands given for {n} players; give one per seat")
         if not 0 <= leader < n:
             raise ValueError(f"leader seat {leader} does not exist; seats are 0 to {n - 1}")
-        self.players = n
         self.hands = [list(h) for h in hands]
         for seat, h in enumerate(self.hands):
             if len(h) != 13 or any(not 0 <= c <= 4 for c in h):
                 raise ValueError(f"hand of seat {seat} must be 13 counts of 0 to 4 cards, not {h}")
-        self.ncards = [sum(h) for h in self.hands]
-        self.to_act = leader
-        self.need = 0
-        self.top = -1
-        self.same = 0
-        self.last = -1
-        self.passes = 0
-        self.passed = 0
-        self.round_left: list[int] = []
-        self.finish: list[int] = []
-        self.strict = rules.beat == "higher"
-        self.mode = _MODES[rules.passing]
-        self.lor = bool(rules.last_of_rank_clears)
+        PlayState.__init__(self, n, [sum(h) for h in self.hands], leader,
+                           strict=strict_of(rules.beat), mode=mode_of(rules.passing),
+                           lor=bool(rules.last_of_rank_clears))
 
     @classmethod
     def from_deal(cls, deal: Deal) -> "FastDeal":
@@ -167,141 +137,44 @@ class FastDeal:
         return self.to_act < 0
 
     def legal_actions(self) -> list[int]:
-        """Legal action ints of the seat to act: plays by rank then count, then ``PASS``
-        when passing is allowed (never on an empty pile). Empty once the deal is over."""
+        """Legal action ints of the seat to act (:func:`president.kernel.legal_actions`):
+        plays by rank then count, then ``PASS`` when passing is allowed (never on an empty
+        pile). Empty once the deal is over."""
         if self.to_act < 0:
             return []
-        hand = self.hands[self.to_act]
-        need = self.need
-        if need == 0:
-            return [r * 4 + k for r in range(13) for k in range(hand[r])]
-        start = self.top + 1 if self.strict else self.top
-        acts = [r * 4 + need - 1 for r in range(start, 13) if hand[r] >= need]
-        acts.append(PASS)
-        return acts
+        return legal_actions(self.hands[self.to_act], self.need, self.top, self.strict)
 
     def apply(self, action: int) -> None:
-        """Take ``action`` for the seat to act. Unchecked: the action must come from
-        :meth:`legal_actions` (an illegal one corrupts the state)."""
+        """Take ``action`` for the seat to act: the kernel's :meth:`~president.kernel.
+        PlayState.play` or :meth:`~president.kernel.PlayState.pass_`, and the cards leave
+        the hand. Unchecked: the action must come from :meth:`legal_actions` (an illegal
+        one corrupts the state)."""
         seat = self.to_act
-        n = self.players
-        ncards = self.ncards
-        mode = self.mode
-        if action < 0:  # pass
-            self.passes += 1
-            self.passed |= 1 << seat
-            if mode == 0:
-                active = n - len(self.finish)
-                others = active - 1 if ncards[self.last] else active
-                if self.passes >= others:
-                    self._clear()
-                else:
-                    s = (seat + 1) % n
-                    while not ncards[s]:
-                        s = (s + 1) % n
-                    self.to_act = s
-            elif mode == 1:
-                nxt = self._next_eligible(seat)
-                if nxt < 0 or nxt == self.last:
-                    self._clear()
-                else:
-                    self.to_act = nxt
-            else:
-                rl = self.round_left
-                rl.pop(0)
-                if rl:
-                    self.to_act = rl[0]
-                else:
-                    self._clear()
-            return
-        rank = action >> 2
-        count = (action & 3) + 1
-        self.hands[seat][rank] -= count
-        ncards[seat] -= count
-        if self.need == 0:
-            self.need = count
-            if mode == 2:
-                self.round_left = [s for s in ((seat + i) % n for i in range(1, n)) if ncards[s]]
-        elif mode == 2:
-            self.round_left.pop(0)
-        if rank == self.top:
-            self.same += count
+        if action < 0:
+            self.pass_(seat)
         else:
-            self.same = count
-        self.top = rank
-        self.last = seat
-        self.passes = 0
-        if mode == 0:
-            self.passed = 0
-        if not ncards[seat]:
-            self.finish.append(seat)
-            if n - len(self.finish) == 1:
-                for s in range(n):
-                    if ncards[s]:
-                        self.finish.append(s)
-                        break
-                self.to_act = -1
-                return
-        if self.lor and self.same == 4:
-            self._clear()
-            return
-        if mode == 0:
-            s = (seat + 1) % n
-            while not ncards[s]:
-                s = (s + 1) % n
-            self.to_act = s
-        elif mode == 1:
-            nxt = self._next_eligible(seat)
-            if nxt < 0:
-                self._clear()
-            else:
-                self.to_act = nxt
-        else:
-            if self.round_left:
-                self.to_act = self.round_left[0]
-            else:
-                self._clear()
-
-    def _next_eligible(self, seat: int) -> int:
-        n = self.players
-        s = seat
-        for _ in range(n - 1):
-            s = (s + 1) % n
-            if self.ncards[s] and not (self.passed >> s) & 1:
-                return s
-        return -1
-
-    def _clear(self) -> None:
-        self.need = 0
-        self.top = -1
-        self.same = 0
-        self.passes = 0
-        self.passed = 0
-        self.round_left = []
-        w = self.last
-        if not self.ncards[w]:
-            n = self.players
-            w = (w + 1) % n
-            while not self.ncards[w]:
-                w = (w + 1) % n
-        self.to_act = w
-
-
-# _ABOVE_STRICT[top]: mask of the ranks above ``top``; _ABOVE_EQUAL[top]: ``top`` and above
-_ABOVE_STRICT = {t: (0x1FFF >> (t + 1)) << (t + 1) for t in range(-1, 13)}
-_ABOVE_EQUAL = {t: (0x1FFF >> max(t, 0)) << max(t, 0) for t in range(-1, 13)}
+            rank = action >> 2
+            count = (action & 3) + 1
+            self.hands[seat][rank] -= count
+            self.play(seat, rank, count)
 
 
 def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
     """Play ``deal`` (in place) to its end with every seat choosing uniformly among its
     legal action ints; returns the finishing order (seats).
 
-    The rules of :meth:`FastDeal.apply` are written out inside one loop over local
-    variables (the benchmark loop of ``benchmarks/bench_players.py``); the choice is
-    ``legal_actions()[int(rng.random() * len(legal_actions()))]``, drawn only when there
-    is more than one legal action (a forced pass or a last card takes no draw), and a test
-    checks that the same generator gives the same game as :meth:`FastDeal.apply` step by
-    step.
+    The choice is ``legal_actions()[int(rng.random() * len(legal_actions()))]``, drawn
+    only when there is more than one legal action (a forced pass or a last card takes no
+    draw), made on per-seat masks of the ranks held k times or more and the kernel's
+    :func:`~president.kernel.follow_masks` (which ranks beat the pile) without listing the
+    actions.
+
+    The transitions are the kernel's :meth:`~president.kernel.PlayState.play` and
+    :meth:`~president.kernel.PlayState.pass_` written out on local variables inside this
+    one loop: calling the kernel at each step makes this play-out about 30% slower (the
+    greedy, climbing and intermediate play-outs do call it, through :meth:`FastDeal.apply`).
+    ``tests/test_compiled.py`` and ``tests/test_fastsim.py`` check that the same generator
+    gives the same game as :meth:`FastDeal.apply` step by step, over every rules value.
     """
     if deal.to_act < 0:
         return deal.finish
@@ -339,7 +212,7 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
             bit <<= 1
         at_least.append([0, a1, a2, a3, a4])
     after = [(s + 1) % n for s in range(n)]  # the seat on the left
-    above = _ABOVE_STRICT if strict else _ABOVE_EQUAL
+    above = follow_masks(strict)
     while True:
         hand = hands[seat]
         clear = False
@@ -499,7 +372,7 @@ def greedy_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.1) -> 
                     r += 1
             apply(r * 4 + hand[r] - 1)
             continue
-        r = deal.top + 1 if strict else deal.top
+        r = first_rank_to_follow(deal.top, strict)
         act = PASS
         while r < 13:
             k = hand[r]
@@ -543,7 +416,7 @@ def climbing_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.05) 
                     r += 1
             apply(r * 4 + hand[r] - 1)
             continue
-        start = deal.top + 1 if strict else deal.top
+        start = first_rank_to_follow(deal.top, strict)
         act = PASS
         broken = -1
         for r in range(start, 12):
@@ -596,8 +469,7 @@ def _heuristic_choice(deal: FastDeal, tot: list[int]) -> int:
     need = deal.need
     strict = deal.strict
     if need:
-        top = deal.top
-        start = top + 1 if strict else top
+        start = first_rank_to_follow(deal.top, strict)
         fit = -1
         broken = -1
         for r in range(start, 13):
@@ -632,7 +504,7 @@ def _heuristic_choice(deal: FastDeal, tot: list[int]) -> int:
         while h > 0 and tops[h] < 0:
             tops[h] = q
             h -= 1
-    edge = 1 if strict else 0
+    edge = first_rank_to_follow(0, strict)  # rank r is beaten by the ranks r + edge and up
     if need == 0:
         held = [r for r in range(13) if hand[r]]
         if len(held) == 1:
@@ -658,7 +530,7 @@ def _heuristic_choice(deal: FastDeal, tot: list[int]) -> int:
     # lowest larger set but a four (broken); the intermediate player considers only it
     r = fit
     top = deal.top
-    completes = lor and ((r == top and deal.same + need == 4) or (r != top and need == 4))
+    completes = lor and completes_rank(r, need, top, deal.same)
     high = r >= (_HIGH_SINGLE if need == 1 else _HIGH_SET)
     if r != 12 and not completes and not high and most >= need and tops[need] >= r + edge:
         return r * 4 + need - 1
