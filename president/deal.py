@@ -147,6 +147,16 @@ class Deal:
         return self.state.top
 
     @property
+    def same_rank_cards(self) -> int:
+        """Cards of rank ``top_rank`` put on this pile in a row (the kernel's ``same``)."""
+        return self.state.same
+
+    @property
+    def last_player(self) -> int:
+        """Seat of the latest play, -1 before the first (the kernel's ``last``)."""
+        return self.state.last
+
+    @property
     def passes(self) -> int:
         """Passes since the latest play (the kernel's ``passes``)."""
         return self.state.passes

@@ -53,6 +53,7 @@ from __future__ import annotations
 import time
 
 from ..actions import PASS, Pass, Play
+from ..kernel import beats
 from ..observation import Observation
 from . import fastsim
 from .fastsim import FastDeal, encode
@@ -183,7 +184,7 @@ def _sure(d: FastDeal) -> bool:
         if not k or (k == 4 and four_clears):
             continue
         b = best[k]
-        if b > r or (b == r and not strict):
+        if beats(b, r, strict):
             loose += 1
             if loose > 1:
                 return False

@@ -39,6 +39,7 @@ Deterministic: it uses no randomness (``seed`` is accepted for a uniform API).
 from __future__ import annotations
 
 from ..actions import PASS, Give, Pass, Play
+from ..kernel import completes_rank
 from ..observation import Observation
 from .endgame import DEFAULT_LIMIT, endgame_choice
 from .knowledge import can_be_beaten, choose_give, hidden_counts, pile_same_rank, rank_counts
@@ -145,7 +146,7 @@ class IntermediatePlayer:
         danger = bool(others) and min(others) <= 2
         for p in fits:
             r = p.rank
-            completes = lor and ((r == top and same + need == 4) or (r != top and need == 4))
+            completes = lor and completes_rank(r, need, top, same)
             sure = completes or not can_be_beaten(obs, r, need, hidden)
             if (r != TWO and not sure and not is_high(r, need)) or not self.keep_controls:
                 return p

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from .. import kernel
 from ..actions import Give, Play
 from ..cards import Card
+from ..kernel import first_rank_to_follow
 from ..observation import Observation
 
 __all__ = ["rank_counts", "seen_counts", "hidden_counts", "pile_same_rank", "beats",
@@ -42,8 +44,8 @@ def hidden_counts(obs: Observation, own: list[int] | None = None) -> list[int]:
 
 
 def pile_same_rank(obs: Observation) -> int:
-    """Cards of the latest play's rank put on the current pile in a row (the count that
-    ``last_of_rank_clears`` compares with four); 0 on an empty pile."""
+    """Cards of the latest play's rank put on the current pile in a row (the kernel's
+    ``same``, which :func:`president.kernel.completes_rank` adds to); 0 on an empty pile."""
     if not obs.pile:
         return 0
     top = obs.pile[-1][1].rank
@@ -55,9 +57,7 @@ def pile_same_rank(obs: Observation) -> int:
     return n
 
 
-def beats(rank: int, top: int, strict: bool) -> bool:
-    """Whether ``rank`` beats ``top`` under ``beat`` = higher (``strict``) or equal-or-higher."""
-    return rank > top if strict else rank >= top
+beats = kernel.beats  # whether ``rank`` beats ``top``: the kernel's rule, re-exported
 
 
 def can_be_beaten(obs: Observation, rank: int, count: int, hidden: list[int],
@@ -71,7 +71,7 @@ def can_be_beaten(obs: Observation, rank: int, count: int, hidden: list[int],
     most = max((k for s, k in enumerate(obs.hand_counts) if s != obs.seat), default=0)
     if most < count:
         return False
-    start = rank + 1 if obs.rules.beat == "higher" else rank
+    start = first_rank_to_follow(rank, kernel.strict_of(obs.rules.beat))
     return any(hidden[r] >= count for r in range(start, 13))
 
 
@@ -87,7 +87,7 @@ def plan_size(own: list[int], hidden: list[int], strict: bool = True) -> int:
         if not k:
             continue
         plays += 1
-        start = r + 1 if strict else r
+        start = first_rank_to_follow(r, strict)
         if not any(hidden[q] >= k for q in range(start, 13)):
             winners += 1
     return plays - 2 * winners
@@ -121,7 +121,7 @@ def choose_give(obs: Observation) -> Give:
         left = own[:]
         for c in g.cards:
             left[c.rank] -= 1
-        key = (plan_size(left, hidden, obs.rules.beat == "higher"),
+        key = (plan_size(left, hidden, kernel.strict_of(obs.rules.beat)),
                sorted((c.index for c in g.cards), reverse=True))
         if best is None or key < best[0]:
             best = (key, g)
