@@ -27,8 +27,9 @@ from hypothesis import strategies as st
 
 from president import Give, IllegalAction, Match, Rules, Transfer
 from president.cards import cards_from_mask
-from president.players import make_player
+from president.players import LEVELS, make_player
 from president.players.expert import ExpertPlayer
+from president.players.master import MasterPlayer
 from president.records import dumps, loads, replay
 
 RANKS = "3 4 5 6 7 8 9".split()
@@ -203,10 +204,11 @@ def test_the_give_back_rule_also_holds_for_a_one_card_exchange():
     match.start_next_deal(hands=_second_hands(4, 1))
     match.act(3, "2S")
     assert set(match.legal_actions()) == _gives("3D", "3H")
-    for level in ("random", "beginner", "simple", "intermediate", "expert"):
+    for level in LEVELS:
         for seed in range(2):
             m = Match(rules, seed=seed, record_events=False)
             bots = [ExpertPlayer(seed=i, playouts=8, time_limit=None) if level == "expert"
+                    else MasterPlayer(seed=i, playouts=8, time_limit=None) if level == "master"
                     else make_player(level, seed=seed * 7 + i) for i in range(4)]
             gave_back = 0
             while m.phase != "match-over":

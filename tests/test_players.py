@@ -13,7 +13,7 @@ from president import PASS, Match, Rules
 from president.rules import TWISTS
 from president.actions import Give, Play
 from president.observation import Observation
-from president.players import make_player
+from president.players import LEVELS, make_player
 from president.players.beginner import BeginnerPlayer
 from president.players.intermediate import IntermediatePlayer
 from president.players.knowledge import (can_be_beaten, hidden_counts, pile_same_rank,
@@ -28,13 +28,16 @@ TABLES = [
     ("practice", (), 4), ("first-night", (), 3), ("first-night", ("swap",), 4),
     ("first-night", ("swap",), 3), ("first-night", ("swap", "three-of-clubs-starts"), 7),
 ]
-FAST_LEVELS = ["random", "beginner", "simple", "intermediate", "expert"]
+FAST_LEVELS = list(LEVELS)  # every level; the searching ones at a small budget (_fast)
 
 
 def _fast(level: str, seed: int):
     if level == "expert":
         from president.players.expert import ExpertPlayer
         return ExpertPlayer(seed=seed, playouts=24, time_limit=0.5)
+    if level == "master":
+        from president.players.master import MasterPlayer
+        return MasterPlayer(seed=seed, playouts=24, time_limit=None)
     return make_player(level, seed=seed)
 
 

@@ -13,6 +13,7 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from president.actions import PASS  # noqa: E402
+from president.players import LEVELS  # noqa: E402
 from president.web import protocol as P  # noqa: E402
 from president.web.app import create_app  # noqa: E402
 from president.web.sealing import SealError, Sealer  # noqa: E402
@@ -473,7 +474,7 @@ def test_options_list_hint_levels(client):
     assert opts["hint_levels"] == available_levels() and opts["default_hint_level"] == "simple"
 
 
-@pytest.mark.parametrize("level", ["random", "beginner", "simple", "intermediate", "expert"])
+@pytest.mark.parametrize("level", list(LEVELS))
 def test_hint_at_each_level_is_legal(client, level):
     from president.players import available_levels
     if level not in available_levels():

@@ -28,6 +28,7 @@ import stat
 import threading
 import time
 from pathlib import Path
+from typing import Sequence
 
 __all__ = ["Ledger", "StaleRecord", "default_state_dir", "private_dir", "private_file",
            "tighten", "open_private_sqlite", "LEDGER_FILE", "KEEP_SECONDS"]
@@ -144,11 +145,22 @@ class Ledger:
     def issued(self, table_id: str, version: int) -> None:
         """Note that a record of ``table_id`` with ``version`` actions was sealed and sent
         (the stored version only ever grows)."""
+        self.issued_many([(table_id, version)])
+
+    def issued_many(self, versions: Sequence[tuple[str, int]]) -> None:
+        """:meth:`issued` for several ``(table_id, version)`` pairs, in one transaction."""
+        at = time.time()
         with self._lock:
-            self._db.execute(
-                "INSERT INTO issued (table_id, version, at) VALUES (?, ?, ?) "
-                "ON CONFLICT(table_id) DO UPDATE SET version = max(version, excluded.version), "
-                "at = excluded.at", (table_id, int(version), time.time()))
+            self._db.execute("BEGIN")
+            try:
+                self._db.executemany(
+                    "INSERT INTO issued (table_id, version, at) VALUES (?, ?, ?) "
+                    "ON CONFLICT(table_id) DO UPDATE SET version = max(version, excluded.version), "
+                    "at = excluded.at", [(t, int(v), at) for t, v in versions])
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
 
     def latest(self, table_id: str) -> int | None:
         """The newest version issued for ``table_id``, or ``None`` if none is known."""

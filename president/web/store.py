@@ -77,15 +77,25 @@ class TableStore:
                     now: float | None = None) -> None:
         """Keep accepted actions number ``start``, ``start + 1``, ... of a table (as
         :meth:`append`), in one transaction committed before this returns."""
+        self.append_batches([(table_id, start, [json.dumps(e, separators=(",", ":"))
+                                                for e in entries])], now=now)
+
+    def append_batches(self, batches: Sequence[tuple[str, int, Sequence[str]]], *,
+                       now: float | None = None) -> None:
+        """Keep the accepted actions of several tables at once: each ``(table_id, start,
+        texts)``, the entries already encoded as JSON text, as :meth:`append_many`, all in one
+        transaction committed before this returns (a group commit: one write for every table
+        that acted in the same moment)."""
         at = time.time() if now is None else now
-        rows = [(table_id, int(start) + i, json.dumps(e, separators=(",", ":")))
-                for i, e in enumerate(entries)]
+        rows = [(table_id, int(start) + i, text)
+                for table_id, start, texts in batches for i, text in enumerate(texts)]
+        touched = [(at, table_id) for table_id in dict.fromkeys(b[0] for b in batches)]
         with self._lock:
             self._db.execute("BEGIN")
             try:
                 self._db.executemany("INSERT OR REPLACE INTO actions (table_id, n, entry) VALUES (?, ?, ?)",
                                      rows)
-                self._db.execute("UPDATE tables SET active = ? WHERE id = ?", (at, table_id))
+                self._db.executemany("UPDATE tables SET active = ? WHERE id = ?", touched)
                 self._db.execute("COMMIT")
             except BaseException:
                 self._db.execute("ROLLBACK")

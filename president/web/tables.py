@@ -218,11 +218,11 @@ class Table:
         self._hinting: set[int] = set()
         self.on_send: Callable[[int, dict[str, Any]], None] | None = None
         """Test hook: called with (player, message) before each message is sent."""
-        self.on_actions: Callable[["Table", int, list[Any]], None] | None = None
-        """Called with (table, number of the first entry, log entries) for the actions accepted
-        since the last call, in a worker thread, before anyone is sent their result (the store
-        and ledger of :class:`Tables` keep them there): one call per batch (a human action
-        and the instant computer replies after it), not one per action."""
+        self.on_actions: Callable[["Table", int, list[Any]], Awaitable[None]] | None = None
+        """Awaited with (table, number of the first entry, log entries) for the actions
+        accepted since the last call, before anyone is sent their result (the store and ledger
+        of :class:`Tables` keep them there, see :class:`GroupCommit`): one call per batch (a
+        human action and the instant computer replies after it), not one per action."""
         self._unsaved = 0
         """How many of the last log entries ``on_actions`` has not been given yet."""
         self.on_join: Callable[["Table"], None] | None = None
@@ -278,14 +278,14 @@ class Table:
 
     async def _save(self) -> None:
         """Keep the actions accepted since the last save (``on_actions``: the store's and the
-        ledger's writes, in a worker thread so the disk never holds up other tables). Every
+        ledger's writes, off the event loop so the disk never holds up other tables). Every
         message about an action is sent after this returns."""
         if not self._unsaved:
             return
         start, entries = len(self.log) - self._unsaved, self.log[-self._unsaved:]
         self._unsaved = 0
         if self.on_actions is not None:
-            await asyncio.to_thread(self.on_actions, self, start, entries)
+            await self.on_actions(self, start, entries)
 
     @classmethod
     def from_record(cls, record: Any, *, bot_delay: float, sealer: Sealer | None,
@@ -1038,6 +1038,89 @@ class Table:
             self._runner.cancel()
 
 
+
+class GroupCommit:
+    """Accepted actions of every table kept on disk with one write per moment, not per table.
+
+    ``await keep(table, start, entries)`` returns once the entries are committed. One writer
+    thread takes every call waiting when it comes round (those made while it was writing,
+    or in the same turn of the event loop) and writes them in one transaction: one hand-off
+    and one commit for a burst of tables, where a worker-thread hop each cost about 0.1 ms
+    of the event loop per action under load. Works from any number of event loops.
+
+    Args:
+        write: ``write(batches)`` with ``batches`` a list of ``(table, start, entries)``;
+            runs in this object's one writer thread, so writes are in order.
+    """
+
+    def __init__(self, write: Callable[[list[tuple["Table", int, list[Any]]]], None]) -> None:
+        import queue
+        import threading
+
+        self._write = write
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="president-store", daemon=True)
+
+    async def keep(self, table: "Table", start: int, entries: list[Any]) -> None:
+        """Return once ``entries`` (log entries ``start``, ``start + 1``, ...) are on disk.
+
+        Raises:
+            Exception: whatever the write raised (the caller's action is then not sent).
+        """
+        if not self._thread.is_alive() and self._thread.ident is None:
+            self._thread.start()                # started by the first write
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._queue.put((table, start, entries, loop, done))
+        await done
+
+    def _run(self) -> None:
+        import queue
+
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            while True:                 # everything else already waiting joins this write
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._queue.put(None)
+                    break
+                batch.append(more)
+            try:
+                self._write([b[:3] for b in batch])
+                error: BaseException | None = None
+            except Exception as e:      # reaches every caller of this write
+                error = e
+            by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
+            for *_, loop, done in batch:
+                by_loop.setdefault(loop, []).append(done)
+            for loop, futures in by_loop.items():
+                try:
+                    loop.call_soon_threadsafe(_settle, futures, error)
+                except RuntimeError:    # that loop is closed: nobody is waiting any more
+                    pass
+
+    def close(self) -> None:
+        """Stop the writer thread after the writes already asked for."""
+        if self._thread.ident is not None:
+            self._queue.put(None)
+            self._thread.join(timeout=30)
+
+
+def _settle(futures: list[asyncio.Future[None]], error: BaseException | None) -> None:
+    for done in futures:
+        if not done.done():
+            if error is None:
+                done.set_result(None)
+            else:
+                done.set_exception(error)
+
+
 class Tables:
     """Every table of one server process, by id; with a store, every table on disk too.
 
@@ -1088,6 +1171,7 @@ class Tables:
         self._count = len(store) if store is not None else 0
         self._made: dict[str, deque[float]] = {}
         self._swept = 0.0
+        self._commit = GroupCommit(self._accepted)
 
     def __len__(self) -> int:
         """Tables kept (in the store, or in memory without one)."""
@@ -1120,13 +1204,19 @@ class Tables:
         if table.id in self.tables:
             self.tables.move_to_end(table.id)
 
-    def _accepted(self, table: Table, start: int, entries: list[Any]) -> None:
-        """Actions the engine accepted (log entries ``start``, ``start + 1``, ...): on disk
-        before anyone hears of them (runs in a worker thread)."""
+    def _accepted(self, batches: list[tuple[Table, int, list[Any]]]) -> None:
+        """Actions the engine accepted, ``(table, start, entries)`` per table (log entries
+        ``start``, ``start + 1``, ...): on disk before anyone hears of them (runs in the
+        :class:`GroupCommit` worker thread)."""
         if self.store is not None:
-            self.store.append_many(table.id, start, entries)
-        if self.ledger is not None and table.kind == "match":
-            self.ledger.issued(table.id, start + len(entries))
+            # Each entry was encoded once when accepted (Table._log_json).
+            self.store.append_batches([(t.id, start, t._log_json[start:start + len(entries)])
+                                       for t, start, entries in batches])
+        if self.ledger is not None:
+            versions = [(t.id, start + len(entries)) for t, start, entries in batches
+                        if t.kind == "match"]
+            if versions:
+                self.ledger.issued_many(versions)
 
     def _joined(self, table: Table) -> None:
         self._touch(table)
@@ -1262,7 +1352,7 @@ class Tables:
         return table
 
     def _watch(self, table: Table) -> None:
-        table.on_actions = self._accepted
+        table.on_actions = self._commit.keep
         table.on_join = self._joined
 
     def restore(self, sealed: str) -> Table:
@@ -1323,5 +1413,6 @@ class Tables:
         for table in self.tables.values():
             table.close()
         self.tables.clear()
+        self._commit.close()
         if self.thinker is not None:
             self.thinker.close()

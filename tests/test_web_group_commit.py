@@ -1,0 +1,100 @@
+"""The group commit of accepted actions (president.web.tables.GroupCommit) and the store's
+and ledger's batch writes under it."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from president.web.ledger import Ledger  # noqa: E402
+from president.web.store import TableStore  # noqa: E402
+from president.web.tables import GroupCommit  # noqa: E402
+
+
+class _T:
+    def __init__(self, tid: str) -> None:
+        self.id = tid
+
+
+def test_calls_made_during_a_write_share_the_next_write_and_all_wait_for_it():
+    writes: list[list[tuple]] = []
+    writing = threading.Event()
+    gate = threading.Event()
+
+    def write(batches):
+        writing.set()
+        gate.wait(5)
+        writes.append([(t.id, start, list(entries)) for t, start, entries in batches])
+
+    async def main():
+        commit = GroupCommit(write)
+        tables = [_T(f"t{i}") for i in range(5)]
+        first = asyncio.create_task(commit.keep(tables[0], 3, [[0, "3C"]]))
+        while not writing.is_set():                    # the writer holds the first write
+            await asyncio.sleep(0.005)
+        more = [asyncio.create_task(commit.keep(t, 4, [[1, "pass"]])) for t in tables[1:]]
+        await asyncio.sleep(0.05)
+        assert not first.done() and not any(t.done() for t in more)   # none before its write
+        gate.set()
+        await asyncio.gather(first, *more)
+        commit.close()
+
+    asyncio.run(main())
+    assert [len(w) for w in writes] == [1, 4]
+    assert writes[0] == [("t0", 3, [[0, "3C"]])]
+    assert [w[0] for w in writes[1]] == ["t1", "t2", "t3", "t4"]
+
+
+def test_a_failed_write_reaches_every_caller_of_that_write_and_the_next_one_works():
+    calls = []
+    writing = threading.Event()
+    gate = threading.Event()
+
+    def write(batches):
+        calls.append(len(batches))
+        if len(calls) == 1:                 # hold the first write so the next two share one
+            writing.set()
+            gate.wait(5)
+        elif len(calls) == 2:
+            raise OSError("disk full")
+
+    async def main():
+        commit = GroupCommit(write)
+        held = asyncio.create_task(commit.keep(_T("x"), 0, [1]))
+        while not writing.is_set():
+            await asyncio.sleep(0.005)
+        both = asyncio.gather(commit.keep(_T("a"), 0, [1]), commit.keep(_T("b"), 0, [1]),
+                              return_exceptions=True)
+        await asyncio.sleep(0.05)
+        gate.set()
+        await held
+        assert [type(r) for r in await both] == [OSError, OSError]
+        await commit.keep(_T("a"), 0, [1])             # the next write goes through
+        commit.close()
+
+    asyncio.run(main())
+    assert calls == [1, 2, 1]
+
+
+def test_store_batches_keep_each_tables_actions_in_order(tmp_path):
+    store = TableStore(tmp_path / "tables.sqlite3")
+    store.add("a", {"v": 1}, now=1.0)
+    store.add("b", {"v": 1}, now=1.0)
+    store.append_batches([("a", 0, ['[0,"3C"]', '[1,"pass"]']), ("b", 0, ['[2,"4D"]'])], now=5.0)
+    store.append_many("a", 2, [[2, "5H"]], now=6.0)
+    assert store.load("a")["log"] == [[0, "3C"], [1, "pass"], [2, "5H"]]
+    assert store.load("b")["log"] == [[2, "4D"]]
+    assert store.expire(before=5.5) == ["b"]           # b last acted at 5.0, a at 6.0
+    store.close()
+
+
+def test_ledger_issued_many_only_ever_raises_a_version(tmp_path):
+    ledger = Ledger(tmp_path / "ledger.sqlite3")
+    ledger.issued_many([("a", 7), ("b", 2)])
+    ledger.issued_many([("a", 5), ("b", 3)])
+    assert (ledger.latest("a"), ledger.latest("b")) == (7, 3)
+    ledger.close()
