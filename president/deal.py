@@ -75,7 +75,7 @@ class Deal:
     """
 
     __slots__ = ("rules", "players", "dealer", "leader", "hands", "pile", "cleared", "history",
-                 "dealt", "points", "state")
+                 "dealt", "points", "state", "counts", "to_act", "passed", "finish_order", "over")
 
     def __init__(self, rules: Rules, hands: Sequence[int], *, dealer: int, leader: int) -> None:
         n = rules.players
@@ -106,35 +106,23 @@ class Deal:
         self.points: tuple[int, ...] | None = None
         # the play on ranks and counts: the kernel's state and transitions
         self.state = Position.for_rules(rules, [h.bit_count() for h in hands], leader)
+        self.counts = self.state.ncards
+        self.finish_order = self.state.finish
+        self.to_act: int | None = leader
+        self.passed = 0
+        self.over = False
 
     # ----- the kernel's state, by the engine's names ---------------------------------
+    # ``counts`` and ``finish_order`` are the kernel's own lists (``ncards``, ``finish``);
+    # ``to_act``, ``passed`` and ``over`` are copied from it after each transition
+    # (:meth:`_sync`), so that reading them costs no more than an attribute.
 
-    @property
-    def counts(self) -> list[int]:
-        """Cards held per seat (the kernel's ``ncards``)."""
-        return self.state.ncards
-
-    @property
-    def to_act(self) -> int | None:
-        """Seat whose turn it is, ``None`` once the deal is over."""
-        seat = self.state.to_act
-        return None if seat < 0 else seat
-
-    @property
-    def passed(self) -> int:
-        """Bit mask of seats that passed since the latest play (``re-enter``) or on this
-        pile (``sit-out``, ``once-around``)."""
-        return self.state.passed
-
-    @property
-    def finish_order(self) -> list[int]:
-        """Seats in finishing order; complete when the deal is over."""
-        return self.state.finish
-
-    @property
-    def over(self) -> bool:
-        """Whether the deal has ended."""
-        return self.state.to_act < 0
+    def _sync(self) -> None:
+        k = self.state
+        seat = k.to_act
+        self.to_act = None if seat < 0 else seat
+        self.over = seat < 0
+        self.passed = k.passed
 
     @property
     def pile_count(self) -> int:
@@ -319,6 +307,7 @@ class Deal:
                 self.cleared |= p.mask
             self.pile = []
             events.append(PileCleared(CLEAR_REASONS[outcome], k.last, k.to_act))
+        self._sync()
         return events
 
     def settle(self, order: Sequence[int]) -> list[Event]:
@@ -350,6 +339,7 @@ class Deal:
             events.append(WentOut(s, place, title_for_place(place, n, naming=self.rules.titles)))
         finish.append(order[-1])
         self.state.to_act = -1
+        self._sync()
         self._end(events)
         return events
 
