@@ -330,3 +330,34 @@ def test_deal_and_kernel_agree_on_random_positions(index, seed, steps):
             assert getattr(shadow, name) == getattr(deal.state, name), name
         assert deal.to_act == (None if shadow.to_act < 0 else shadow.to_act)
         assert deal.counts == shadow.ncards and deal.finish_order == shadow.finish
+
+
+# ----- the page states no rule -------------------------------------------------------------
+
+def test_the_page_reads_what_answers_the_pile_from_the_server():
+    """The page highlights from the server's ``legal`` and shows the server's
+    ``to_beat.needs``; app.js holds no copy of the beat rule."""
+    from pathlib import Path
+    js = (Path(__file__).parent.parent / "president" / "web" / "static" / "app.js").read_text()
+    assert "rules.beat" not in js and "equal-or-higher" not in js
+    assert "s.to_beat.needs" in js and "app.state.legal" in js
+
+
+@pytest.mark.parametrize("beat", BEATS)
+def test_needs_words_follow_the_kernel(beat):
+    pytest.importorskip("pydantic")
+    from president.web.protocol import needs_words
+    strict = kernel.strict_of(beat)
+    for rank in range(13):
+        for suits, count in ((1, 1), (3, 2), (15, 4)):
+            words = needs_words(Play(rank, suits), beat)
+            first = kernel.first_rank_to_follow(rank, strict)
+            if first > TWO:
+                assert words == "Nothing beats it: pass."
+            elif rank == TWO:
+                assert words == ("Only a 2 can match it, or pass." if count == 1
+                                 else f"Only {count} twos can match it, or pass.")
+            else:
+                assert words.startswith(f"Needs {count} card{'s' if count > 1 else ''}, ")
+                assert words.endswith(" or higher." if first == rank else
+                                      f"higher than {Play(rank, 1).rank.symbol}.")

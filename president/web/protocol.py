@@ -19,6 +19,7 @@ from typing import Annotated, Any, Literal, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from .. import kernel
 from ..actions import PASS, Give, Pass, Play
 from ..cards import Card, Rank
 from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, PileCleared, Passed,
@@ -406,7 +407,8 @@ def state_message(obs: Observation, *, table: dict[str, Any], player: int,
         "pile": [{"seat": s, "cards": _cards(p.cards), "text": p.describe()} for s, p in obs.pile],
         "to_beat": None if to_beat is None else {"seat": obs.pile[-1][0], "cards": _cards(to_beat.cards),
                                                  "count": to_beat.count, "kind": to_beat.kind,
-                                                 "text": to_beat.describe()},
+                                                 "text": to_beat.describe(),
+                                                 "needs": needs_words(to_beat, obs.rules.beat)},
         "cleared": len(obs.cleared),
         "gone": gone_by_rank(obs),
         "finish_order": list(obs.finish_order),
@@ -421,6 +423,24 @@ def state_message(obs: Observation, *, table: dict[str, Any], player: int,
         "winners": None if winners is None else list(winners),
         "snapshot": snapshot,
     }
+
+
+def needs_words(top: Play, beat: str) -> str:
+    """What answers the play to beat, in words, from the kernel's ``beat`` rule
+    (:func:`president.kernel.first_rank_to_follow`): ``"Needs 2 cards, higher than 9."``,
+    ``"Needs 2 cards, 9 or higher."`` (``equal-or-higher``), ``"Nothing beats it: pass."``,
+    ``"Only a 2 can match it, or pass."``. The page shows it under the pile."""
+    first = kernel.first_rank_to_follow(top.rank, kernel.strict_of(beat))
+    size = top.count
+    many = f"{size} card{'' if size == 1 else 's'}"
+    symbol = top.rank.symbol
+    if first > kernel.TOP_RANK:
+        return "Nothing beats it: pass."
+    if first == top.rank:  # the same rank answers it
+        if top.rank == kernel.TOP_RANK:
+            return f"Only {f'{size} twos' if size > 1 else 'a 2'} can match it, or pass."
+        return f"Needs {many}, {symbol} or higher."
+    return f"Needs {many}, higher than {symbol}."
 
 
 def gone_by_rank(obs: Observation) -> list[list[Any]]:

@@ -1551,7 +1551,7 @@ function renderPile() {
     const who = document.createElement("span");
     who.replaceChildren(`To beat: ${playWords(top.cards)} by `, ...named`${nameIn(top.seat)}. `);
     const need = document.createElement("strong");
-    need.textContent = needWords(s.to_beat, s.rules.beat);
+    need.textContent = s.to_beat.needs;   // the server's words, from the rules kernel
     toBeat.append(who, need);
   } else {
     toBeat.replaceChildren("Empty pile: ", ...named`${nameOf(s.to_act)} ${s.to_act === me() ? "lead" : "leads"} any single, pair, triple or four of a kind`);
@@ -1572,19 +1572,6 @@ function renderPile() {
   $("discard-count").textContent = String(s.cleared);
   $("discard").setAttribute("aria-label", `Discard: ${plural(s.cleared, "card")}`);
   layoutSeats();
-}
-
-// What answers the play to beat: "2 cards, higher than 9" (or "9 or higher" under
-// equal-or-higher); nothing outranks a 2.
-function needWords(toBeat, beat) {
-  const size = toBeat.count;
-  const many = plural(size, "card");
-  const rank = rankOf(toBeat.cards[0]);
-  if (rank === "2") {
-    return beat === "equal-or-higher" ? `Only ${size > 1 ? `${size} twos` : "a 2"} can match it, or pass.`
-      : "Nothing beats it: pass.";
-  }
-  return beat === "equal-or-higher" ? `Needs ${many}, ${rank} or higher.` : `Needs ${many}, higher than ${rank}.`;
 }
 
 function renderHand() {
