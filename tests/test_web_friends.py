@@ -19,12 +19,8 @@ from president.web.sealing import Sealer  # noqa: E402
 from president.web.tables import Table, Tables  # noqa: E402
 
 from tests.test_web_security import Watch  # noqa: E402
+from tests.helpers import run_async  # noqa: E402
 
-
-def run_async(make):
-    """``asyncio.run(make())`` in a thread of its own (Playwright may leave a loop running)."""
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(lambda: asyncio.run(make())).result()
 
 
 class Page:

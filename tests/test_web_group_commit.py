@@ -13,6 +13,7 @@ pytest.importorskip("fastapi")
 from president.web.ledger import Ledger  # noqa: E402
 from president.web.store import TableStore  # noqa: E402
 from president.web.tables import GroupCommit  # noqa: E402
+from tests.helpers import run_async  # noqa: E402
 
 
 class _T:
@@ -43,7 +44,7 @@ def test_calls_made_during_a_write_share_the_next_write_and_all_wait_for_it():
         await asyncio.gather(first, *more)
         commit.close()
 
-    asyncio.run(main())
+    run_async(main)
     assert [len(w) for w in writes] == [1, 4]
     assert writes[0] == [("t0", 3, [[0, "3C"]])]
     assert [w[0] for w in writes[1]] == ["t1", "t2", "t3", "t4"]
@@ -76,7 +77,7 @@ def test_a_failed_write_reaches_every_caller_of_that_write_and_the_next_one_work
         await commit.keep(_T("a"), 0, [1])             # the next write goes through
         commit.close()
 
-    asyncio.run(main())
+    run_async(main)
     assert calls == [1, 2, 1]
 
 

@@ -30,6 +30,7 @@ from president.web import protocol as P  # noqa: E402
 from president.web.app import MAX_BEFORE_HELLO, create_app  # noqa: E402
 from president.web.names import (MAX_MARKS, BadName, check_names, clean_name,  # noqa: E402
                                  same_name)
+from tests.helpers import run_async  # noqa: E402
 
 SECRET = b"hostile-test-secret-0123456789abc"
 LOCAL = "http://127.0.0.1:8000"
@@ -550,14 +551,6 @@ def test_sockets_waiting_for_a_hello_are_bounded_per_address(tmp_path, monkeypat
             second.__exit__(None, None, None)
             first.__exit__(None, None, None)
 
-
-def run_async(make):
-    """``asyncio.run(make())`` in a thread of its own: ``asyncio.run`` refuses to start inside
-    the event loop Playwright's sync API leaves running once the browser tests have run."""
-    import asyncio
-    import concurrent.futures
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(lambda: asyncio.run(make())).result()
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="needs /proc")

@@ -17,6 +17,7 @@ from president.players import LEVELS  # noqa: E402
 from president.web import protocol as P  # noqa: E402
 from president.web.app import create_app  # noqa: E402
 from president.web.sealing import SealError, Sealer  # noqa: E402
+from tests.helpers import run_async  # noqa: E402
 
 SECRET = b"protocol-test-secret-0123456789ab"
 
@@ -736,14 +737,6 @@ def test_per_address_rate_of_new_tables(tmp_path):
         r = c.post("/api/tables", json={"kind": "practice"})
         assert r.json()["error"] == "busy" and "a minute" in r.json()["message"]
 
-
-def run_async(make):
-    """``asyncio.run(make())`` in a thread of its own: ``asyncio.run`` refuses to start inside
-    the event loop Playwright's sync API leaves running once the browser tests have run."""
-    import asyncio
-    import concurrent.futures
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        return pool.submit(lambda: asyncio.run(make())).result()
 
 
 def _parent_death_signal() -> int:
