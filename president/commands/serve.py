@@ -27,6 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="another host name or address the game answers to, besides "
                              "127.0.0.1, localhost, [::1] and --host (repeatable; for friends "
                              "on other machines with --host 0.0.0.0)")
+    parser.add_argument("--level", action="append", default=[], metavar="MODULE:CLASS",
+                        dest="extra_levels",
+                        help="offer your own computer player, named by import path "
+                             "(package.module:ClassName), beside the built-in levels "
+                             "(repeatable; its code runs in this server, so only name code you "
+                             "trust)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                         help="pause between computer plays (default $PRESIDENT_BOT_DELAY or 0.8)")
@@ -90,7 +96,8 @@ def run(args: argparse.Namespace) -> int:
         # addresses, which the server then answers to (other names still need --allow-host).
         hosts = allowed_hosts_for(args.host, [*lan, *(getattr(args, "allow_host", None) or ())])
         friend_url = f"http://{lan[0]}:{args.port}/" if lan else None
-        app = create_app(bot_delay=args.bot_delay, allowed_hosts=hosts, friend_url=friend_url)
+        app = create_app(bot_delay=args.bot_delay, allowed_hosts=hosts, friend_url=friend_url,
+                         extra_levels=getattr(args, "extra_levels", None) or ())
     except ValueError as e:
         print(f"president serve: {e}", file=sys.stderr)
         return 2

@@ -44,6 +44,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..lessons import LESSONS, MAX_MOVE_CHARS, LessonError
+from ..players import register_level
 from ..rules import OPTION_HELP, PRESETS, TWISTS, Rules, describe_items
 from . import guard
 from . import protocol as P
@@ -105,9 +106,9 @@ class NewTable(BaseModel):
     twists: Annotated[list[Annotated[str, Field(max_length=40)]], Field(max_length=6)] = []
     players: Annotated[int, Field(ge=3, le=7)] | None = None
     names: Annotated[list[_Name], Field(max_length=7)] | None = None
-    levels: Annotated[list[Annotated[str, Field(max_length=24)]], Field(max_length=7)] | None = None
+    levels: Annotated[list[Annotated[str, Field(max_length=120)]], Field(max_length=7)] | None = None
     seed: Annotated[int, Field(ge=0, lt=2**32)] | None = None
-    standin: Annotated[str, Field(max_length=24)] = DEFAULT_STANDIN
+    standin: Annotated[str, Field(max_length=120)] = DEFAULT_STANDIN
     grace_seconds: Annotated[float, Field(ge=1, le=600)] = DEFAULT_GRACE_SECONDS
     turn_seconds: Annotated[float, Field(ge=5, le=600)] | None = None
 
@@ -171,7 +172,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                state_dir: str | os.PathLike[str] | None = None,
                workers: int | None = None, per_address: int | None = None,
                max_sockets_per_address: int = 2000,
-               friend_url: str | None = None) -> FastAPI:
+               friend_url: str | None = None, extra_levels: Sequence[str] = ()) -> FastAPI:
     """The browser game as an ASGI app.
 
     Args:
@@ -199,10 +200,20 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             0.0.0.0`` passes this machine's network address), given to the page in
             ``/api/options`` so a host on a loopback address is sent there; ``None``: the server
             listens on this machine only.
+        extra_levels: your own computer players by import path (``"package.module:Class"``,
+            :func:`president.players.register_level`), offered beside the built-in levels
+            (``president serve --level``). Only the server's owner names them; the page can
+            ask for an import path only if it is listed here. They think in the worker
+            processes, like the slow built-in levels.
 
     Raises:
-        ValueError: for a bad ``$PRESIDENT_BOT_DELAY``.
+        ValueError: for a bad ``$PRESIDENT_BOT_DELAY``, or an ``extra_levels`` entry that does
+            not load (saying why, see :func:`president.players.load_class`).
     """
+    for path in extra_levels:
+        register_level(path)
+    if extra_levels:
+        known_levels.cache_clear()
     if bot_delay is None:
         bot_delay = bot_delay_from_env()
     if allow_seed is None:

@@ -45,9 +45,11 @@ def _worker_start() -> None:  # pragma: no cover - runs in the worker process
 
 def decide(level: str, obs: Any, seed: int) -> Any:
     """The action a fresh computer player of ``level`` (seeded ``seed``) chooses from ``obs``
-    (one seat's :class:`~president.observation.Observation`): runs in a worker process."""
-    from ..players import make_player
-    return make_player(level, seed=seed).act(obs)
+    (one seat's :class:`~president.observation.Observation`): runs in a worker process.
+    A level named by import path (``president serve --level``) is imported here: the server
+    made the table only after checking the path is one its owner offered."""
+    from ..players import is_import_path, make_player
+    return make_player(level, seed=seed, imports=is_import_path(level)).act(obs)
 
 
 class Thinker:
