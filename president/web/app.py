@@ -31,12 +31,13 @@ import logging
 import os
 from contextlib import asynccontextmanager
 from pathlib import Path
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any, Literal, Sequence
 
 import orjson
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -127,7 +128,9 @@ def _lesson_try(raw: bytes) -> LessonTry | JSONResponse:
     """The body of a lesson try, read and checked here (not by the app's table-request
     handler, whose messages name a table request): a :class:`LessonTry`, or the refusal
     ``422 {"error": "bad-request", "message"}``."""
-    return guard.read_json(raw, LessonTry, 'send JSON such as {"step": 1, "move": "KD KS"}')
+    result: LessonTry | JSONResponse = guard.read_json(
+        raw, LessonTry, 'send JSON such as {"step": 1, "move": "KD KS"}')
+    return result
 
 
 class _Socket:
@@ -231,7 +234,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                     thinker=Thinker(workers), per_address=per_address)
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI):
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
         tables.close_all()
         ledger.close()
@@ -256,7 +259,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     app.add_middleware(guard.HostCheck, allowed_hosts=hosts)
 
     @app.middleware("http")
-    async def headers(request: Request, call_next):
+    async def headers(request: Request,
+                      call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         response = await call_next(request)
         response.headers["Content-Security-Policy"] = CSP
         response.headers.update(guard.SECURITY_HEADERS)
@@ -289,7 +293,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             message = f"{P.excerpt(request.method)[1:-1]} is not allowed here"
         reason = {404: "not-found", 405: "method-not-allowed", 413: "too-large",
                   422: "bad-request"}.get(status, "bad-request" if status < 500 else "server-error")
-        return guard.refusal(status, reason, message, headers=exc.headers)
+        return guard.refusal(status, reason, message,
+                             headers=dict(exc.headers) if exc.headers else None)
 
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index() -> FileResponse:

@@ -646,7 +646,7 @@ class Table:
                 self.standin_moves[player] = self.standin_moves.get(player, 0) + 1
                 self._accept([seat, str(action)])
                 self._collect(events)
-                batch = list(events)
+                batch: list[Event] = list(events)
                 self._instant_bots(batch)
                 self._arm_timer()
                 await self._broadcast(batch)
@@ -747,7 +747,7 @@ class Table:
                     return
                 self._accept([seat, str(action)])
                 self._collect(events)
-                batch = list(events)
+                batch: list[Event] = list(events)
                 self._instant_bots(batch)
                 self._arm_timer()
                 await self._broadcast(batch)
@@ -799,7 +799,7 @@ class Table:
                     if p != self.host and p not in self.seen and not self.humans[p].connections:
                         self.standins.add(p)
                         await self._announce(p, "standin")
-                batch: list[Event] = []
+                batch = []
                 self._instant_bots(batch)
                 self._arm_timer()
                 await self._broadcast(batch)
