@@ -36,6 +36,18 @@ and top rank, passes, the finishing order) and :meth:`PlayState.play` /
 :data:`CLEARED_ALL_PASSED`, :data:`CLEARED_ONCE_AROUND`, :data:`CLEARED_LAST_OF_RANK` or
 :data:`ENDED` (a player going out shows as that seat's count reaching 0).
 
+Sources (the seed files in ``/work/shared/seeds/``, the presets of :mod:`president.rules`)
+------------------------------------------------------------------------------------------
+- Same count, strictly higher rank, a two the highest, a single never beats a pair; pass and
+  re-enter; the pile clears when everyone else passed since the latest play; a player who
+  went out passes the lead clockwise: every preset (``000_2ebb75a2290c9d05.txt``, ``house``;
+  ``001_6a3b64d15368b01c.txt``, ``family``; ``003_e6cd2942d7a2654f.txt``, ``practice``).
+- ``beat = equal-or-higher`` and ``last_of_rank_clears``: ``004_7dd5a514fa081721.txt``
+  (``first-night``, "Same count, equal or higher", "Last of a rank passes the lead");
+  equal plays also in ``001`` as the ``family`` twist ``equal-plays``.
+- ``passing = sit-out``: ``000`` ("Pass and sit out", ``house`` twist ``sit-out``).
+- ``passing = once-around``: ``001`` ("Once around", ``family`` twist ``once-around``).
+
 Tables for hot loops
 --------------------
 :func:`follow_masks` gives, per ``strict``, the 13-bit mask of ranks allowed on each top
@@ -263,8 +275,8 @@ class PlayState:
         self.mode = mode
         self.lor = lor
 
-    @classmethod
-    def for_rules(cls, rules: "Rules", ncards: Sequence[int], leader: int) -> "Position":
+    @staticmethod
+    def for_rules(rules: "Rules", ncards: Sequence[int], leader: int) -> "Position":
         """The state at the start of a deal under ``rules`` (a :class:`president.rules.Rules`;
         only ``players``, ``beat``, ``passing`` and ``last_of_rank_clears`` are read), with
         ``ncards`` cards per seat and ``leader`` to lead.
@@ -273,7 +285,7 @@ class PlayState:
             ValueError: for a ``beat`` or ``passing`` value the kernel does not know.
         """
         return Position(rules.players, ncards, leader, strict=strict_of(rules.beat),
-                   mode=mode_of(rules.passing), lor=bool(rules.last_of_rank_clears))
+                        mode=mode_of(rules.passing), lor=bool(rules.last_of_rank_clears))
 
     def next_with_cards(self, seat: int) -> int:
         """The next seat clockwise from ``seat`` that holds cards (RULES.md, "Turn order";

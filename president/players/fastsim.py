@@ -9,12 +9,12 @@ one int:
 a play        ``rank * 4 + count - 1`` (``rank`` 0..12, ``count`` 1..4)
 ============  =========================================================
 
-:class:`FastDeal` implements the play of a deal exactly as :class:`president.deal.Deal` does
-(lead, ``beat`` = ``higher`` / ``equal-or-higher``, ``passing`` = ``re-enter`` / ``sit-out`` /
-``once-around``, ``last_of_rank_clears``, going out, who leads after a clear, the end of the
-deal); ``tests/test_fastsim.py`` plays random games on both and checks they agree action by
-action. It has no exchange, scoring or events: it exists for the expert player's search and
-for research loops that need many deals per second.
+The actions, what may be played and what a play or a pass does are the rules kernel's
+(:mod:`president.kernel`), which :class:`president.deal.Deal` plays on too: :class:`FastDeal`
+is the kernel's :class:`~president.kernel.PlayState` with the hands, for every ``beat``,
+``passing`` and ``last_of_rank_clears``; ``tests/test_fastsim.py`` plays random games on both
+and checks they agree action by action. It has no exchange, scoring or events: it exists for
+the expert player's search and for research loops that need many deals per second.
 
 >>> from president import Rules
 >>> fd = FastDeal.shuffled(Rules.preset("practice"), seed=3)
