@@ -118,7 +118,7 @@ def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     s = sorted(values)
-    return s[min(len(s) - 1, max(0, int(math.ceil(q / 100 * len(s))) - 1))]
+    return s[min(len(s) - 1, max(0, math.ceil(q / 100 * len(s)) - 1))]
 
 
 def summary(values: list[float]) -> dict:
@@ -188,7 +188,7 @@ class Server:
                     break
             except OSError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not start: {self.log_tail()}")
+                    raise RuntimeError(f"the server did not start: {self.log_tail()}") from None
                 time.sleep(0.1)
 
     @property
@@ -879,7 +879,9 @@ async def idle_tables(ctx: Ctx, k: int) -> dict:
         made = 0
         addresses = [ctx.addresses.next() for _ in range(k // 20 + 1)]   # 20 tables an address
 
-        async def one(i: int) -> None:
+        # this round's semaphore, addresses and kind bound now (each round is awaited in full)
+        async def one(i: int, sem: asyncio.Semaphore = sem,
+                      addresses: list[str | None] = addresses, joined: bool = joined) -> None:
             nonlocal made
             async with sem:
                 info = await create_table(ctx, sink, body, addresses[i // 20])
@@ -1380,7 +1382,7 @@ def attack_rows(a: dict, row, under, own: bool) -> None:
         row(f"control players during {name}: p95 / max / errors",
             f"{fmt_ms(c['p95_ms'])} / {fmt_ms(c['max_ms'])} / {sum(c['errors'].values())} ({c['count']} actions)",
             f"< {TARGET_MS:.0f} ms", under(c["p95_ms"], TARGET_MS) if c["count"] else False)
-        row(f"  ... CPU server / client / others; client loop lag p99",
+        row("  ... CPU server / client / others; client loop lag p99",
             f"{_pc(c.get('server_cpu_percent'))} / {_pc(c.get('client_cpu_percent'))} / "
             f"{_pc(c.get('other_cpu_percent'))}; {fmt_ms(c['client_loop_lag_p99_ms'])}")
         row("  ... server event loop on a CPU / waiting for one / disk", loop_line(c))

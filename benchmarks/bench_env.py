@@ -59,7 +59,6 @@ TARGET_VECTOR_STEPS_PER_SECOND = 100_000
 
 def aec_figure(seconds: float, **options) -> dict:
     """Random masked steps of the AEC environment for about ``seconds``."""
-    import numpy as np
 
     from president.env import env
 
@@ -88,7 +87,6 @@ def aec_figure(seconds: float, **options) -> dict:
 def gym_figure(seconds: float, **options) -> dict:
     """Random masked learner steps of ``President-v0`` for about ``seconds``."""
     import gymnasium as gym
-    import numpy as np
 
     import president.env  # noqa: F401  (registers President-v0)
 
@@ -252,7 +250,7 @@ def peer_figures(seconds: float) -> list[dict]:
     pythons = [sys.executable] + [p for p in os.environ.get(
         "PRESIDENT_BENCH_PEER_PYTHON", "").split(os.pathsep) if p]
     out = []
-    for name, (label, module, hint, _) in PEERS.items():
+    for name, (label, _module, hint, _) in PEERS.items():
         figure: dict = {"peer": name, "label": label, "installed": False, "install": hint}
         for python in pythons:
             proc = subprocess.run([python, __file__, "--peer", name, "--seconds", str(seconds)],

@@ -188,7 +188,7 @@ def served():
 
 def score100(score: float | None) -> int | None:
     """A category score as Lighthouse shows it (``Math.round(score * 100)``)."""
-    return None if score is None else int(math.floor(score * 100 + 0.5))
+    return None if score is None else math.floor(score * 100 + 0.5)
 
 
 def failing_audits(lhr: dict, base: str = "") -> list[dict]:

@@ -50,7 +50,7 @@ def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     s = sorted(values)
-    return s[min(len(s) - 1, max(0, int(round(q / 100 * len(s) + 0.5)) - 1))]
+    return s[min(len(s) - 1, max(0, round(q / 100 * len(s) + 0.5) - 1))]
 
 
 # ----- 1. in process ------------------------------------------------------------------------
@@ -187,7 +187,7 @@ async def _load_level(base: str, pid: int, tables: int, think: float, seconds: f
     measuring = [False]
     rng = random.Random(seed)
     tasks = []
-    for i in range(tables):
+    for _ in range(tables):
         tasks.append(asyncio.create_task(_player(base, think, random.Random(rng.random()), stop,
                                                  latencies, measuring, errors)))
         await asyncio.sleep(think / max(tables, 1))   # spread the starts over one think time
@@ -227,7 +227,7 @@ def _under_load(think: float, seconds: float, max_tables: int, start: int) -> di
                     break
             except OSError:
                 if time.monotonic() > deadline or server.poll() is not None:
-                    raise RuntimeError("the server did not start")
+                    raise RuntimeError("the server did not start") from None
                 time.sleep(0.1)
         levels = []
         held = 0

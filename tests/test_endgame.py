@@ -211,7 +211,7 @@ def test_the_heuristics_alone_would_lose_some_of_these_positions():
     from president.players.intermediate import IntermediatePlayer
     plain = IntermediatePlayer(endgames=False)
     thrown = 0
-    for spec, m in POSITIONS:
+    for _spec, m in POSITIONS:
         expected = brute_winning(m.deal)
         a = plain.act(m.observation(m.to_act))
         thrown += bool(expected) and ("pass" if a is PASS else (a.rank, a.count)) not in expected

@@ -4,7 +4,6 @@ observation holds only what RULES.md "Information" lets that seat know)."""
 
 from __future__ import annotations
 
-import random
 import warnings
 
 import numpy as np
@@ -258,7 +257,7 @@ def test_observation_is_built_only_from_the_seats_own_view(preset, players, twis
     e.reset(seed=9)
     rng = np.random.default_rng(3)
     checked = 0
-    for agent in e.agent_iter(3000):
+    for _agent in e.agent_iter(3000):
         _, _, term, trunc, info = e.last()
         if term or trunc:
             e.step(None)

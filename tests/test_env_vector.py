@@ -87,7 +87,7 @@ def test_bad_input_is_refused_and_changes_nothing():
         v.reset(seed=[1, 2, 3])
     good = int(np.flatnonzero(info["action_mask"][0])[0])
     bad = int(np.flatnonzero(info["action_mask"][1] == 0)[0])
-    with pytest.raises(IllegalAction, match="table 1: .* is not legal now"):
+    with pytest.raises(IllegalAction, match=r"table 1: .* is not legal now"):
         v.step([good, bad])
     with pytest.raises(IllegalAction, match="table 0: action 66 is not an action index"):
         v.step([66, good])

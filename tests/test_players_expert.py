@@ -217,7 +217,7 @@ def test_expert_is_legal_and_deterministic_and_skips_forced_choices():
 
 def test_expert_gives_like_the_intermediate_in_an_exchange():
     rules = Rules.parse("first-night+swap", players=4)
-    for m, obs in _positions(rules, seed=2):
+    for _m, obs in _positions(rules, seed=2):
         if obs.phase == "exchange":
             a = ExpertPlayer(seed=0, playouts=8).act(obs)
             assert isinstance(a, Give) and a == IntermediatePlayer().act(obs)

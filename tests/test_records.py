@@ -23,7 +23,7 @@ from president import Match, Rules, deal_hands, format_cards
 from president.cards import format_mask, mask_from_cards, parse_cards
 from president.cli import main
 from president.events import PileCleared, WentOut
-from president.records import (ActionEntry, ExchangeEntry, Record, RecordError, dumps,
+from president.records import (ActionEntry, ExchangeEntry, RecordError, dumps,
                                iter_replay, loads, record_from_match, replay)
 
 DATA = Path(__file__).parent / "data" / "records"

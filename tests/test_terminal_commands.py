@@ -584,7 +584,7 @@ def test_resume_through_the_command_line(tmp_path):
     assert proc.stderr == ""
     out = proc.stdout
     assert "Resuming a recorded match: 1 deal finished" in out
-    assert f"Deal 2 so far, oldest first, " in out
+    assert "Deal 2 so far, oldest first, " in out
     assert f"Match record written to {path}" in out  # back to the file it came from
     result = records.replay(records.load(path.open()))
     assert result.ok

@@ -7,7 +7,6 @@ and ``r`` entries). Every message is checked against what its seat may know
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import random
 
 import pytest

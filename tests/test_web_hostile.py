@@ -89,7 +89,6 @@ def test_a_chunked_body_without_length_is_refused(client):
 def test_body_limit_stops_reading_at_the_limit(declared):
     """The middleware itself, fed an endless body: with a Content-Length over the limit it
     reads nothing; without one it stops after the chunk that passes the limit."""
-    import asyncio
     reads = 0
     sent: list[dict] = []
 
@@ -151,7 +150,7 @@ def test_a_join_after_a_little_junk_still_works(client):
         assert ws.receive_json()["type"] == "welcome"
         for _ in range(MAX_BEFORE_HELLO + 3):           # after the join junk never closes it
             ws.send_text("junk")
-            while (m := ws.receive_json())["type"] != "error":
+            while ws.receive_json()["type"] != "error":
                 pass
 
 
@@ -537,7 +536,7 @@ def test_sockets_waiting_for_a_hello_are_bounded_per_address(tmp_path, monkeypat
     with TestClient(A.create_app(bot_delay=0, secret=b"s" * 32, state_dir=tmp_path)) as c:
         info = c.post("/api/tables", json={"kind": "practice"}).json()
         first, second = c.websocket_connect("/ws"), c.websocket_connect("/ws")
-        a, b = first.__enter__(), second.__enter__()
+        a, _ = first.__enter__(), second.__enter__()
         try:
             with pytest.raises(WebSocketDisconnect):       # the third is refused (429 denial)
                 with c.websocket_connect("/ws") as third:

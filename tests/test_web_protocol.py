@@ -661,7 +661,6 @@ def test_match_over_says_you_win_to_the_winner():
 
 
 def test_thinker_decides_in_another_process_and_by_its_seed():
-    import asyncio
     import os
     from president import Match, Rules
     from president.web.thinker import Thinker
@@ -677,7 +676,6 @@ def test_thinker_decides_in_another_process_and_by_its_seed():
         assert first in obs.legal_actions and first == second        # same seed, same choice
         assert thinker.pending == 0 and thinker.hints == 0 and not thinker.busy()
         # A worker that outlives its server would leak: each worker dies with its parent.
-        import ctypes
         pdeathsig = thinker._executor().submit(_parent_death_signal).result(timeout=30)
         assert pdeathsig == 9
         # Hints fill at most one place per worker; the seats' decisions never count.

@@ -21,7 +21,6 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from president.actions import PASS  # noqa: E402
-from president.cards import Card  # noqa: E402
 from president.events import Dealt, Exchanged, Played  # noqa: E402
 from president.web.app import create_app  # noqa: E402
 
@@ -120,13 +119,11 @@ def test_watch_catches_a_planted_leak(tmp_path):
 def play(ws, rng, *, deals: int, seat_of_me=None) -> dict:
     """Drive one human socket with random legal actions until the match ends or ``deals``
     deals are done; returns the last state."""
-    state = None
     while True:
         m = ws.receive_json()
         if m["type"] != "state":
             assert m["type"] in ("event", "welcome", "log"), m
             continue
-        state = m
         if m["phase"] == "match-over":
             return m
         if m["phase"] == "between-deals":
@@ -160,7 +157,7 @@ def test_no_message_shows_a_card_outside_the_seat_view(tmp_path):
     rounds = 0
     with TestClient(app) as client:
         for body, deals, count in TABLES:
-            for k in range(count):
+            for _ in range(count):
                 n = body.get("players", 4)
                 levels = ["human"] + [rng.choice(["random", "simple"]) for _ in range(n - 1)]
                 full = dict(body, seed=rng.getrandbits(32))

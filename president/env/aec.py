@@ -8,7 +8,7 @@ spaces, rewards and seeding.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -69,7 +69,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         ValueError: for a bad option, saying which values are allowed.
     """
 
-    metadata = {"name": "president_v0", "render_modes": ["human", "ansi"],
+    metadata: ClassVar[dict[str, Any]] = {"name": "president_v0", "render_modes": ["human", "ansi"],
                 "is_parallelizable": False, "render_fps": 4}
 
     def __init__(self, *, rules: Rules | str | None = None, preset: str = "house",

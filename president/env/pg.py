@@ -25,7 +25,7 @@ import numpy as np
 
 from ..actions import Give
 from ..rules import Rules
-from .encoding import (GIVE_BASE, NUM_ACTIONS, OBS_SIZE, encode_observation, give_card_for,
+from .encoding import (NUM_ACTIONS, OBS_SIZE, encode_observation, give_card_for,
                        mask_from_legal, play_for)
 from .vector import VectorEnv
 

@@ -12,7 +12,6 @@ import random
 from typing import Any, Sequence
 
 import gymnasium
-import numpy as np
 from gymnasium import spaces
 
 from ..errors import IllegalAction
@@ -48,7 +47,8 @@ class PresidentEnv(gymnasium.Env):
         ValueError: for a bad option, saying which values are allowed.
     """
 
-    metadata = {"render_modes": ["human", "ansi"], "render_fps": 4}
+    # not a ClassVar: gymnasium.Env declares metadata as an instance attribute
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, *, rules: Rules | str | None = None, preset: str = "house",
                  twists: Any = (), players: int | None = None, episode: str = "deal",

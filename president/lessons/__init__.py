@@ -31,7 +31,7 @@ from typing import Any, Sequence
 
 from ..actions import PASS, Give, Pass, Play
 from ..cards import Card, cards_from_mask, format_cards
-from ..errors import IllegalAction, PresidentError
+from ..errors import PresidentError
 from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, Passed, PileCleared,
                       Played, WentOut, title_for_place)
 from ..match import Match, Transfer

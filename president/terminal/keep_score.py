@@ -109,7 +109,7 @@ class ScoreKeeper:
 
     def __init__(self, *, input_fn: Callable[[str], str] | None = None,
                  console: Console | None = None,
-                 path: str | os.PathLike[str] | None | bool = True,
+                 path: str | os.PathLike[str] | bool | None = True,
                  echo: bool | None = None) -> None:
         self.console = console or Console(highlight=False)
         self.input_fn = input_fn or input

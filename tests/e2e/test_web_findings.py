@@ -48,7 +48,7 @@ class Seat:
                 break
         kind = "give" if self.state["phase"] == "exchange" else "play"
         self.ws.send(json.dumps({"type": "pass"} if hint["pass"] else {"type": kind, "cards": hint["cards"]}))
-        self.until(lambda m: self.my_turn(m) and m["table"]["actions"] > self.state["table"]["actions"]
+        self.until(lambda m: (self.my_turn(m) and m["table"]["actions"] > self.state["table"]["actions"])
                    or m["phase"] in ("between-deals", "match-over"))
 
     def play_deal(self, stop=lambda m: False) -> dict:

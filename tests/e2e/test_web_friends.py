@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import time
 
-import pytest
 from websockets.sync.client import connect
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
@@ -295,7 +294,7 @@ def test_three_friends_and_a_computer(browser, served, screenshots):
         mine = hands_ws.state[0]["exchange"]["mine"]
         hands_ws.close()
         # Each person's page shows what they gave or received, and nothing of the others'.
-        for p, page in pages.items():
+        for page in pages.values():
             page.wait_for_function("() => document.getElementById('table').dataset.phase === 'play'")
         summaries = {p: pages[p].text_content("#exchange-panel") for p in pages}
         people = [p for p in pages if p in (giver, receiver)]
