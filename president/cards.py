@@ -119,6 +119,10 @@ class Card:
     """
 
     __slots__ = ("rank", "suit", "index", "bit")
+    rank: Rank
+    suit: Suit
+    index: int
+    bit: int
 
     def __new__(cls, rank: int, suit: int) -> "Card":
         try:
@@ -139,7 +143,7 @@ class Card:
     def __delattr__(self, name: str) -> None:
         raise frozen_error(self, name)
 
-    def __reduce__(self):  # pickling keeps interning
+    def __reduce__(self) -> tuple[type[Card], tuple[int, int]]:  # pickling keeps interning
         return (Card, (int(self.rank), int(self.suit)))
 
     @classmethod
