@@ -307,7 +307,10 @@ class Deal:
                 self.cleared |= p.mask
             self.pile = []
             events.append(PileCleared(CLEAR_REASONS[outcome], k.last, k.to_act))
-        self._sync()
+        nxt = k.to_act  # as _sync, written out: this runs at every action
+        self.to_act = None if nxt < 0 else nxt
+        self.over = nxt < 0
+        self.passed = k.passed
         return events
 
     def settle(self, order: Sequence[int]) -> list[Event]:
