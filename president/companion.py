@@ -411,14 +411,13 @@ def _exchange_words(plan: dict, names: Sequence[str], titles: Sequence[str], rul
 
 def _end_words(rules: Rules) -> str:
     end = rules.match_end
-    kind, _, n = end.partition(":")
-    if kind == "points":
-        return (f"The match ends after the deal that takes a total to {n} or more; the highest "
-                "total wins, tied highest totals share the win.")
-    if kind == "deals":
-        return (f"The match is {n} complete deals; the highest total after deal {n} wins, "
-                "tied highest totals share the win.")
-    if end == "single-deal":
+    if end.target is not None:
+        return (f"The match ends after the deal that takes a total to {end.target} or more; "
+                "the highest total wins, tied highest totals share the win.")
+    if end.deals is not None:
+        return (f"The match is {end.deals} complete deals; the highest total after deal "
+                f"{end.deals} wins, tied highest totals share the win.")
+    if end.kind == "single-deal":
         return "One deal: its President wins."
     return "No end and no score: roles are the prize."
 
@@ -505,7 +504,8 @@ def view(sheet: Sheet) -> dict[str, Any]:
                    "leader": s == leader} for s in range(n)]
         before = plans[counted - 1]["seating"] if counted else seating_idx
         if leader is None:
-            card = Card.parse(rules.first_lead.partition(":")[2])
+            card = rules.first_lead.card
+            assert card is not None  # only a lead by the holder of a card is not known
             lead = f"Whoever is dealt the {_card_words(card)} leads."
         else:
             why = ""
@@ -536,7 +536,7 @@ def view(sheet: Sheet) -> dict[str, Any]:
         }
     return {
         "rules": {"name": rules.name, "scoring": list(rules.scoring) if scored else None,
-                  "match_end": rules.match_end, "end": _end_words(rules)},
+                  "match_end": str(rules.match_end), "end": _end_words(rules)},
         "players": list(names),
         "first_dealer": names[sheet.first_dealer],  # type: ignore[index]
         "deals": deals,
@@ -630,7 +630,7 @@ def sheet_from_record(data: Mapping[str, Any] | str | bytes) -> Sheet:
     rules = record.rules
     n = rules.players
     try:
-        same = rules.preset is not None and Rules.parse(rules.name, players=n) == rules
+        same = rules.preset is not None and not rules.overrides
     except PresidentError:
         same = False
     if not same:

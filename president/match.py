@@ -193,13 +193,13 @@ class Match:
         n = self.rules.players
         if not self.results:
             fl = self.rules.first_lead
-            if fl == "left-of-dealer":
+            if fl.seat is not None:
+                return fl.seat
+            if fl.card is None:  # left of the dealer
                 return (dealer + 1) % n
-            if fl.startswith("seat:"):
-                return int(fl[5:])
             if masks is None:
                 return None
-            bit = Card.parse(fl[10:]).bit
+            bit = fl.card.bit
             holder = next((s for s, h in enumerate(masks) if h & bit), None)
             # card not dealt (a teaching position): left of the dealer
             return (dealer + 1) % n if holder is None else holder
@@ -464,14 +464,11 @@ class Match:
 
     def _match_is_over(self) -> bool:
         end = self.rules.match_end
-        if end == "single-deal":
-            return True
-        if end == "never":
-            return False
-        kind, _, n = end.partition(":")
-        if kind == "points":
-            return max(self.scores) >= int(n)
-        return self.deal_number >= int(n)
+        if end.target is not None:
+            return max(self.scores) >= end.target
+        if end.deals is not None:
+            return self.deal_number >= end.deals
+        return end.kind == "single-deal"
 
     # ----- information --------------------------------------------------------------
 

@@ -1,14 +1,34 @@
 """The rule options, presets and twists of RULES.md, as one frozen value.
 
-Every option of RULES.md ("Options") is a field of :class:`Rules`; a reader finds each
-option here and nowhere else. Presets (one per seed file) and named twists are looked up
-by name:
+Every option of RULES.md ("Options") is defined once here, in :data:`OPTIONS`: its name, its
+values (a :class:`~enum.StrEnum` per choice, :class:`FirstLead` and :class:`MatchEnd` for the
+two structured ones), each value in plain words, what the option means and the seeds it
+comes from. Checking a value, reading it from text, writing it in a rules name,
+:data:`OPTION_VALUES`, :data:`OPTION_HELP`, :func:`describe_items` and the options table of
+docs/rules.md (:func:`options_table`) are all made from that one definition.
+
+:class:`Rules` holds one value per option. Presets (one per seed file) and named twists are
+looked up by name in the registries :data:`PRESETS` and :data:`TWISTS`:
 
 >>> r = Rules.preset("house", players=5, twists=["sit-out"])
->>> r.passing, r.scoring, r.match_end
-('sit-out', (2, 1), 'points:11')
->>> Rules.parse("first-night+swap", players=3).exchange
-'two-and-one'
+>>> r.passing == "sit-out", r.scoring, str(r.match_end), r.match_end.target
+(True, (2, 1), 'points:11', 11)
+>>> r.name
+'house+sit-out'
+>>> Rules.parse("first-night+swap", players=3).exchange is Exchange.TWO_AND_ONE
+True
+
+A rules name also carries the options that differ from what its preset and twists give,
+after a ``/`` each, in the order of :data:`OPTIONS`, so that ``Rules.parse(r.name,
+players=r.players) == r`` for every rules value:
+
+>>> r = Rules.preset("house", twists=["sit-out"], beat="equal-or-higher", scoring="3,2,1")
+>>> r.name
+'house+sit-out/beat=equal-or-higher/scoring=3,2,1'
+>>> Rules.parse(r.name, players=4) == r
+True
+>>> Rules(players=5, passing="sit-out").name
+'custom/passing=sit-out'
 
 Values are checked when a :class:`Rules` is built; a wrong value raises
 :class:`~president.errors.RulesError` naming the option and the allowed values.
@@ -16,30 +36,566 @@ Values are checked when a :class:`Rules` is built; a wrong value raises
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
-from typing import Any, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from functools import cached_property
+from typing import Any, Callable, Literal, Mapping, Sequence, overload
 
 from .cards import Card, Rank
 from .errors import NotationError, RulesError
 from .events import TITLE_NAMINGS
 
-__all__ = ["Rules", "PRESETS", "TWISTS", "OPTION_VALUES", "OPTION_HELP", "PRESET_SEEDS",
-           "describe_items"]
+__all__ = ["Rules", "PRESETS", "TWISTS", "OPTIONS", "OPTION_VALUES", "OPTION_HELP",
+           "PRESET_SEEDS", "PRESET_SOURCES", "Option", "Beat", "Passing", "Exchange",
+           "GiveBack", "Seating", "LaterLead", "Titles", "FirstLead", "MatchEnd",
+           "describe_items", "options_table"]
 
-OPTION_VALUES: dict[str, str] = {
-    "players": "3 to 7",
-    "beat": "higher, equal-or-higher",
-    "passing": "re-enter, sit-out, once-around",
-    "last_of_rank_clears": "true, false",
-    "exchange": "none, one-card, two-and-one",
-    "give_back": "any, lowest",
-    "seating": "fixed, by-finish",
-    "first_lead": "left-of-dealer, holder-of:<card> (e.g. holder-of:3C), seat:<n>",
-    "later_lead": "president, left-of-dealer",
-    "scoring": "points by place such as 2,1 (the rest score 0), or none",
-    "match_end": "points:<target>, deals:<n>, single-deal, never",
-    "titles": ", ".join(TITLE_NAMINGS),
-}
+
+# ----- the values of the choice options ------------------------------------------------
+
+class Beat(StrEnum):
+    """RULES.md ``beat``: what a play must be to beat the latest play on the pile."""
+    HIGHER = "higher"
+    EQUAL_OR_HIGHER = "equal-or-higher"
+
+
+class Passing(StrEnum):
+    """RULES.md ``passing``: what a pass means for the rest of the pile."""
+    RE_ENTER = "re-enter"
+    SIT_OUT = "sit-out"
+    ONCE_AROUND = "once-around"
+
+
+class Exchange(StrEnum):
+    """RULES.md ``exchange``: the cards that change hands before every deal but the first."""
+    NONE = "none"
+    ONE_CARD = "one-card"
+    TWO_AND_ONE = "two-and-one"
+
+
+class GiveBack(StrEnum):
+    """RULES.md ``give_back``: what the President (and Vice-President) hand back."""
+    ANY = "any"
+    LOWEST = "lowest"
+
+
+class Seating(StrEnum):
+    """RULES.md ``seating``: how seats and the dealer change between deals."""
+    FIXED = "fixed"
+    BY_FINISH = "by-finish"
+
+
+class LaterLead(StrEnum):
+    """RULES.md ``later_lead``: who leads every deal after a match's first."""
+    PRESIDENT = "president"
+    LEFT_OF_DEALER = "left-of-dealer"
+
+
+class Titles(StrEnum):
+    """RULES.md "Places and titles": how each source names the finishing places (the words
+    are :data:`~president.events.TITLE_NAMINGS`)."""
+    PLACES = "places"
+    LAST_TO_FINISH = "last-to-finish"
+    PRESIDENT_ONLY = "president-only"
+    ROLES = "roles"
+
+
+# ----- the two structured options ------------------------------------------------------
+
+@dataclass(frozen=True, slots=True, eq=False)
+class FirstLead:
+    """RULES.md ``first_lead``: who leads the first deal of a match.
+
+    Written ``left-of-dealer``, ``holder-of:<card>`` or ``seat:<n>`` (:meth:`parse` reads
+    it, ``str()`` writes it). Compares equal to another :class:`FirstLead` of the same
+    lead and to its own text (``FirstLead.parse("seat:0") == "seat:0"``), so code and
+    records written when the option was text keep working.
+
+    Attributes:
+        kind: ``"left-of-dealer"``, ``"holder-of"`` or ``"seat"``.
+        card: for ``holder-of``, the :class:`~president.cards.Card` whose holder leads;
+            else ``None``.
+        seat: for ``seat``, the seat number (0 is the first seat); else ``None``.
+
+    Raises:
+        RulesError: (option ``first_lead``) when the kind does not fit its card or seat.
+    """
+
+    kind: Literal["left-of-dealer", "holder-of", "seat"]
+    card: Card | None = None
+    seat: int | None = None
+
+    def __post_init__(self) -> None:
+        ok = (self.kind == "left-of-dealer" and self.card is None and self.seat is None) or \
+             (self.kind == "holder-of" and isinstance(self.card, Card) and self.seat is None) or \
+             (self.kind == "seat" and self.card is None and isinstance(self.seat, int)
+              and not isinstance(self.seat, bool) and self.seat >= 0)
+        if not ok:
+            raise RulesError("first_lead", f"first_lead = FirstLead({self.kind!r}, card="
+                             f"{self.card!r}, seat={self.seat!r}) is not allowed; choose one "
+                             f"of: {OPTION_VALUES['first_lead']}")
+
+    @classmethod
+    def parse(cls, text: str | FirstLead) -> FirstLead:
+        """The first lead written as text (a :class:`FirstLead` is returned as it is).
+
+        Raises:
+            RulesError: (option ``first_lead``) if the text is none of the three forms, the
+                card is not a card, or the seat is not a number.
+        """
+        if isinstance(text, FirstLead):
+            return text
+        if isinstance(text, str):
+            if text == "left-of-dealer":
+                return cls("left-of-dealer")
+            if text.startswith("holder-of:"):
+                try:
+                    return cls("holder-of", card=Card.parse(text.partition(":")[2]))
+                except NotationError:
+                    raise RulesError("first_lead", f"first_lead = {text!r} does not name a "
+                                     "card; write it like holder-of:3C") from None
+            if text.startswith("seat:"):
+                n = text.partition(":")[2]
+                if n.isdigit():
+                    return cls("seat", seat=int(n))
+                raise RulesError("first_lead", f"first_lead = {text!r} names no seat; write "
+                                 "it like seat:0")
+        raise RulesError("first_lead", f"first_lead = {text!r} is not allowed; choose one of: "
+                         f"{OPTION_VALUES['first_lead']}")
+
+    def __str__(self) -> str:
+        if self.card is not None:
+            return f"holder-of:{self.card}"
+        if self.seat is not None:
+            return f"seat:{self.seat}"
+        return "left-of-dealer"
+
+    def __repr__(self) -> str:
+        return f"FirstLead.parse({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (FirstLead, str)):
+            return str(self) == str(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class MatchEnd:
+    """RULES.md ``match_end``: when a match ends.
+
+    Written ``points:<target>``, ``deals:<n>``, ``single-deal`` or ``never`` (:meth:`parse`
+    reads it, ``str()`` writes it); compares equal to its own text, like :class:`FirstLead`.
+
+    Attributes:
+        kind: ``"points"``, ``"deals"``, ``"single-deal"`` or ``"never"``.
+        target: for ``points``, the total (at least 1) that ends the match after the deal
+            in which someone reaches it; else ``None``.
+        deals: for ``deals``, how many deals (at least 1) the match has; else ``None``.
+
+    Raises:
+        RulesError: (option ``match_end``) when the kind does not fit its number.
+    """
+
+    kind: Literal["points", "deals", "single-deal", "never"]
+    target: int | None = None
+    deals: int | None = None
+
+    def __post_init__(self) -> None:
+        def count(n: object) -> bool:
+            return isinstance(n, int) and not isinstance(n, bool) and n > 0
+        ok = (self.kind in ("single-deal", "never") and self.target is None
+              and self.deals is None) or \
+             (self.kind == "points" and count(self.target) and self.deals is None) or \
+             (self.kind == "deals" and count(self.deals) and self.target is None)
+        if not ok:
+            raise RulesError("match_end", f"match_end = MatchEnd({self.kind!r}, target="
+                             f"{self.target!r}, deals={self.deals!r}) is not allowed; choose "
+                             f"one of: {OPTION_VALUES['match_end']}")
+
+    @classmethod
+    def parse(cls, text: str | MatchEnd) -> MatchEnd:
+        """The end of a match written as text (a :class:`MatchEnd` is returned as it is).
+
+        Raises:
+            RulesError: (option ``match_end``) if the text is none of the four forms or its
+                number is not a whole number of at least 1.
+        """
+        if isinstance(text, MatchEnd):
+            return text
+        if isinstance(text, str):
+            if text == "single-deal":
+                return cls("single-deal")
+            if text == "never":
+                return cls("never")
+            kind, _, n = text.partition(":")
+            if n.isdigit() and int(n) > 0:
+                if kind == "points":
+                    return cls("points", target=int(n))
+                if kind == "deals":
+                    return cls("deals", deals=int(n))
+        raise RulesError("match_end", f"match_end = {text!r} is not allowed; choose one of: "
+                         f"{OPTION_VALUES['match_end']}")
+
+    def __str__(self) -> str:
+        if self.target is not None:
+            return f"points:{self.target}"
+        if self.deals is not None:
+            return f"deals:{self.deals}"
+        return self.kind
+
+    def __repr__(self) -> str:
+        return f"MatchEnd.parse({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (MatchEnd, str)):
+            return str(self) == str(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+
+# ----- one definition per option ---------------------------------------------------------
+
+Words = Callable[["Rules", "Sequence[str] | None"], "str | None"]
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of RULES.md "Options", defined once; everything else about the option
+    is made from this.
+
+    Attributes:
+        name: the option's name in RULES.md, also its field of :class:`Rules` (``"beat"``).
+        label: its name in plain words (``"Beat"``), for :func:`describe_items`.
+        values: the allowed values in words, as :data:`OPTION_VALUES` and the error messages
+            say them (``"higher, equal-or-higher"``).
+        table_values: the allowed values in the options table of docs/rules.md (Markdown).
+        meaning: what the option does, in that table.
+        help: what it means, for a newcomer: :data:`OPTION_HELP` (the "?" beside a rule).
+        check: ``check(value, players)``: the value as :class:`Rules` stores it (an enum
+            member, a :class:`FirstLead`, a tuple of points...) from a value or its text, for
+            a table of ``players``. Raises :class:`~president.errors.RulesError` naming the
+            option and the allowed values.
+        words: ``words(rules, names)``: the value of ``rules`` in plain words (``names``:
+            player names by seat, or ``None``), or ``None`` where :func:`describe_items`
+            leaves the option out.
+        choices: the :class:`~enum.StrEnum` of a choice option's values, else ``None``.
+        texts: for a choice option, each value in plain words (what ``words`` says before
+            fitting it to the other options); else empty.
+
+    The seeds that set each value come from the registries: :meth:`sources`.
+    """
+
+    name: str
+    label: str
+    values: str
+    table_values: str
+    meaning: str
+    help: str
+    check: Callable[[Any, int], Any]
+    words: Words
+    choices: type[StrEnum] | None = None
+    texts: Mapping[str, str] = field(default_factory=dict)
+
+    def read(self, text: str) -> Any:
+        """The value written as ``text`` in a rules name (``"true"``, ``"3,2,1"``), not yet
+        checked (:attr:`check` does that).
+
+        Raises:
+            RulesError: for a yes-or-no option, text other than ``true`` or ``false``.
+        """
+        if self.name == "last_of_rank_clears":
+            if text in ("true", "false"):
+                return text == "true"
+            raise RulesError(self.name, f"{self.name} = {text!r} is not allowed; use true or "
+                             "false")
+        return text
+
+    def sources(self) -> str:
+        """Which seeds set which value, from the registries: each preset by its seed's
+        number (:data:`PRESET_SEEDS`), each twist that sets this option as ``"000's
+        sit-out"``. For example ``"re-enter: 000, 001, 003, 004; sit-out: 000's sit-out;
+        once-around: 001's once-around"``; for ``players``, each preset's table sizes."""
+        by_value: dict[str, list[str]] = {}
+        for preset, (lo, hi, _) in PRESETS.items():
+            seed = PRESET_SEEDS[preset][:3]
+            if self.name == "players":
+                by_value.setdefault(f"{lo}–{hi}" if lo != hi else f"{lo}", []).append(seed)
+                continue
+            by_value.setdefault(self.write(getattr(Rules.from_preset(preset), self.name)),
+                                []).append(seed)
+            for twist, (_, changes) in TWISTS[preset].items():
+                if self.name in changes:
+                    value = getattr(Rules.from_preset(preset, twists=[twist]), self.name)
+                    by_value.setdefault(self.write(value), []).append(f"{seed}'s {twist}")
+        if self.name == "players":
+            return "; ".join(f"{', '.join(seeds)}: {v}" for v, seeds in by_value.items())
+        return "; ".join(f"{v}: {', '.join(seeds)}" for v, seeds in by_value.items())
+
+    def write(self, value: Any) -> str:
+        """``value`` as text for a rules name; :meth:`read` and :attr:`check` read it back."""
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if value is None:
+            return "none"
+        if isinstance(value, tuple):
+            return ",".join(str(v) for v in value)
+        return str(value)
+
+
+def _choice(name: str, label: str, choices: type[StrEnum], texts: Mapping[str, str], *,
+            meaning: str, help: str,
+            tailor: Callable[[Rules, str], str | None] | None = None) -> Option:
+    """A choice option: its values are the members of ``choices`` and ``texts`` says each in
+    plain words; ``tailor(rules, text)``, if given, fits that text to the rest of the rules
+    (``None``: :func:`describe_items` leaves the option out)."""
+    by_value = {str(m): m for m in choices}
+    missing = set(by_value) ^ set(texts)
+    assert not missing, f"{name}: words for {sorted(missing)}"
+    allowed = ", ".join(by_value)
+
+    def check(value: Any, players: int) -> StrEnum:
+        if isinstance(value, str) and value in by_value:
+            return by_value[value]
+        raise RulesError(name, f"{name} = {value!r} is not allowed; choose one of: {allowed}")
+
+    def words(r: Rules, names: Sequence[str] | None) -> str | None:
+        text = texts[getattr(r, name)]
+        return text if tailor is None else tailor(r, text)
+
+    return Option(name, label, allowed, " · ".join(f"`{v}`" for v in by_value), meaning,
+                  help, check, words, choices, dict(texts))
+
+
+def _check_players(value: Any, players: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 3 <= value <= 7:
+        raise RulesError("players", f"players = {value!r} is not allowed; a table has 3 to 7 "
+                         "players")
+    return value
+
+
+def _players_words(r: Rules, names: Sequence[str] | None) -> str:
+    text = str(r.players)
+    if r.preset_name:
+        lo, hi, _ = PRESETS[r.preset_name]
+        text += f" (this preset allows {lo}" + (f" to {hi})" if hi != lo else ")")
+    return text
+
+
+def _check_bool(value: Any, players: int) -> bool:
+    if not isinstance(value, bool):
+        raise RulesError("last_of_rank_clears", f"last_of_rank_clears = {value!r} is not "
+                         "allowed; use true or false")
+    return value
+
+
+def _give_back_words(r: Rules, text: str) -> str | None:
+    """Shown only with an exchange; the words of a value speak of cards, and of one card
+    under ``one-card`` (two-and-one gives back two and one)."""
+    if r.exchange == Exchange.NONE:
+        return None
+    return text.replace("cards", "card") if r.exchange == Exchange.ONE_CARD else text
+
+
+def _check_first_lead(value: Any, players: int) -> FirstLead:
+    lead = FirstLead.parse(value)
+    if lead.seat is not None and lead.seat >= players:
+        raise RulesError("first_lead", f"first_lead = {str(lead)!r} names no seat; seats are 0 "
+                         f"to {players - 1}")
+    return lead
+
+
+def _first_lead_words(r: Rules, names: Sequence[str] | None) -> str:
+    lead = r.first_lead
+    if lead.card is not None:
+        return f"whoever holds the {lead.card}"
+    if lead.seat is not None:
+        seat = lead.seat
+        return names[seat] if names is not None and 0 <= seat < len(names) else f"seat {seat}"
+    return "the player left of the dealer"
+
+
+def _parse_scoring(value: Any) -> Any:
+    """Scoring as text (``"2,1"``, ``"none"``) or a list, as a tuple or ``None``; other
+    values are returned as they are for :func:`_check_scoring`."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in ("none", ""):
+            return None
+        try:
+            return tuple(int(p) for p in text.split(","))
+        except ValueError:
+            raise RulesError("scoring", f"scoring = {value!r} is not allowed; give points by "
+                             "place such as 2,1, or none") from None
+    if isinstance(value, list):
+        return tuple(value)
+    return value
+
+
+def _check_scoring(value: Any, players: int) -> tuple[int, ...] | None:
+    v = _parse_scoring(value)
+    if v is None:
+        return None
+    try:
+        points: tuple[int, ...] | None = tuple(v)
+    except TypeError:
+        points = None
+    if points is None or not points or len(points) > players or any(
+            isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in points):
+        raise RulesError("scoring", f"scoring = {value!r} is not allowed; give non-negative "
+                         f"points by place for at most {players} places, such as 2,1, or none")
+    return points
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth",
+            7: "seventh"}.get(n, f"{n}th")
+
+
+def _scoring_words(r: Rules, names: Sequence[str] | None) -> str:
+    if r.scoring is None:
+        return "none (roles only)"
+    return ", ".join(f"{p} for {_ordinal(i + 1)}" for i, p in enumerate(r.scoring)) \
+        + ", 0 for the rest"
+
+
+def _match_end_words(r: Rules, names: Sequence[str] | None) -> str:
+    end = r.match_end
+    if end.target is not None:
+        return (f"ends after the deal in which someone reaches {end.target} points; "
+                "highest total wins, ties share")
+    if end.deals is not None:
+        return f"exactly {end.deals} deals; highest total wins, ties share"
+    return "one deal" if end.kind == "single-deal" else "no end; play as many deals as you like"
+
+
+OPTIONS: dict[str, Option] = {o.name: o for o in [
+    Option(
+        "players", "Players", "3 to 7", "3–7 (`practice`: 4)",
+        "table size; `house` and `family` allow 4–7, `first-night` 3–7",
+        "How many people sit at the table. The whole pack is dealt, so with more "
+        "players each hand is smaller and some hands get one card more than others.",
+        _check_players, _players_words),
+    _choice(
+        "beat", "Beat", Beat,
+        {Beat.HIGHER: "same number of cards, strictly higher rank",
+         Beat.EQUAL_OR_HIGHER: "same number of cards, equal or higher rank"},
+        meaning="same count and strictly higher rank; or same count and equal or higher rank",
+        help="To beat the play on the pile you put down the same number of cards (a pair on "
+             "a pair) of a higher rank; under equal-or-higher the same rank also beats it. "
+             "Twos are the highest rank, threes the lowest."),
+    _choice(
+        "passing", "Passing", Passing,
+        {Passing.RE_ENTER: "a pass skips only this turn; the pile clears when everyone else "
+                           "has passed since the latest play",
+         Passing.SIT_OUT: "a pass takes you out of the pile until it clears",
+         Passing.ONCE_AROUND: "after the lead everyone else gets one turn, then the pile "
+                              "clears"},
+        meaning="see below",
+        help="What a pass means for the rest of the pile: whether you may play again on "
+             "this pile after passing, and when the pile is cleared away."),
+    Option(
+        "last_of_rank_clears", "Last of a rank", "true, false", "bool",
+        "a play that puts all four cards of its rank on the current pile (four of a kind at "
+        "once, or the rest of that rank onto the same rank already on the pile) clears the "
+        "pile at once; that player leads again, or, if that play emptied their hand, the next "
+        "seat clockwise with cards leads",
+        "When this is on, a play that completes all four cards of one rank on the pile sweeps "
+        "the pile away at once, and whoever played it leads next.",
+        _check_bool,
+        lambda r, names: "completing all four cards of a rank on the pile clears it"
+        if r.last_of_rank_clears else "no special effect"),
+    _choice(
+        "exchange", "Exchange", Exchange,
+        {Exchange.NONE: "none",
+         Exchange.ONE_CARD: "before each later deal the last player gives their highest card "
+                            "to the President, who gives one card back",
+         Exchange.TWO_AND_ONE: "before each later deal the bottom gives their two highest "
+                               "cards to the President and gets two back; the Vice-Scum and "
+                               "Vice-President swap one (with 3 players only one card each "
+                               "between President and bottom)"},
+        meaning="card exchange before every deal but a match's first",
+        help="Cards that change hands before a deal, according to the last deal's "
+             "finishing places: the bottom player must give their best cards to the "
+             "President, who gives the same number of cards back."),
+    _choice(
+        "give_back", "Give back", GiveBack,
+        {GiveBack.ANY: "any cards of the giver's choice",
+         GiveBack.LOWEST: "the giver's lowest cards (any suit among equal ranks)"},
+        meaning="what the President and Vice-President give back in the exchange: any cards "
+                "of their choice, or their lowest cards (any suit among equal ranks)",
+        help="Which cards the President (and, in the two-and-one swap, the Vice-President) "
+             "hand back in the exchange: any cards they choose, or their lowest ones (they "
+             "still pick the suit among cards of equal rank).",
+        tailor=_give_back_words),
+    _choice(
+        "seating", "Seating", Seating,
+        {Seating.FIXED: "seats stay; the dealer moves one seat clockwise each deal",
+         Seating.BY_FINISH: "players sit in last deal's finishing order; the last player "
+                            "deals"},
+        meaning="how seats and the dealer change between deals",
+        help="Whether everyone keeps their chair between deals, or moves to sit in the "
+             "order they finished, so that the dealer and the turn order change."),
+    Option(
+        "first_lead", "First deal's lead",
+        "left-of-dealer, holder-of:<card> (e.g. holder-of:3C), seat:<n>",
+        "`left-of-dealer` · `holder-of:<card>` · `seat:<n>`",
+        "who leads the first deal of a match",
+        "Who puts down the first cards of the first deal. That player may lead "
+        "any single, pair, triple or four of a kind.",
+        _check_first_lead, _first_lead_words),
+    _choice(
+        "later_lead", "Later deals' lead", LaterLead,
+        {LaterLead.PRESIDENT: "the previous President",
+         LaterLead.LEFT_OF_DEALER: "the player left of the dealer"},
+        meaning="who leads every later deal",
+        help="Who puts down the first cards of every deal after the first.",
+        tailor=lambda r, text: None if r.match_end.kind == "single-deal" else text),
+    Option(
+        "scoring", "Scoring", "points by place such as 2,1 (the rest score 0), or none",
+        "points by place, e.g. `2,1` (rest 0) · none", "points added after each deal",
+        "Points given after each deal by finishing place; places not listed score "
+        "nothing. With no points, only the titles (President, Vice-President, ...) "
+        "count.",
+        _check_scoring, _scoring_words),
+    Option(
+        "match_end", "Match", "points:<target>, deals:<n>, single-deal, never",
+        "`points:<target>` · `deals:<n>` · `single-deal` · `never`", "when a match ends",
+        "When the whole match is over and who wins it.",
+        lambda value, players: MatchEnd.parse(value), _match_end_words),
+    _choice(
+        "titles", "Titles", Titles, TITLE_NAMINGS,
+        meaning='how finishing places are named (see "Places and titles")',
+        help="What each finishing place is called after a deal. The sources name them "
+             "differently; the names never change the play, and the exchange goes by "
+             "finishing place."),
+]}
+"""Every option of RULES.md "Options" by name, in the order of its table: the one
+definition of each (see :class:`Option`)."""
+
+OPTION_VALUES: dict[str, str] = {name: o.values for name, o in OPTIONS.items()}
+"""The allowed values of each option, in words (from :data:`OPTIONS`)."""
+
+OPTION_HELP: dict[str, str] = {name: o.help for name, o in OPTIONS.items()}
+"""What each option of :class:`Rules` means, in plain words for a newcomer (the start
+screen's "?" beside each rule); its value in words is :func:`describe_items`."""
+
+
+def options_table() -> str:
+    """The options table of docs/rules.md ("Options"), in Markdown, from :data:`OPTIONS`."""
+    rows = ["| option | values | meaning | seeds |", "|---|---|---|---|"]
+    rows += [f"| `{o.name}` | {o.table_values} | {o.meaning} | {o.sources()} |"
+             for o in OPTIONS.values()]
+    return "\n".join(rows)
+
+
+# ----- presets and twists ---------------------------------------------------------------
 
 # preset name -> (min players, max players, options). RULES.md "Presets".
 PRESETS: dict[str, tuple[int, int, dict[str, Any]]] = {
@@ -109,158 +665,126 @@ TWISTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
 TWIST_DEFAULT_ARG = {"lowest-three-starts": "3C"}
 
 
-def _choice(option: str, value: Any, allowed: Sequence[str]) -> str:
-    if value not in allowed:
-        raise RulesError(option, f"{option} = {value!r} is not allowed; choose one of: "
-                         f"{', '.join(allowed)}")
-    return value
+class _PresetAccess:
+    """``Rules.preset``: on the class, the constructor :meth:`Rules.from_preset`
+    (``Rules.preset("house", players=5)``); on a rules value, the name of its preset
+    (``rules.preset``, the field :attr:`Rules.preset_name`). A descriptor, so that the
+    field and the constructor keep the names every caller uses without sharing one."""
+
+    @overload
+    def __get__(self, obj: None, owner: type[Rules]) -> Callable[..., Rules]: ...
+
+    @overload
+    def __get__(self, obj: Rules, owner: type[Rules] | None = None) -> str | None: ...
+
+    def __get__(self, obj: Rules | None, owner: type[Rules] | None = None) -> Any:
+        if obj is None:
+            return (owner or Rules).from_preset
+        return obj.preset_name
 
 
 @dataclass(frozen=True, kw_only=True)
 class Rules:
     """All the options of one table (RULES.md, "Options"). Immutable and checked when built.
 
-    Build one from a preset with :meth:`preset` or :meth:`parse`; the plain constructor
-    takes every option by keyword (defaults are the ``house`` preset with 4 players).
+    Build one from a preset with :meth:`preset` (:meth:`from_preset`) or :meth:`parse`; the
+    plain constructor takes every option by keyword (defaults are the ``house`` preset with 4
+    players, without the preset's name). Each option is defined in :data:`OPTIONS`, which
+    says what it means and which seeds set it; its value may be given as text (``beat=
+    "higher"``, ``first_lead="holder-of:3C"``, ``scoring="2,1"``) and is stored typed.
 
     Attributes:
         players: table size, 3–7 (a preset may narrow it).
-        beat: ``"higher"`` or ``"equal-or-higher"``.
-        passing: ``"re-enter"``, ``"sit-out"`` or ``"once-around"``.
+        beat: :class:`Beat`.
+        passing: :class:`Passing`.
         last_of_rank_clears: whether completing all four cards of a rank on the pile clears it.
-        exchange: ``"none"``, ``"one-card"`` or ``"two-and-one"``.
-        give_back: what the President (and Vice-President) give back in the exchange:
-            ``"any"`` cards of their choice (seeds 000 and 001) or their ``"lowest"`` cards,
-            any suit among equal ranks (seed 004's "two worst").
-        seating: ``"fixed"`` or ``"by-finish"``.
-        first_lead: ``"left-of-dealer"``, ``"holder-of:<card>"`` or ``"seat:<n>"``.
-        later_lead: ``"president"`` or ``"left-of-dealer"``.
+        exchange: :class:`Exchange`.
+        give_back: :class:`GiveBack`: what the President (and Vice-President) give back in
+            the exchange: ``any`` cards of their choice (seeds 000 and 001) or their
+            ``lowest`` cards, any suit among equal ranks (seed 004's "two worst").
+        seating: :class:`Seating`.
+        first_lead: :class:`FirstLead` (``left-of-dealer``, ``holder-of:<card>``,
+            ``seat:<n>``).
+        later_lead: :class:`LaterLead`.
         scoring: points by finishing place (first place first; missing places score 0),
             or ``None`` for no points (roles only).
-        match_end: ``"points:<target>"``, ``"deals:<n>"``, ``"single-deal"`` or ``"never"``.
-        titles: how finishing places are named (RULES.md, "Places and titles"), as each
-            source names them: ``"places"`` (seed 000), ``"last-to-finish"`` (seed 001),
-            ``"president-only"`` (seed 003) or ``"roles"`` (seed 004); the words are
+        match_end: :class:`MatchEnd` (``points:<target>``, ``deals:<n>``, ``single-deal``,
+            ``never``).
+        titles: :class:`Titles`: how finishing places are named (RULES.md, "Places and
+            titles"), as each source names them: ``places`` (seed 000), ``last-to-finish``
+            (seed 001), ``president-only`` (seed 003) or ``roles`` (seed 004); the words are
             :func:`~president.events.title_for_place`.
-        preset: the preset this came from, or ``None``.
+        preset_name: the preset this came from, or ``None``; read it as ``rules.preset``.
         twists: the twists applied, in order, as written (``"lowest-three-starts:3D"``).
 
+    Choice options hold :class:`~enum.StrEnum` members, which are equal to their text
+    (``rules.beat == "higher"``); :class:`FirstLead` and :class:`MatchEnd` are equal to
+    theirs too.
+
     Raises:
-        RulesError: on any value outside the allowed ones, naming the option.
+        RulesError: on any value outside the allowed ones, naming the option; a preset
+            that does not exist or does not allow the table size; a twist without a
+            preset or not of its preset.
     """
 
     players: int = 4
-    beat: str = "higher"
-    passing: str = "re-enter"
+    beat: Beat = Beat.HIGHER
+    passing: Passing = Passing.RE_ENTER
     last_of_rank_clears: bool = False
-    exchange: str = "one-card"
-    give_back: str = "any"
-    seating: str = "fixed"
-    first_lead: str = "left-of-dealer"
-    later_lead: str = "president"
+    exchange: Exchange = Exchange.ONE_CARD
+    give_back: GiveBack = GiveBack.ANY
+    seating: Seating = Seating.FIXED
+    first_lead: FirstLead = FirstLead("left-of-dealer")
+    later_lead: LaterLead = LaterLead.PRESIDENT
     scoring: tuple[int, ...] | None = (2, 1)
-    match_end: str = "points:11"
-    titles: str = "places"
-    preset: str | None = None
+    match_end: MatchEnd = MatchEnd("points", target=11)
+    titles: Titles = Titles.PLACES
+    preset_name: str | None = None
     twists: tuple[str, ...] = field(default=())
 
+    preset = _PresetAccess()
+
     def __post_init__(self) -> None:
-        if isinstance(self.players, bool) or not isinstance(self.players, int) \
-                or not 3 <= self.players <= 7:
-            raise RulesError("players", f"players = {self.players!r} is not allowed; "
-                             "a table has 3 to 7 players")
-        _choice("beat", self.beat, ("higher", "equal-or-higher"))
-        _choice("passing", self.passing, ("re-enter", "sit-out", "once-around"))
-        if not isinstance(self.last_of_rank_clears, bool):
-            raise RulesError("last_of_rank_clears", f"last_of_rank_clears = "
-                             f"{self.last_of_rank_clears!r} is not allowed; use true or false")
-        _choice("exchange", self.exchange, ("none", "one-card", "two-and-one"))
-        _choice("give_back", self.give_back, ("any", "lowest"))
-        _choice("seating", self.seating, ("fixed", "by-finish"))
-        _choice("later_lead", self.later_lead, ("president", "left-of-dealer"))
-        _choice("titles", self.titles, tuple(TITLE_NAMINGS))
-        self._check_first_lead()
-        self._check_scoring()
-        self._check_match_end()
-        if self.preset is not None:
-            if self.preset not in PRESETS:
-                raise RulesError("preset", f"no preset named {self.preset!r}; presets are: "
-                                 f"{', '.join(PRESETS)}")
-            lo, hi, _ = PRESETS[self.preset]
+        put = object.__setattr__
+        for option in OPTIONS.values():  # players first: the checks after it use the size
+            put(self, option.name, option.check(getattr(self, option.name), self.players))
+        if self.scoring is None and self.match_end.kind == "points":
+            raise RulesError("scoring", "a match that ends at a points target needs scoring; "
+                             "set scoring such as 2,1 or end the match another way")
+        if self.preset_name is not None:
+            if self.preset_name not in PRESETS:
+                raise RulesError("preset", f"no preset named {self.preset_name!r}; presets "
+                                 f"are: {', '.join(PRESETS)}")
+            lo, hi, _ = PRESETS[self.preset_name]
             if not lo <= self.players <= hi:
                 allowed = f"{lo}" if lo == hi else f"{lo} to {hi}"
-                raise RulesError("players", f"the {self.preset} preset is for {allowed} players, "
-                                 f"not {self.players}")
+                raise RulesError("players", f"the {self.preset_name} preset is for {allowed} "
+                                 f"players, not {self.players}")
         if not isinstance(self.twists, tuple):
-            object.__setattr__(self, "twists", tuple(self.twists))
-
-    def _check_first_lead(self) -> None:
-        v = self.first_lead
-        if not isinstance(v, str):
-            _choice("first_lead", v, ())
-        if v == "left-of-dealer":
-            return
-        if v.startswith("holder-of:"):
-            try:
-                card = Card.parse(v.split(":", 1)[1])
-            except NotationError:
-                raise RulesError("first_lead", f"first_lead = {v!r} does not name a card; "
-                                 "write it like holder-of:3C") from None
-            object.__setattr__(self, "first_lead", f"holder-of:{card}")
-            return
-        if v.startswith("seat:"):
-            n = v.split(":", 1)[1]
-            if n.isdigit() and int(n) < self.players:
-                return
-            raise RulesError("first_lead", f"first_lead = {v!r} names no seat; seats are 0 to "
-                             f"{self.players - 1}")
-        raise RulesError("first_lead", f"first_lead = {v!r} is not allowed; choose one of: "
-                         f"{OPTION_VALUES['first_lead']}")
-
-    def _check_scoring(self) -> None:
-        v = self.scoring
-        if v is None:
-            if self.match_end.startswith("points:"):
-                raise RulesError("scoring", "a match that ends at a points target needs scoring; "
-                                 "set scoring such as 2,1 or end the match another way")
-            return
-        if isinstance(v, str):
-            v = _parse_scoring(v)
-        try:
-            v = tuple(v)
-        except TypeError:
-            v = None
-        if v is None or not v or any(isinstance(p, bool) or not isinstance(p, int) or p < 0
-                                     for p in v) or len(v) > self.players:
-            raise RulesError("scoring", f"scoring = {self.scoring!r} is not allowed; give "
-                             f"non-negative points by place for at most {self.players} places, "
-                             "such as 2,1, or none")
-        object.__setattr__(self, "scoring", v)
-
-    def _check_match_end(self) -> None:
-        v = self.match_end
-        if v in ("single-deal", "never"):
-            return
-        if isinstance(v, str) and ":" in v:
-            kind, n = v.split(":", 1)
-            if kind in ("points", "deals") and n.isdigit() and int(n) > 0:
-                return
-        raise RulesError("match_end", f"match_end = {v!r} is not allowed; choose one of: "
-                         f"{OPTION_VALUES['match_end']}")
+            put(self, "twists", tuple(self.twists))
+        known = TWISTS[self.preset_name] if self.preset_name is not None else {}
+        for twist in self.twists:
+            if not isinstance(twist, str) or twist.partition(":")[0] not in known:
+                raise RulesError("twist", f"twist {twist!r} is not one of the "
+                                 f"{self.preset_name or 'custom'} rules' twists; their twists "
+                                 f"are: {', '.join(known) or 'none'}")
 
     # ----- construction from names -------------------------------------------------
 
     @classmethod
-    def _preset(cls, name: str, *, players: int | None = None, twists: Sequence[str] = (),
-                **options: Any) -> "Rules":
-        """The rules of a named preset with twists and option overrides applied.
+    def from_preset(cls, name: str, *, players: int | None = None, twists: Sequence[str] = (),
+                    **options: Any) -> Rules:
+        """The rules of a named preset with twists and option overrides applied; also
+        called as ``Rules.preset(name, ...)``.
 
         Args:
-            name: ``"house"``, ``"family"``, ``"practice"`` or ``"first-night"``.
+            name: a preset of :data:`PRESETS`: ``"house"``, ``"family"``, ``"practice"`` or
+                ``"first-night"``.
             players: table size (default: the preset's smallest table).
-            twists: twist names of that preset, e.g. ``["sit-out"]`` or
+            twists: twist names of that preset (:data:`TWISTS`), e.g. ``["sit-out"]`` or
                 ``["lowest-three-starts:3D"]``.
-            **options: any option by its RULES.md name, overriding the preset.
+            **options: any option of :data:`OPTIONS` but ``players`` by its RULES.md name,
+                as a value or its text, overriding the preset and twists.
 
         Raises:
             RulesError: unknown preset, twist or option, or a value not allowed.
@@ -270,7 +794,7 @@ class Rules:
                              f"{', '.join(PRESETS)}")
         lo, _hi, base = PRESETS[name]
         values = dict(base)
-        applied = []
+        applied: list[str] = []
         for twist in twists:
             tname, _, arg = twist.partition(":")
             if any(t.partition(":")[0] == tname for t in applied):
@@ -296,39 +820,70 @@ class Rules:
             for key, value in table[tname][1].items():
                 values[key] = value.replace("{arg}", arg) if isinstance(value, str) else value
             applied.append(twist)
-        for key, value in options.items():
-            if key not in OPTION_VALUES or key == "players":
-                raise RulesError(key, f"there is no option {key!r}; options are: "
-                                 f"{', '.join(k for k in OPTION_VALUES if k != 'players')}")
-            values[key] = value
-        return cls(players=lo if players is None else players, preset=name,
+        _check_option_names(options)
+        values.update(options)
+        return cls(players=lo if players is None else players, preset_name=name,
                    twists=tuple(applied), **values)
 
     @classmethod
-    def parse(cls, spec: str, *, players: int | None = None, **options: Any) -> "Rules":
-        """Rules from ``"PRESET[+TWIST…]"``, e.g. ``"house+sit-out+three-deals"``.
+    def parse(cls, spec: str, *, players: int | None = None, **options: Any) -> Rules:
+        """Rules from their name, :attr:`name`: ``"PRESET[+TWIST…][/OPTION=VALUE…]"``.
+
+        ``"house+sit-out+three-deals"`` is the ``house`` preset with two twists;
+        ``"house+sit-out/beat=equal-or-higher/scoring=3,2,1"`` changes two options after
+        them (each option once, values written as :meth:`Option.write` writes them:
+        ``true``/``false``, ``none``, ``2,1``, ``holder-of:3C``, ``deals:3``);
+        ``"custom/passing=sit-out"`` is the plain constructor's options with a change.
+        Keyword ``options`` change options after those of the name.
 
         Raises:
-            RulesError: as :meth:`preset`.
+            RulesError: as :meth:`from_preset`; a part after ``/`` that is not
+                ``OPTION=VALUE`` of a known option, or an option named twice; twists after
+                ``custom``.
         """
-        name, *twists = spec.strip().split("+")
-        return cls.preset(name, players=players, twists=twists, **options)
+        head, *pairs = spec.strip().split("/")
+        name, *twists = head.strip().split("+")
+        given: dict[str, Any] = {}
+        for pair in pairs:
+            key, eq, text = pair.partition("=")
+            key = key.strip()
+            if not eq or not key:
+                raise RulesError("rules", f"{pair!r} in {spec!r} is not OPTION=VALUE; write "
+                                 "changes like house+sit-out/beat=equal-or-higher/scoring=3,2,1")
+            _check_option_names({key: None})
+            if key in given:
+                raise RulesError(key, f"{key} is changed twice in {spec!r}; change it once")
+            given[key] = OPTIONS[key].read(text.strip())
+        _check_option_names(options)
+        given.update(options)
+        if name == "custom":
+            if twists:
+                raise RulesError("twist", "twists need a preset; custom rules have none")
+            return cls(players=4 if players is None else players, **given)
+        return cls.from_preset(name, players=players, twists=twists, **given)
 
     # ----- records ------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: preset, twists, players and every option by its RULES.md name."""
-        out: dict[str, Any] = {"preset": self.preset, "twists": list(self.twists),
+        """JSON-ready dict: preset, twists, players and every option by its RULES.md name,
+        as text (``"first_lead": "holder-of:3C"``), ``true``/``false``, or for ``scoring`` a
+        list of points or ``None``."""
+        out: dict[str, Any] = {"preset": self.preset_name, "twists": list(self.twists),
                                "players": self.players}
-        for f in fields(self):
-            if f.name in ("preset", "twists", "players"):
+        for name in OPTIONS:
+            if name == "players":
                 continue
-            value = getattr(self, f.name)
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+            value = getattr(self, name)
+            if isinstance(value, tuple):
+                out[name] = list(value)
+            elif value is None or isinstance(value, bool):
+                out[name] = value
+            else:
+                out[name] = str(value)
         return out
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Inverse of :meth:`to_dict`; options not given come from the preset (without a
         preset, from the defaults of :class:`Rules`). So a dict stored before an option
         existed still loads: one without ``titles`` names places as its preset does
@@ -351,105 +906,72 @@ class Rules:
             twists = [twists]
         if "scoring" in data:
             data["scoring"] = _parse_scoring(data["scoring"])
-        unknown = [k for k in data if k not in OPTION_VALUES]
+        unknown = [k for k in data if k not in OPTIONS]
         if unknown:
             raise RulesError(unknown[0], f"there is no option {unknown[0]!r}; options are: "
-                             f"{', '.join(OPTION_VALUES)}")
+                             f"{', '.join(OPTIONS)}")
         if preset is None:
             if twists:
                 raise RulesError("twist", "twists need a preset")
             return cls(players=4 if players is None else players, **data)
-        rules = cls.preset(preset, players=players, twists=twists, **data)
-        if "give_back" not in data and rules.exchange != "none":
-            rules = replace(rules, give_back="any")
+        rules = cls.from_preset(preset, players=players, twists=twists, **data)
+        if "give_back" not in data and rules.exchange != Exchange.NONE:
+            rules = replace(rules, give_back=GiveBack.ANY)
         return rules
 
-    def with_options(self, **options: Any) -> "Rules":
-        """A copy with some options changed (checked again)."""
+    def with_options(self, **options: Any) -> Rules:
+        """A copy with some options changed (checked again).
+
+        Raises:
+            RulesError: on an unknown option or a value not allowed.
+        """
+        _check_option_names(options)
         return replace(self, **options)
+
+    # ----- names --------------------------------------------------------------------
+
+    @cached_property
+    def _overrides(self) -> tuple[tuple[str, Any], ...]:
+        if self.preset_name is None:
+            base = Rules(players=self.players)
+        else:
+            base = Rules.from_preset(self.preset_name, players=self.players, twists=self.twists)
+        return tuple((name, getattr(self, name)) for name in OPTIONS
+                     if name != "players" and getattr(self, name) != getattr(base, name))
+
+    @property
+    def overrides(self) -> dict[str, Any]:
+        """The options whose values differ from what the preset and twists give (without
+        a preset, from the plain constructor's defaults), in the order of :data:`OPTIONS`:
+        ``{}`` for ``Rules.preset("house", twists=["sit-out"])``."""
+        return dict(self._overrides)
 
     @property
     def name(self) -> str:
-        """``"house+sit-out"`` style name, or ``"custom"`` without a preset."""
-        return "+".join([self.preset or "custom", *self.twists])
+        """The rules' name, which :meth:`parse` reads back to these rules (with the table
+        size given apart): ``"house+sit-out"``, ``"custom"`` without a preset, and after a
+        ``/`` each option that differs from what the preset and twists give, as
+        ``OPTION=VALUE`` (``"house+sit-out/beat=equal-or-higher/scoring=3,2,1"``)."""
+        head = "+".join([self.preset_name or "custom", *self.twists])
+        return "/".join([head, *(f"{k}={OPTIONS[k].write(v)}" for k, v in self._overrides)])
 
     def describe(self) -> str:
         """The rules in plain words, one line per option."""
         return "\n".join(describe_lines(self))
 
 
-# The field ``preset`` (default ``None``) and the constructor ``Rules.preset(name, ...)`` share
-# a name. A method of that name in the class body would replace the field's default before
-# ``@dataclass`` reads it (``Rules()`` would then get the method as its preset), so the
-# constructor is attached after the class is built; on an instance the field still wins.
-_preset_method = Rules.__dict__["_preset"]
-_preset_method.__func__.__name__ = "preset"
-_preset_method.__func__.__qualname__ = "Rules.preset"
-Rules.preset = _preset_method  # type: ignore[assignment, method-assign]
-del Rules._preset
-
-
-def _parse_scoring(value: Any) -> Any:
-    if value is None:
-        return None
-    if isinstance(value, str):
-        text = value.strip().lower()
-        if text in ("none", ""):
-            return None
-        try:
-            return tuple(int(p) for p in text.split(","))
-        except ValueError:
-            raise RulesError("scoring", f"scoring = {value!r} is not allowed; give points by "
-                             "place such as 2,1, or none") from None
-    if isinstance(value, list):
-        return tuple(value)
-    return value
-
-
-def _ordinal(n: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth", 6: "sixth",
-            7: "seventh"}.get(n, f"{n}th")
-
-
-OPTION_HELP: dict[str, str] = {
-    "players": "How many people sit at the table. The whole pack is dealt, so with more "
-               "players each hand is smaller and some hands get one card more than others.",
-    "beat": "To beat the play on the pile you put down the same number of cards (a pair on "
-            "a pair) of a higher rank; under equal-or-higher the same rank also beats it. "
-            "Twos are the highest rank, threes the lowest.",
-    "passing": "What a pass means for the rest of the pile: whether you may play again on "
-               "this pile after passing, and when the pile is cleared away.",
-    "last_of_rank_clears": "When this is on, a play that completes all four cards of one "
-                           "rank on the pile sweeps the pile away at once, and whoever "
-                           "played it leads next.",
-    "exchange": "Cards that change hands before a deal, according to the last deal's "
-                "finishing places: the bottom player must give their best cards to the "
-                "President, who gives the same number of cards back.",
-    "give_back": "Which cards the President (and, in the two-and-one swap, the "
-                 "Vice-President) hand back in the exchange: any cards they choose, or "
-                 "their lowest ones (they still pick the suit among cards of equal rank).",
-    "seating": "Whether everyone keeps their chair between deals, or moves to sit in the "
-               "order they finished, so that the dealer and the turn order change.",
-    "first_lead": "Who puts down the first cards of the first deal. That player may lead "
-                  "any single, pair, triple or four of a kind.",
-    "later_lead": "Who puts down the first cards of every deal after the first.",
-    "scoring": "Points given after each deal by finishing place; places not listed score "
-               "nothing. With no points, only the titles (President, Vice-President, ...) "
-               "count.",
-    "match_end": "When the whole match is over and who wins it.",
-    "titles": "What each finishing place is called after a deal. The sources name them "
-              "differently; the names never change the play, and the exchange goes by "
-              "finishing place.",
-}
-"""What each option of :class:`Rules` means, in plain words for a newcomer (the start
-screen's "?" beside each rule); its value in words is :func:`describe_items`."""
+def _check_option_names(options: Mapping[str, Any]) -> None:
+    for key in options:
+        if key not in OPTIONS or key == "players":
+            raise RulesError(key, f"there is no option {key!r}; options are: "
+                             f"{', '.join(k for k in OPTIONS if k != 'players')}")
 
 
 def describe_items(r: Rules, names: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
     """Each option of ``r`` in plain words: ``(option, label, text)`` such as
     ``("beat", "Beat", "same number of cards, strictly higher rank")``, in the order of
-    RULES.md "Options" (``give_back`` after ``exchange``, and only with an exchange), then
-    ``titles`` (RULES.md, "Places and titles"); :data:`OPTION_HELP` explains each ``option``.
+    :data:`OPTIONS` (RULES.md "Options"; ``give_back`` only with an exchange, ``later_lead``
+    only for more than one deal); :data:`OPTION_HELP` explains each ``option``.
 
     Args:
         r: the rules.
@@ -457,69 +979,10 @@ def describe_items(r: Rules, names: Sequence[str] | None = None) -> list[tuple[s
             instead of a seat number.
     """
     items: list[tuple[str, str, str]] = []
-    players = str(r.players)
-    if r.preset:
-        lo, hi, _ = PRESETS[r.preset]
-        players += f" (this preset allows {lo}" + (f" to {hi})" if hi != lo else ")")
-    items.append(("players", "Players", players))
-    items.append(("beat", "Beat", "same number of cards, strictly higher rank" if r.beat == "higher"
-                  else "same number of cards, equal or higher rank"))
-    items.append(("passing", "Passing", {
-        "re-enter": "a pass skips only this turn; the pile clears when everyone else has passed "
-                    "since the latest play",
-        "sit-out": "a pass takes you out of the pile until it clears",
-        "once-around": "after the lead everyone else gets one turn, then the pile clears",
-    }[r.passing]))
-    items.append(("last_of_rank_clears", "Last of a rank",
-                  "completing all four cards of a rank on the pile clears it"
-                  if r.last_of_rank_clears else "no special effect"))
-    items.append(("exchange", "Exchange", {
-        "none": "none",
-        "one-card": "before each later deal the last player gives their highest card to the "
-                    "President, who gives one card back",
-        "two-and-one": "before each later deal the bottom gives their two highest cards to the "
-                       "President and gets two back; the Vice-Scum and Vice-President swap one "
-                       "(with 3 players only one card each between President and bottom)",
-    }[r.exchange]))
-    if r.exchange != "none":
-        one = r.exchange == "one-card"  # one card given back; two-and-one gives back two and one
-        items.append(("give_back", "Give back", ("any card of the giver's choice" if one else
-                                                 "any cards of the giver's choice")
-                      if r.give_back == "any" else
-                      ("the giver's lowest card (any suit among equal ranks)" if one else
-                       "the giver's lowest cards (any suit among equal ranks)")))
-    items.append(("seating", "Seating", "seats stay; the dealer moves one seat clockwise each deal"
-                  if r.seating == "fixed" else
-                  "players sit in last deal's finishing order; the last player deals"))
-    fl = r.first_lead
-    if fl == "left-of-dealer":
-        first = "the player left of the dealer"
-    elif fl.startswith("holder-of:"):
-        first = f"whoever holds the {fl.split(':')[1]}"
-    else:
-        seat = int(fl.split(":")[1])
-        first = names[seat] if names is not None and 0 <= seat < len(names) else f"seat {seat}"
-    items.append(("first_lead", "First deal's lead", first))
-    if r.match_end != "single-deal":
-        items.append(("later_lead", "Later deals' lead", "the previous President"
-                      if r.later_lead == "president" else "the player left of the dealer"))
-    if r.scoring is None:
-        items.append(("scoring", "Scoring", "none (roles only)"))
-    else:
-        parts = [f"{p} for {_ordinal(i + 1)}" for i, p in enumerate(r.scoring)]
-        items.append(("scoring", "Scoring", ", ".join(parts) + ", 0 for the rest"))
-    me = r.match_end
-    if me == "single-deal":
-        end = "one deal"
-    elif me == "never":
-        end = "no end; play as many deals as you like"
-    elif me.startswith("points:"):
-        end = (f"ends after the deal in which someone reaches {me[7:]} points; "
-               "highest total wins, ties share")
-    else:
-        end = f"exactly {me[6:]} deals; highest total wins, ties share"
-    items.append(("match_end", "Match", end))
-    items.append(("titles", "Titles", TITLE_NAMINGS[r.titles]))
+    for option in OPTIONS.values():
+        text = option.words(r, names)
+        if text is not None:
+            items.append((option.name, option.label, text))
     return items
 
 
@@ -527,10 +990,10 @@ def describe_lines(r: Rules) -> list[str]:
     """Plain-words lines for each option of ``r`` (used by ``president rules``): the name,
     :func:`describe_items` as ``Label: text``, the preset's twists and its source."""
     lines = [f"Rules: {r.name}"] + [f"{label}: {text}" for _, label, text in describe_items(r)]
-    if r.preset and TWISTS[r.preset]:
+    if r.preset_name and TWISTS[r.preset_name]:
         lines.append("Twists available:")
-        lines.extend(f"  {name}: {text}" for name, (text, _) in TWISTS[r.preset].items())
-    if r.preset:
-        lines.append(f"Source: {PRESET_SOURCES[r.preset]} (seed {PRESET_SEEDS[r.preset][:3]}, "
-                     "see docs/rules.md)")
+        lines.extend(f"  {name}: {text}" for name, (text, _) in TWISTS[r.preset_name].items())
+    if r.preset_name:
+        lines.append(f"Source: {PRESET_SOURCES[r.preset_name]} (seed "
+                     f"{PRESET_SEEDS[r.preset_name][:3]}, see docs/rules.md)")
     return lines

@@ -136,7 +136,9 @@ def test_options_override_and_round_trip():
     assert Rules.from_dict({"preset": "first-night", "players": 3, "scoring": "none"}).scoring \
         is None
     custom = Rules(players=3, beat="equal-or-higher", match_end="never", scoring=None)
-    assert custom.name == "custom"
+    assert Rules(players=3).name == "custom"
+    assert custom.name == "custom/beat=equal-or-higher/scoring=none/match_end=never"
+    assert Rules.parse(custom.name, players=3) == custom
     assert Rules.from_dict(custom.to_dict()) == custom
 
 

@@ -161,7 +161,7 @@ def _next_deal_lines(result: ReplayResult) -> list[str]:
         return f"seat {s} {names[plan['seating'][s]]}"
 
     if plan["leader"] is None:
-        card = result.record.rules.first_lead.partition(":")[2]
+        card = result.record.rules.first_lead.card
         lead = f"whoever is dealt {card} leads"
     else:
         lead = f"{seat(plan['leader'])} leads"

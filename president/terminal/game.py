@@ -906,10 +906,10 @@ class TerminalGame:
             how = "One deal; no points."
         elif end == "never":
             how = "Deal after deal, until you stop; the titles are the prize."
-        elif end.startswith("points:"):
-            how = f"The match ends after the deal in which someone reaches {end[7:]} points."
+        elif end.target is not None:
+            how = f"The match ends after the deal in which someone reaches {end.target} points."
         else:
-            how = f"The match is {end[6:]} deals."
+            how = f"The match is {end.deals} deals."
         summaries = self._deal_summaries()
         if not summaries:
             totals = "; everyone has 0 points" if scored else ""
@@ -1004,11 +1004,11 @@ class TerminalGame:
             c.print("One deal. Type [bold]help[/] at your turn for how to play.")
         elif end == "never":
             c.print("Deal after deal, until you stop. Type [bold]help[/] at your turn.")
-        elif end.startswith("points:"):
+        elif end.target is not None:
             c.print(f"The match ends after the deal in which someone reaches "
-                    f"{end[7:]} points. Type [bold]help[/] at your turn.")
+                    f"{end.target} points. Type [bold]help[/] at your turn.")
         else:
-            c.print(f"The match is {end[6:]} deals. Type [bold]help[/] at your turn.")
+            c.print(f"The match is {end.deals} deals. Type [bold]help[/] at your turn.")
 
     # ----- events -------------------------------------------------------------------
 
@@ -1111,10 +1111,10 @@ class TerminalGame:
         r = self.rules
         if deal_number == 1:
             fl = r.first_lead
-            if fl == "left-of-dealer":
+            if fl.kind == "left-of-dealer":
                 return " (left of the dealer)"
-            if fl.startswith("holder-of:"):
-                return f" (holds {fl[10:]})"
+            if fl.card is not None:
+                return f" (holds {fl.card})"
             return ""
         return " (the President leads)" if r.later_lead == "president" else " (left of the dealer)"
 
