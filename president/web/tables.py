@@ -1,441 +1,58 @@
-"""Tables in memory: one :class:`~president.match.Match` each, its human players' sockets and
-its computer players, and the loop that paces the computer players.
-
-Each human player holds an unguessable seat token (``secrets.token_urlsafe``); a table is
-found by its unguessable id. Every message a socket is sent is built by
-:mod:`president.web.protocol` from that player's own observation and
-:func:`~president.events.visible_to`. Computer players are given only their own
-:meth:`~president.match.Match.observation`.
-
-A match table can be rebuilt from its sealed record (:meth:`Table.record`,
-:meth:`Table.from_record`): the rules, names, tokens, match seed and every action, replayed
-through the engine.
+"""Tables in memory (:class:`Tables`) and what the humans at one do (:class:`Table`: join,
+leave, act), built on its state (:mod:`president.web.state`), its computer players
+(:mod:`president.web.runner`) and its hints (:mod:`president.web.hints`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-from collections import OrderedDict, deque
-import hashlib
-import hmac
-import json
-import os
+import queue
 import secrets
+import threading
 import time
-from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Iterable, Protocol, Sequence
+from collections import OrderedDict, deque
+from typing import Any, Callable, Sequence
 
-from ..actions import PASS, Give, Play
+from ..actions import Give, Play
 from ..errors import IllegalAction, PresidentError, RulesError
-from ..events import DealEnded, Dealt, Event
-from ..match import Match
-from ..players import available_levels, make_player
-from ..players.simple import simple_choice
-from ..rules import OPTION_HELP, PRESETS, Rules, describe_items
+from ..events import Event
+from ..rules import PRESETS, Rules
 from . import protocol as P
+from .hints import HINT_REFUSAL_SECONDS, Hints
 from .ledger import KEEP_SECONDS, Ledger, StaleRecord
+from .levels import DEFAULT_HINT_LEVEL, DEFAULT_STANDIN, FAST_LEVELS, HUMAN, known_levels
 from .names import BadName, check_names
-from .sealing import SealError, Sealer
+from .runner import ComputerPlayers
+from .sealing import Sealer, SealError
+from .state import (
+    DEFAULT_GRACE_SECONDS,
+    DEFAULT_NAMES,
+    MATCH_PRESETS,
+    MAX_SOCKETS_PER_SEAT,
+    PRACTICE_NAMES,
+    RECORD_VERSION,
+    Connection,
+    TableError,
+    TableState,
+    bot_delay_from_env,
+)
 from .store import TableStore
-from .thinker import Thinker, decide
+from .thinker import Thinker
 
 log = logging.getLogger("president.web")
 
-__all__ = ["Table", "Tables", "Connection", "TableError", "PRACTICE_NAMES", "DEFAULT_NAMES",
-           "MATCH_PRESETS", "DEFAULT_HINT_LEVEL", "bot_delay_from_env", "known_levels"]
+__all__ = ["Table", "Tables", "GroupCommit", "Connection", "TableError", "TableState",
+           "PRACTICE_NAMES", "DEFAULT_NAMES", "MATCH_PRESETS", "DEFAULT_HINT_LEVEL",
+           "DEFAULT_STANDIN", "DEFAULT_GRACE_SECONDS", "HUMAN", "FAST_LEVELS",
+           "HINT_REFUSAL_SECONDS", "RECORD_VERSION", "bot_delay_from_env", "known_levels"]
 
-PRACTICE_NAMES = ("You", "Robin", "Alex", "Sam")
-"""Seed 003: you against Robin, Alex and Sam, in that clockwise order."""
-DEFAULT_NAMES = ("You", "Alex", "Blair", "Casey", "Drew", "Emery", "Frankie")
-MATCH_PRESETS = tuple(name for name in PRESETS if name != "practice")
-"""Presets a match may use (``practice`` is the standalone round of seed 003)."""
-HUMAN = "human"
-FAST_LEVELS = frozenset({"random", "beginner", "simple", "intermediate"})
-"""Levels that decide in well under a millisecond; any other level (``expert`` searches for
-a tenth of a second or more) decides in the :class:`~president.web.thinker.Thinker`'s worker
-processes so other tables are not held up."""
-RECORD_VERSION = 1
-MAX_SOCKETS_PER_SEAT = 4
-"""Open pages (sockets) one seat may have at once; another is refused (``too-many-pages``)."""
-DEFAULT_HINT_LEVEL = "simple"
-HINT_REFUSAL_SECONDS = 0.25
-"""A slow hint refused (one already being worked out for that player, or every worker busy)
-is answered after this many seconds, so a socket asking back to back costs the server a few
-answers a second, not thousands."""
-DEFAULT_STANDIN = "simple"
-"""The computer level that plays for an away friend unless the host chose another."""
-DEFAULT_GRACE_SECONDS = 30.0
-"""How long an away friend's turn waits before the stand-in plays for them (seconds)."""
-"""Seed 003: "Hint selects one legal option or tells you to pass" (the practice player's
-choice); the browser may ask any level of :func:`president.players.available_levels`."""
-
-
-@functools.cache
-def known_levels() -> tuple[str, ...]:
-    """:func:`president.players.available_levels`, worked out once per process."""
-    return tuple(available_levels())
-
-
-def bot_delay_from_env(default: float = 0.8) -> float:
-    """Seconds between computer plays: ``$PRESIDENT_BOT_DELAY`` if set (0 for tests), else
-    ``default``. Raises ValueError for a value that is not a number from 0 to 10."""
-    raw = os.environ.get("PRESIDENT_BOT_DELAY")
-    if raw is None or raw == "":
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        raise ValueError(f"PRESIDENT_BOT_DELAY={raw!r} is not a number; give seconds, e.g. 0.5") from None
-    if not 0 <= value <= 10:
-        raise ValueError(f"PRESIDENT_BOT_DELAY={raw!r} is out of range; give 0 to 10 seconds")
-    return value
-
-
-class TableError(ValueError):
-    """A table that cannot be made or joined; ``reason`` and ``message`` as in the engine."""
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
-
-
-class Connection(Protocol):
-    """A browser socket: anything with ``async send(message: dict)``."""
-
-    async def send(self, message: dict[str, Any]) -> None: ...
-
-
-@dataclass(eq=False)
-class _Human:
-    token: str
-    connections: set[Any] = field(default_factory=set)
-
-
-class Table:
-    """One table: a match, its humans (by match player index) and computer players.
-
-    Args:
-        table_id: the unguessable id.
-        kind: ``"practice"`` (seed 003: one deal, forgotten when the page goes) or ``"match"``.
-        rules: the rules.
-        names: player names by match player index.
-        levels: ``"human"`` or a computer level (:func:`president.players.available_levels`)
-            by match player index; at least one human.
-        seed: the match seed (draws every deal); secret, never sent to a browser.
-        tokens: seat tokens by human player index (new ones if omitted).
-        bot_delay: seconds between computer actions (0 in tests).
-        sealer: seals :meth:`record` for the browsers of a match (``None``: no snapshots).
-        thinker: where slow computer players (not in :data:`FAST_LEVELS`) decide, in other
-            processes (``None``: a thread of this process, for tests).
-        standin: the computer level that plays for an away friend (docs/web.md, "Friends at
-            one table").
-        grace_seconds: seconds an away friend's turn waits before the stand-in plays.
-        turn_seconds: the turn timer (seconds; ``None``: off): the stand-in makes one move for
-            a present friend who has not acted in time.
-        lobby: start in the waiting room (default: a match with more than one human seat).
-
-    Raises:
-        TableError: ``bad-table`` for a wrong number of names or levels, no human, or an unknown
-            level.
+class Table(ComputerPlayers, Hints):
+    """One table of the browser game: its state (:class:`~president.web.state.TableState`,
+    whose arguments it takes), its computer players
+    (:class:`~president.web.runner.ComputerPlayers`), its hints
+    (:class:`~president.web.hints.Hints`), and what its humans do: join, leave, act.
     """
-
-    def __init__(self, table_id: str, kind: str, rules: Rules, names: Sequence[str],
-                 levels: Sequence[str], seed: int, *, tokens: dict[int, str] | None = None,
-                 bot_delay: float = 0.8, sealer: Sealer | None = None,
-                 deal_seed_bits: int = 128, thinker: Thinker | None = None,
-                 standin: str = DEFAULT_STANDIN, grace_seconds: float = DEFAULT_GRACE_SECONDS,
-                 turn_seconds: float | None = None, lobby: bool | None = None) -> None:
-        n = rules.players
-        if len(names) != n or len(levels) != n:
-            raise TableError("bad-table", f"give {n} names and {n} levels for a table of {n}, "
-                             f"not {len(names)} and {len(levels)}")
-        if HUMAN not in levels:
-            raise TableError("bad-table", 'at least one seat must be "human"')
-        self.id = table_id
-        self.kind = kind
-        self.rules = rules
-        self.names = tuple(names)
-        self.levels = tuple(levels)
-        self.seed = seed
-        self.bot_delay = bot_delay
-        self.sealer = sealer
-        self.deal_seed_bits = deal_seed_bits
-        self.thinker = thinker
-        # 128-bit deal seeds: a player cannot find the other hands by trying seeds.
-        self.match = Match(rules, list(names), seed=seed, deal_seed_bits=deal_seed_bits)
-        self.standin = standin
-        self.grace_seconds = float(grace_seconds)
-        self.turn_seconds = None if turn_seconds is None else float(turn_seconds)
-        self.host = 0
-        """The match player index of the host (who made the table)."""
-        self.match_number = 1
-        """1 for the first match at this table, one more per rematch."""
-        self.paused_by: str | None = None
-        self.ready: set[int] = set()
-        """Humans ready for the next deal (or, after the match, for a rematch)."""
-        self.standins: set[int] = set()
-        """Human players the stand-in computer plays for now (away, or handed over by the host)."""
-        self.seen: set[int] = set()
-        """Human players who have opened their seat at least once (since this process has the
-        table)."""
-        self._standin_bots: dict[int, Any] = {}
-        self.standin_moves: dict[int, int] = {}
-        """Moves the stand-in made for each friend since they last had their seat."""
-        self._timer: asyncio.TimerHandle | None = None
-        self._timer_key: tuple[int, int, str] | None = None
-        self._timer_deadline = 0.0
-        self.humans: dict[int, _Human] = {}
-        self.bots: dict[int, Any] = {}
-        for p, level in enumerate(levels):
-            if level == HUMAN:
-                token = (tokens or {}).get(p) or secrets.token_urlsafe(24)
-                self.humans[p] = _Human(token)
-            else:
-                try:
-                    self.bots[p] = make_player(level, seed=(seed * 7919 + p) & 0xFFFFFFFF)
-                except (ValueError, ImportError, AttributeError):
-                    raise TableError("bad-table", f"no computer level {level!r}; levels are "
-                                     f"{', '.join(available_levels())}") from None
-        self.log: list[Any] = []
-        self.deals: list[dict[str, Any]] = []
-        self.deal_seats: list[tuple[tuple[int, ...], int]] = []
-        """Per deal so far: (match player index by seat, leading seat), for the play log."""
-        self.speed = "normal"
-        """Pace of the computer players (:data:`~president.web.protocol.SPEEDS`), set by the
-        page's ``speed`` message."""
-        self.paused = False
-        self.closed = False
-        self.last_active = time.monotonic()
-        self._lock = asyncio.Lock()
-        self._runner: asyncio.Task[None] | None = None
-        self._snapshot: str | None = None
-        self._snapshot_len = -1
-        self._log_json: list[str] = []
-        """Each entry of :attr:`log` as JSON text, encoded once (a sealed record joins them)."""
-        self._hinting: set[int] = set()
-        self.on_send: Callable[[int, dict[str, Any]], None] | None = None
-        """Test hook: called with (player, message) before each message is sent."""
-        self.on_actions: Callable[["Table", int, list[Any]], Awaitable[None]] | None = None
-        """Awaited with (table, number of the first entry, log entries) for the actions
-        accepted since the last call, before anyone is sent their result (the store and ledger
-        of :class:`Tables` keep them there, see :class:`GroupCommit`): one call per batch (a
-        human action and the instant computer replies after it), not one per action."""
-        self._unsaved = 0
-        """How many of the last log entries ``on_actions`` has not been given yet."""
-        self.on_join: Callable[["Table"], None] | None = None
-        """Called when a socket joins the table."""
-        self._collect(self.match.events)
-        self.lobby = (kind == "match" and len(self.humans) > 1) if lobby is None else bool(lobby)
-        self._lobby_at_start = self.lobby
-
-    # ----- identity ---------------------------------------------------------------------
-
-    def player_for(self, token: str) -> int | None:
-        """The human player index whose seat token is ``token`` (constant-time compare)."""
-        found = None
-        for p, h in self.humans.items():
-            if hmac.compare_digest(h.token.encode(), token.encode()):
-                found = p
-        return found
-
-    def seat_of(self, player: int) -> int:
-        """The seat of match player ``player`` in the current deal."""
-        return self.match.seating.index(player)
-
-    @property
-    def connected(self) -> int:
-        """Number of open sockets at this table."""
-        return sum(len(h.connections) for h in self.humans.values())
-
-    # ----- records ----------------------------------------------------------------------
-
-    def setup(self) -> dict[str, Any]:
-        """The table without its actions: rules, names, levels, seat tokens, the secret match
-        seed (secret: seal it or keep it in the private state folder)."""
-        return {"v": RECORD_VERSION, "id": self.id, "kind": self.kind, "rules": self.rules.to_dict(),
-                "names": list(self.names), "levels": list(self.levels), "seed": self.seed,
-                "deal_seed_bits": self.deal_seed_bits,
-                "tokens": {str(p): h.token for p, h in self.humans.items()},
-                "lobby": self._lobby_at_start, "standin": self.standin,
-                "grace_seconds": self.grace_seconds, "turn_seconds": self.turn_seconds}
-
-    def record(self) -> dict[str, Any]:
-        """Everything needed to rebuild this table: :meth:`setup` and ``"log"``, every
-        accepted action (secret: seal it before it leaves): ``[seat, action]``, ``"n"`` (the
-        next deal was dealt), ``"s"`` (the host started the match: the waiting room ended),
-        ``"r"`` (a rematch: a new match at this table)."""
-        return {**self.setup(), "log": list(self.log)}
-
-    def _accept(self, entry: Any) -> None:
-        """Log an action the engine accepted; :meth:`_save` keeps it before anything is sent
-        about it."""
-        self.log.append(entry)
-        self._log_json.append(json.dumps(entry, separators=(",", ":")))
-        self._unsaved += 1
-
-    async def _save(self) -> None:
-        """Keep the actions accepted since the last save (``on_actions``: the store's and the
-        ledger's writes, off the event loop so the disk never holds up other tables). Every
-        message about an action is sent after this returns."""
-        if not self._unsaved:
-            return
-        start, entries = len(self.log) - self._unsaved, self.log[-self._unsaved:]
-        self._unsaved = 0
-        if self.on_actions is not None:
-            await self.on_actions(self, start, entries)
-
-    @classmethod
-    def from_record(cls, record: Any, *, bot_delay: float, sealer: Sealer | None,
-                    thinker: Thinker | None = None) -> "Table":
-        """Rebuild a table by replaying its record through the engine.
-
-        Raises:
-            TableError: ``bad-record`` if the record is not one this server wrote or does not
-                replay.
-        """
-        try:
-            if not isinstance(record, dict) or record.get("v") != RECORD_VERSION:
-                raise ValueError("version")
-            rules = Rules.from_dict(record["rules"])
-            tokens = {int(p): str(t) for p, t in record["tokens"].items()}
-            table = cls(str(record["id"]), str(record["kind"]), rules, record["names"],
-                        record["levels"], int(record["seed"]), tokens=tokens,
-                        bot_delay=bot_delay, sealer=sealer, thinker=thinker,
-                        deal_seed_bits=int(record.get("deal_seed_bits", 32)),
-                        standin=str(record.get("standin", DEFAULT_STANDIN)),
-                        grace_seconds=float(record.get("grace_seconds", DEFAULT_GRACE_SECONDS)),
-                        turn_seconds=record.get("turn_seconds"),
-                        lobby=bool(record.get("lobby", False)))
-            for entry in record["log"]:
-                if entry == "n":
-                    events = table.match.start_next_deal()
-                elif entry == "s":
-                    table.lobby = False
-                    events = []
-                elif entry == "r":
-                    table._new_match()
-                    events = []
-                else:
-                    seat, text = entry
-                    events = table.match.act(int(seat), str(text))
-                table.log.append(entry)
-                table._log_json.append(json.dumps(entry, separators=(",", ":")))
-                table._collect(events)
-        except (PresidentError, TableError, KeyError, TypeError, ValueError) as e:
-            raise TableError("bad-record", f"the saved match cannot be restored ({e})") from None
-        return table
-
-    def snapshot(self) -> str | None:
-        """The sealed record (opaque text) for a match table; ``None`` for practice."""
-        if self.sealer is None or self.kind != "match":
-            return None
-        if self._snapshot_len != len(self.log):
-            setup = json.dumps(self.setup(), separators=(",", ":"))
-            text = f'{setup[:-1]},"log":[{",".join(self._log_json)}]}}'   # == record(), encoded
-            self._snapshot = self.sealer.seal_text(text)
-            self._snapshot_len = len(self.log)
-        return self._snapshot
-
-    # ----- messages ---------------------------------------------------------------------
-
-    def _collect(self, events: Iterable[Event]) -> None:
-        """Keep the public summary of each finished deal (finish order, titles, points) and
-        each deal's seating and leader."""
-        for ev in events:
-            if isinstance(ev, Dealt):
-                self.deal_seats.append((tuple(self.match.seating), self.match.deal.leader))
-            if isinstance(ev, DealEnded):
-                seating = self.match.seating
-                totals = [0] * len(seating)
-                for s, t in enumerate(ev.totals):
-                    totals[seating[s]] = t
-                self.deals.append({
-                    "number": len(self.deals) + 1,
-                    "order": [{"player": seating[s], "name": self.names[seating[s]],
-                               "title": ev.titles[s], "points": ev.points[s]}
-                              for s in ev.finish_order],
-                    "totals": totals,
-                })
-
-    def state_for(self, player: int) -> dict[str, Any]:
-        """The ``state`` message for human ``player`` (from its own observation only)."""
-        m = self.match
-        obs = m.observation(self.seat_of(player))
-        waiting = (self.lobby or m.to_act is None
-                   or (m.seating[m.to_act] in self.humans and m.seating[m.to_act] not in self.standins))
-        timer = None
-        if self._timer is not None and self._timer_key is not None:
-            timer = {"player": self._timer_key[0],
-                     "seconds": round(max(0.0, self._timer_deadline - time.monotonic()), 1)}
-        msg = P.state_message(
-            obs, player=player, levels=self.levels, deals=self.deals,
-            winners=m.winners if m.phase == "match-over" else None,
-            snapshot=self.snapshot() if waiting else None,
-            table={"id": self.id, "kind": self.kind, "paused": self.paused,
-                   "bot_delay": self.bot_delay, "speed": self.speed, "actions": len(self.log),
-                   "humans": sorted(self.humans), "waiting_for_human": waiting,
-                   "host": self.host, "lobby": self.lobby, "match_number": self.match_number,
-                   "paused_by": self.paused_by if self.paused else None,
-                   "ready": sorted(self.ready), "standin": self.standin,
-                   "grace_seconds": self.grace_seconds, "turn_seconds": self.turn_seconds,
-                   "timer": timer})
-        for seat in msg["seats"]:
-            p = seat["player"]
-            human = p in self.humans
-            seat["host"] = p == self.host
-            seat["online"] = bool(self.humans[p].connections) if human else None
-            seat["joined"] = (p in self.seen) if human else None
-            seat["standin"] = self.standin if p in self.standins else None
-        if self.lobby:   # the waiting room: nothing dealt to anyone's view, nobody acts
-            msg.update(hand=[], legal=[], pile=[], to_beat=None, to_act=None,
-                       exchange={"pending": None, "mine": []})
-        return msg
-
-    async def _send(self, player: int, message: dict[str, Any], *, exclude: Any = None) -> None:
-        """Send ``message`` to every open page of ``player`` but ``exclude``."""
-        if self.on_send is not None:
-            self.on_send(player, message)
-        for conn in list(self.humans[player].connections):
-            if conn is exclude:
-                continue
-            try:
-                await conn.send(message)
-            except Exception:  # a closed socket: forget it, the table goes on
-                self.humans[player].connections.discard(conn)
-
-    async def _broadcast(self, events: Sequence[Event]) -> None:
-        """Send ``events`` and then the new ``state`` to every human, once the actions behind
-        them are kept (:meth:`_save`). A socket that said it takes batches (``hello`` with
-        ``batch``) gets them as one ``{"type": "batch", "messages": [...]}``."""
-        await self._save()
-        m = self.match
-        for player in self.humans:
-            if not self.humans[player].connections and self.on_send is None:
-                continue
-            seat = self.seat_of(player)
-            names = [self.names[p] for p in m.seating]
-            messages = [P.event_message(ev, seat, names, self.rules.players, self.names,
-                                        leader=m.deal.leader if isinstance(ev, Dealt) else None)
-                        for ev in events]
-            messages.append(self.state_for(player))
-            if self.on_send is not None:
-                for message in messages:
-                    self.on_send(player, message)
-            batch = {"type": "batch", "messages": messages}
-            for conn in list(self.humans[player].connections):
-                try:
-                    if getattr(conn, "batches", False):
-                        await conn.send(batch)
-                    else:
-                        for message in messages:
-                            await conn.send(message)
-                except Exception:  # a closed socket: forget it, the table goes on
-                    self.humans[player].connections.discard(conn)
-
-    # ----- joining ----------------------------------------------------------------------
 
     async def join(self, player: int, conn: Any) -> None:
         """Attach a socket of human ``player`` and send it ``welcome``, the match's ``log``
@@ -481,79 +98,6 @@ class Table:
                 await self._send_states(exclude=conn)
         self.kick()
 
-    @property
-    def friends(self) -> bool:
-        """More than one human seat: a table for friends (host, presence, stand-ins)."""
-        return len(self.humans) > 1
-
-    def present(self) -> list[int]:
-        """Human players with an open page whom no stand-in plays for."""
-        return [p for p, h in self.humans.items() if h.connections and p not in self.standins]
-
-    def presence_text(self, player: int, what: str) -> str:
-        """The play log's words for a ``presence`` event about ``player``."""
-        name = self.names[player]
-        return {"joined": f"{name} joined the table.",
-                "left": f"{name} left the table.",
-                "returned": f"{name} is back.",
-                "standin": f"A computer ({self.standin}) plays for {name} until they return.",
-                "back": f"{name} has their seat back{self._moves_words(player)}.",
-                "rematch": f"A new match starts at this table: match {self.match_number}."}[what]
-
-    def _moves_words(self, player: int) -> str:
-        n = self.standin_moves.get(player, 0)
-        if not n:
-            return " (the computer made no move for them)"
-        return f" (the computer made {n} move{'s' if n != 1 else ''} for them)"
-
-    async def _announce(self, player: int, what: str, *, exclude: Any = None) -> None:
-        """Send a ``presence`` event about ``player`` to every open page (but ``exclude``)."""
-        message = {"type": "event", "kind": "presence", "player": player, "what": what,
-                   "text": self.presence_text(player, what)}
-        if what == "back":
-            self.standin_moves.pop(player, None)
-        for p in self.humans:
-            await self._send(p, message, exclude=exclude)
-
-    async def _send_states(self, *, exclude: Any = None) -> None:
-        """The ``state`` again to every human's pages but ``exclude`` (after a change that has
-        no engine event)."""
-        for p in self.humans:
-            await self._send(p, self.state_for(p), exclude=exclude)
-
-    def rule_lines(self, player: int) -> list[dict[str, str]]:
-        """The table's rules for ``player``'s page, in plain words: ``[{"option", "label",
-        "text", "help"}]`` (:func:`~president.rules.describe_items` with players named, "you"
-        for the reader, and :data:`~president.rules.OPTION_HELP`)."""
-        names = ["you" if p == player else self.names[p] for p in self.match.seating]
-        return [{"option": option, "label": label, "text": text, "help": OPTION_HELP[option]}
-                for option, label, text in describe_items(self.rules, names)]
-
-    def log_for(self, player: int) -> dict[str, Any]:
-        """A ``log`` message: the match's events so far, every deal, as ``player`` saw them
-        (each through :func:`~president.events.visible_to`, as sent live, with the seating of
-        its own deal), so a page that reconnects shows the whole play log again (plays and
-        passes are public). ``deal`` is the current deal's number."""
-        m = self.match
-        lines = []
-        deal = -1
-        seat = 0
-        names: list[str] = []
-        leader = None
-        for ev in m.events:
-            if isinstance(ev, Dealt):
-                deal += 1
-                seating, leader = self.deal_seats[min(deal, len(self.deal_seats) - 1)]
-                seat = seating.index(player)
-                names = [self.names[p] for p in seating]
-            lines.append(P.event_message(ev, seat, names, self.rules.players, self.names,
-                                         leader=leader if isinstance(ev, Dealt) else None))
-        if self.kind == "practice":  # seed 003: one standalone deal, no match winner
-            lines = [e for e in lines if e["kind"] != "match-ended"]
-        if self.lobby:               # the waiting room: nothing dealt yet to anyone's view
-            lines = []
-        return {"type": "log", "deal": m.deal_number, "events": lines}
-
     def leave(self, player: int, conn: Any) -> None:
         """Detach a socket. At a table for friends, the others hear that ``player`` left
         when their last page closes, and the grace period starts if it is their turn."""
@@ -577,107 +121,6 @@ class Table:
             await self._send_states()
 
     # ----- the stand-in and the timers --------------------------------------------------
-
-    def _human_to_act(self) -> int | None:
-        """The human player whose turn it is (no stand-in playing for them), or ``None``."""
-        m = self.match
-        if self.lobby or self.closed or m.to_act is None:
-            return None
-        player = m.seating[m.to_act]
-        if player in self.humans and player not in self.standins:
-            return player
-        return None
-
-    def _arm_timer(self) -> None:
-        """Start, keep or stop the one timer of a table for friends: an away human to act
-        waits :attr:`grace_seconds`, then the stand-in takes their seat; a present one with a
-        turn timer waits :attr:`turn_seconds`, then the stand-in makes one move."""
-        player = self._human_to_act()
-        if player is None or self.paused or not self.friends:
-            self._cancel_timer()
-            return
-        away = not self.humans[player].connections
-        if not away and self.turn_seconds is None:
-            self._cancel_timer()
-            return
-        key = (player, len(self.log), "away" if away else "idle")
-        if self._timer is not None and self._timer_key == key:
-            return
-        self._cancel_timer()
-        delay = self.grace_seconds if away else float(self.turn_seconds or 0)
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        self._timer_key = key
-        self._timer_deadline = time.monotonic() + delay
-        self._timer = loop.call_later(delay, lambda: loop.create_task(self._timer_fired(key)))
-
-    def _cancel_timer(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer = None
-        self._timer_key = None
-
-    async def _timer_fired(self, key: tuple[int, int, str]) -> None:
-        async with self._lock:
-            if self._timer_key != key:
-                return
-            self._timer = None
-            self._timer_key = None
-            player, actions, why = key
-            if self._human_to_act() != player or len(self.log) != actions or self.paused:
-                self._arm_timer()
-                return
-            if why == "away":
-                if self.humans[player].connections:
-                    self._arm_timer()
-                    return
-                self.standins.add(player)
-                await self._announce(player, "standin")
-                self._arm_timer()
-                await self._send_states()
-            else:   # the turn timer: one move for an idle player, from their own view
-                m = self.match
-                seat = m.to_act
-                assert seat is not None
-                action = self._standin_bot(player).act(m.observation(seat))
-                events = m.act(seat, action)
-                self.standin_moves[player] = self.standin_moves.get(player, 0) + 1
-                self._accept([seat, str(action)])
-                self._collect(events)
-                batch: list[Event] = list(events)
-                self._instant_bots(batch)
-                self._arm_timer()
-                await self._broadcast(batch)
-        self.kick()
-
-    def _count_standin(self, player: int) -> None:
-        if player in self.standins:
-            self.standin_moves[player] = self.standin_moves.get(player, 0) + 1
-
-    def _standin_bot(self, player: int) -> Any:
-        """The stand-in computer player of ``player``'s seat (made once, kept)."""
-        bot = self._standin_bots.get(player)
-        if bot is None:
-            bot = make_player(self.standin, seed=(self.seed * 7919 + 1000 + player) & 0xFFFFFFFF)
-            self._standin_bots[player] = bot
-        return bot
-
-    def _new_match(self) -> None:
-        """A rematch: a new match with the same seats, names and rules at this table (the
-        match seed drawn from the table's secret seed and the match number)."""
-        self.match_number += 1
-        seed = int.from_bytes(hashlib.sha256(f"{self.seed}:{self.match_number}".encode()).digest()[:16], "big")
-        self.match = Match(self.rules, list(self.names), seed=seed, deal_seed_bits=self.deal_seed_bits)
-        self.deals = []
-        self.deal_seats = []
-        self.ready.clear()
-        self._standin_bots.clear()
-        for p, level in enumerate(self.levels):
-            if level != HUMAN:
-                self.bots[p] = make_player(level, seed=(seed * 7919 + p) & 0xFFFFFFFF)
-        self._collect(self.match.events)
 
     async def _advance_if_ready(self) -> None:
         """Between deals or after the match at a table for friends: deal, or start the
@@ -848,195 +291,12 @@ class Table:
         else:
             await conn.send(P.error_message("bad-message", "you have already joined this table"))
 
-    def hint(self, player: int, level: str = DEFAULT_HINT_LEVEL) -> dict[str, Any]:
-        """A ``hint`` message: one legal option for ``player``, chosen by a computer player of
-        ``level`` from ``player``'s own observation only, or that it should pass, or that it
-        is not its turn. Runs in the caller's thread (see :meth:`hint_async`).
-
-        Raises:
-            TableError: ``bad-level`` for a level not in
-                :func:`~president.players.available_levels`.
-        """
-        obs, answer = self._hint_start(player, level)
-        if answer is not None:
-            return answer
-        return self._hint_text(self._hint_choice(obs, level), obs, level)
-
-    async def hint_async(self, player: int, level: str = DEFAULT_HINT_LEVEL) -> dict[str, Any]:
-        """:meth:`hint` for the event loop: a slow level (``expert``) thinks in a worker process
-        (like the computer players), one hint at a time per player; if the table moved on
-        meanwhile, the answer says so instead of a stale option. A bad level gets an
-        ``error`` message (``bad-level``)."""
-        slow = level not in FAST_LEVELS and level in known_levels()
-        # Refusals first, before any work, and each one late: a page that asks again at once
-        # is slowed to a few questions a second instead of spinning the server.
-        if slow and player in self._hinting:
-            await asyncio.sleep(HINT_REFUSAL_SECONDS)
-            return {"type": "hint", "cards": None, "pass": False,
-                    "text": "Still working on your last hint; wait for it."}
-        if slow and self.thinker is not None and self.thinker.busy():
-            await asyncio.sleep(HINT_REFUSAL_SECONDS)
-            return {"type": "hint", "cards": None, "pass": False,
-                    "text": "The computer players are all busy thinking; ask again in a moment."}
-        try:
-            obs, answer = self._hint_start(player, level)
-        except TableError as e:
-            return P.error_message(e.reason, e.message)
-        if answer is not None:
-            return answer
-        if level in FAST_LEVELS:
-            return self._hint_text(self._hint_choice(obs, level), obs, level)
-        self._hinting.add(player)
-        actions = len(self.log)
-        try:
-            choice = await self._think(level, obs, secrets.randbits(32), hint=True)
-        finally:
-            self._hinting.discard(player)
-        if len(self.log) != actions or self.closed:
-            return {"type": "hint", "cards": None, "pass": False,
-                    "text": "The table moved on while the hint was worked out; ask again."}
-        return self._hint_text(choice, obs, level)
-
-    async def _think(self, level: str, obs: Any, seed: int, *, hint: bool = False) -> Any:
-        """A slow level's choice, made by a fresh player of ``level`` seeded ``seed``, in the
-        :class:`~president.web.thinker.Thinker`'s processes (a thread without one)."""
-        if self.thinker is None:
-            return await asyncio.to_thread(decide, level, obs, seed)
-        return await self.thinker.decide(level, obs, seed, hint=hint)
-
-    def _hint_start(self, player: int, level: str) -> tuple[Any, dict[str, Any] | None]:
-        if level not in known_levels():
-            raise TableError("bad-level", f"no computer level {level!r} for a hint; levels are "
-                             f"{', '.join(known_levels())}")
-        obs = self.match.observation(self.seat_of(player))
-        if not obs.legal_actions:
-            return obs, {"type": "hint", "cards": None, "pass": False,
-                         "text": "It is not your turn." if self.match.to_act is not None
-                         else "There is nothing to play now."}
-        return obs, None
-
-    @staticmethod
-    def _hint_choice(obs: Any, level: str) -> Play | Give | Any:
-        """The choice of a fresh ``level`` player (its own random seed) given ``obs`` only."""
-        if level == DEFAULT_HINT_LEVEL:
-            return simple_choice(obs.legal_actions, obs.hand)
-        return make_player(level, seed=secrets.randbits(32)).act(obs)
-
-    @staticmethod
-    def _hint_text(choice: Any, obs: Any, level: str) -> dict[str, Any]:
-        """The ``hint`` message for ``choice``; a pass says whether it is forced (nothing in
-        the hand beats the pile) or the ``level`` player's preference."""
-        if choice is PASS:
-            forced = all(a is PASS for a in obs.legal_actions)
-            return {"type": "hint", "cards": None, "pass": True,
-                    "text": "Nothing you hold beats the pile: pass." if forced else
-                    f"Pass: you could beat the pile, but the {level} player would keep "
-                    "its cards for later."}
-        verb = "Give" if isinstance(choice, Give) else "Play"
-        return {"type": "hint", "cards": [str(c) for c in choice.cards], "pass": False,
-                "text": f"{verb} {', '.join(P.card_text(c) for c in choice.cards)}."}
-
-    # ----- computer players -------------------------------------------------------------
-
-    @property
-    def delay(self) -> float:
-        """Seconds before each computer action: ``bot_delay`` times the table's speed."""
-        return self.bot_delay * P.SPEEDS[self.speed]
-
-    def _bot_to_act(self) -> int | None:
-        """The player a computer acts for now (a computer seat, or a friend's seat the
-        stand-in plays), or ``None`` (a human's turn, the waiting room, no turn)."""
-        m = self.match
-        if m.to_act is None or self.lobby:
-            return None
-        player = m.seating[m.to_act]
-        return player if player in self.bots or player in self.standins else None
-
-    def _level_of(self, player: int) -> str:
-        """The computer level acting for ``player`` (its own, or the stand-in's)."""
-        return self.standin if player in self.standins else self.levels[player]
-
-    def _bot_of(self, player: int) -> Any:
-        return self._standin_bot(player) if player in self.standins else self.bots[player]
-
-    def _instant_bots(self, batch: list[Event]) -> None:
-        """With no delay (``instant``, tests, benchmarks), let the fast computer players who
-        are to act next play at once, adding their events to ``batch``: the human's action and
-        the replies then go out as one batch with one ``state``. A slow level stops it (it
-        thinks in :meth:`_run_bots`)."""
-        if self.delay:
-            return
-        m = self.match
-        while not self.closed and not self.paused:
-            player = self._bot_to_act()
-            if player is None or self._level_of(player) not in FAST_LEVELS:
-                return
-            seat = m.to_act
-            assert seat is not None
-            action = self._bot_of(player).act(m.observation(seat))
-            events = m.act(seat, action)
-            self._count_standin(player)
-            self._accept([seat, str(action)])
-            self._collect(events)
-            batch.extend(events)
-
-    def kick(self) -> None:
-        """Start the computer players' loop if one of them is to act and none is running."""
-        if self.closed or self.paused or self._bot_to_act() is None:
-            return
-        if self._runner is None or self._runner.done():
-            self._runner = asyncio.get_running_loop().create_task(self._run_bots())
-
-    async def _run_bots(self) -> None:
-        """Let the computer players act, one every :attr:`delay` seconds. With no delay
-        (``instant``, tests, benchmarks) the fast players' actions in a row are sent as one
-        batch: every event, then a single ``state`` (the page animates the events)."""
-        while not self.closed and not self.paused and self._bot_to_act() is not None:
-            await asyncio.sleep(self.delay)
-            async with self._lock:
-                batch: list[Event] = []
-                while True:
-                    player = self._bot_to_act()
-                    if self.closed or self.paused or player is None:
-                        break
-                    m = self.match
-                    seat = m.to_act
-                    assert seat is not None
-                    obs = m.observation(seat)
-                    level = self._level_of(player)
-                    if level in FAST_LEVELS:
-                        action = self._bot_of(player).act(obs)
-                    else:
-                        if batch:        # show what happened before a search starts
-                            break
-                        seed = (self.seed * 7919 + len(self.log) * 104729 + player) & 0xFFFFFFFF
-                        action = await self._think(level, obs, seed)
-                        if self.closed:
-                            return
-                    events = m.act(seat, action)
-                    self._count_standin(player)
-                    self._accept([seat, str(action)])
-                    self._collect(events)
-                    batch.extend(events)
-                    if self.delay or level not in FAST_LEVELS:
-                        break
-                self._arm_timer()
-                if batch:
-                    await self._broadcast(batch)
-
-    async def run_bots_now(self) -> None:
-        """Run the computer players until a human is to act (for benchmarks and tests)."""
-        self.kick()
-        while self._runner is not None and not self._runner.done():
-            await self._runner
-
     def close(self) -> None:
         """Stop the computer players and the timers for good."""
         self.closed = True
         self._cancel_timer()
         if self._runner is not None:
             self._runner.cancel()
-
 
 
 class GroupCommit:
@@ -1053,15 +313,12 @@ class GroupCommit:
             runs in this object's one writer thread, so writes are in order.
     """
 
-    def __init__(self, write: Callable[[list[tuple["Table", int, list[Any]]]], None]) -> None:
-        import queue
-        import threading
-
+    def __init__(self, write: Callable[[list[tuple[TableState, int, list[Any]]]], None]) -> None:
         self._write = write
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="president-store", daemon=True)
 
-    async def keep(self, table: "Table", start: int, entries: list[Any]) -> None:
+    async def keep(self, table: TableState, start: int, entries: list[Any]) -> None:
         """Return once ``entries`` (log entries ``start``, ``start + 1``, ...) are on disk.
 
         Raises:
@@ -1075,8 +332,6 @@ class GroupCommit:
         await done
 
     def _run(self) -> None:
-        import queue
-
         while True:
             first = self._queue.get()
             if first is None:
@@ -1200,11 +455,11 @@ class Tables:
         self.tables[table.id] = table
         return table
 
-    def _touch(self, table: Table) -> None:
+    def _touch(self, table: TableState) -> None:
         if table.id in self.tables:
             self.tables.move_to_end(table.id)
 
-    def _accepted(self, batches: list[tuple[Table, int, list[Any]]]) -> None:
+    def _accepted(self, batches: list[tuple[TableState, int, list[Any]]]) -> None:
         """Actions the engine accepted, ``(table, start, entries)`` per table (log entries
         ``start``, ``start + 1``, ...): on disk before anyone hears of them (runs in the
         :class:`GroupCommit` worker thread)."""
@@ -1218,7 +473,7 @@ class Tables:
             if versions:
                 self.ledger.issued_many(versions)
 
-    def _joined(self, table: Table) -> None:
+    def _joined(self, table: TableState) -> None:
         self._touch(table)
         if self.store is not None:
             self.store.joined(table.id)

@@ -1,0 +1,112 @@
+"""Hints of the browser game: one legal option for a player, chosen by a computer player of
+a level the page names, from that player's own observation only.
+
+A mixin of :class:`~president.web.tables.Table` (its state lives there); fast levels answer
+at once, slow ones think in the :class:`~president.web.thinker.Thinker`'s worker processes,
+one hint at a time per player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Any
+
+from ..actions import PASS, Give, Play
+from ..players import make_player
+from ..players.simple import simple_choice
+from . import protocol as P
+from .levels import DEFAULT_HINT_LEVEL, FAST_LEVELS, known_levels
+from .state import TableError, TableState
+
+__all__ = ["Hints", "HINT_REFUSAL_SECONDS"]
+
+HINT_REFUSAL_SECONDS = 0.25
+"""A slow hint refused (one already being worked out for that player, or every worker busy)
+is answered after this many seconds, so a socket asking back to back costs the server a few
+answers a second, not thousands."""
+
+
+class Hints(TableState):
+    """The hint methods of :class:`~president.web.tables.Table`."""
+
+    def hint(self, player: int, level: str = DEFAULT_HINT_LEVEL) -> dict[str, Any]:
+        """A ``hint`` message: one legal option for ``player``, chosen by a computer player of
+        ``level`` from ``player``'s own observation only, or that it should pass, or that it
+        is not its turn. Runs in the caller's thread (see :meth:`hint_async`).
+
+        Raises:
+            TableError: ``bad-level`` for a level not in
+                :func:`~president.players.available_levels`.
+        """
+        obs, answer = self._hint_start(player, level)
+        if answer is not None:
+            return answer
+        return self._hint_text(self._hint_choice(obs, level), obs, level)
+
+    async def hint_async(self, player: int, level: str = DEFAULT_HINT_LEVEL) -> dict[str, Any]:
+        """:meth:`hint` for the event loop: a slow level (``expert``) thinks in a worker process
+        (like the computer players), one hint at a time per player; if the table moved on
+        meanwhile, the answer says so instead of a stale option. A bad level gets an
+        ``error`` message (``bad-level``)."""
+        slow = level not in FAST_LEVELS and level in known_levels()
+        # Refusals first, before any work, and each one late: a page that asks again at once
+        # is slowed to a few questions a second instead of spinning the server.
+        if slow and player in self._hinting:
+            await asyncio.sleep(HINT_REFUSAL_SECONDS)
+            return {"type": "hint", "cards": None, "pass": False,
+                    "text": "Still working on your last hint; wait for it."}
+        if slow and self.thinker is not None and self.thinker.busy():
+            await asyncio.sleep(HINT_REFUSAL_SECONDS)
+            return {"type": "hint", "cards": None, "pass": False,
+                    "text": "The computer players are all busy thinking; ask again in a moment."}
+        try:
+            obs, answer = self._hint_start(player, level)
+        except TableError as e:
+            return P.error_message(e.reason, e.message)
+        if answer is not None:
+            return answer
+        if level in FAST_LEVELS:
+            return self._hint_text(self._hint_choice(obs, level), obs, level)
+        self._hinting.add(player)
+        actions = len(self.log)
+        try:
+            choice = await self._think(level, obs, secrets.randbits(32), hint=True)
+        finally:
+            self._hinting.discard(player)
+        if len(self.log) != actions or self.closed:
+            return {"type": "hint", "cards": None, "pass": False,
+                    "text": "The table moved on while the hint was worked out; ask again."}
+        return self._hint_text(choice, obs, level)
+
+    def _hint_start(self, player: int, level: str) -> tuple[Any, dict[str, Any] | None]:
+        if level not in known_levels():
+            raise TableError("bad-level", f"no computer level {level!r} for a hint; levels are "
+                             f"{', '.join(known_levels())}")
+        obs = self.match.observation(self.seat_of(player))
+        if not obs.legal_actions:
+            return obs, {"type": "hint", "cards": None, "pass": False,
+                         "text": "It is not your turn." if self.match.to_act is not None
+                         else "There is nothing to play now."}
+        return obs, None
+
+    @staticmethod
+    def _hint_choice(obs: Any, level: str) -> Play | Give | Any:
+        """The choice of a fresh ``level`` player (its own random seed) given ``obs`` only."""
+        if level == DEFAULT_HINT_LEVEL:
+            return simple_choice(obs.legal_actions, obs.hand)
+        return make_player(level, seed=secrets.randbits(32)).act(obs)
+
+    @staticmethod
+    def _hint_text(choice: Any, obs: Any, level: str) -> dict[str, Any]:
+        """The ``hint`` message for ``choice``; a pass says whether it is forced (nothing in
+        the hand beats the pile) or the ``level`` player's preference."""
+        if choice is PASS:
+            forced = all(a is PASS for a in obs.legal_actions)
+            return {"type": "hint", "cards": None, "pass": True,
+                    "text": "Nothing you hold beats the pile: pass." if forced else
+                    f"Pass: you could beat the pile, but the {level} player would keep "
+                    "its cards for later."}
+        verb = "Give" if isinstance(choice, Give) else "Play"
+        return {"type": "hint", "cards": [str(c) for c in choice.cards], "pass": False,
+                "text": f"{verb} {', '.join(P.card_text(c) for c in choice.cards)}."}

@@ -1,0 +1,31 @@
+"""The computer levels of the browser game: which a page may ask for, which decide at once,
+which play hints and which stand in for an away friend. Shared by the table
+(:mod:`president.web.tables`), its computer players (:mod:`president.web.runner`) and its
+hints (:mod:`president.web.hints`)."""
+
+from __future__ import annotations
+
+import functools
+
+from ..players import available_levels
+
+__all__ = ["HUMAN", "FAST_LEVELS", "DEFAULT_HINT_LEVEL", "DEFAULT_STANDIN", "known_levels"]
+
+HUMAN = "human"
+"""The level of a seat a person plays."""
+FAST_LEVELS = frozenset({"random", "beginner", "simple", "intermediate"})
+"""Levels that decide in well under a millisecond; any other level (``expert`` searches for
+a tenth of a second or more) decides in the :class:`~president.web.thinker.Thinker`'s worker
+processes so other tables are not held up."""
+DEFAULT_HINT_LEVEL = "simple"
+"""The level whose choice a hint gives unless the page names another: the practice player of
+seed 003 (``003_e6cd2942d7a2654f.txt``), whose hint is one legal option or the advice to
+pass; the page may ask any level of :func:`president.players.available_levels`."""
+DEFAULT_STANDIN = "simple"
+"""The computer level that plays for an away friend unless the host chose another."""
+
+
+@functools.cache
+def known_levels() -> tuple[str, ...]:
+    """:func:`president.players.available_levels`, worked out once per process."""
+    return tuple(available_levels())
