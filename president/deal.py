@@ -22,7 +22,7 @@ from .actions import ALL_SUBSETS, PASS, SUBSETS_BY_COUNT, Give, Pass, Play
 from .cards import CARDS, DECK_MASK, Card, cards_from_mask, format_mask
 from .errors import IllegalAction, PresidentError
 from .events import DealEnded, Event, Passed, PileCleared, Played, WentOut, title_for_place
-from .kernel import CLEAR_REASONS, ENDED, Position, beats, first_rank_to_follow, may_pass
+from .kernel import CLEAR_REASONS, ENDED, Position, first_rank_to_follow, may_pass
 from .rules import Rules
 
 __all__ = ["Deal", "deal_hands", "hand_sizes"]
@@ -228,7 +228,7 @@ class Deal:
         """The one legality check: ``None`` if ``seat`` may take ``action`` now, else the
         :class:`IllegalAction` (not raised) saying why (the kernel's
         :func:`~president.kernel.may_pass` and :func:`~president.kernel.beats`, on the
-        cards held)."""
+        cards held; ``beats`` as ``rank >= first_rank_to_follow(top, strict)``)."""
         k = self.state
         if k.to_act < 0:
             return IllegalAction("deal-over", "the deal is over; no one plays until the next deal")
@@ -256,7 +256,7 @@ class Deal:
                 return IllegalAction("wrong-count", f"the pile is a {top.kind} "
                                      f"({top}); play exactly {need} card"
                                      f"{'s' if need > 1 else ''} of one rank or pass")
-            if not beats(action.rank, k.top, k.strict):
+            if action.rank < first_rank_to_follow(k.top, k.strict):  # kernel.beats, one call
                 words = "higher than" if k.strict else "equal to or higher than"
                 return IllegalAction("not-higher", f"{action.describe()} does not beat "
                                      f"{top.describe()}; play a rank {words} {top.rank.symbol} or pass")
