@@ -77,6 +77,19 @@ def test_points_rewards_and_bad_input():
         save_npz("/tmp/never.npz", {**data, "obs": data["obs"].astype(np.float64)})
 
 
+def test_save_npz_refuses_meta_that_numpy_would_take_as_its_own_option(tmp_path):
+    # numpy.savez_compressed(file, *args, allow_pickle=True, **arrays): a meta value named
+    # allow_pickle was taken as that flag and silently left out of the file (found by mypy)
+    data = self_play(Rules.preset("house", players=4), ["random"] * 4, deals=1, seed=1)
+    for name in ("allow_pickle", "file"):
+        with pytest.raises(ValueError, match=f"meta {name} would"):
+            save_npz(str(tmp_path / "x.npz"), data, **{name: "yes"})
+    assert not (tmp_path / "x.npz").exists()
+    save_npz(str(tmp_path / "x.npz"), data, rules="house")
+    with np.load(tmp_path / "x.npz") as f:
+        assert str(f["rules"]) == "house"
+
+
 def test_cli_writes_npz(tmp_path, capsys):
     out = tmp_path / "sp.npz"
     assert main(["export", "--levels", "random,simple,simple,random", "--deals", "3",

@@ -85,6 +85,9 @@ def test_bad_input_is_refused_and_changes_nothing():
         v.step([0])
     with pytest.raises(ValueError, match="a sequence of 2 ints"):
         v.reset(seed=[1, 2, 3])
+    for seed in (True, 1.5):    # not an int and not a sequence: a ValueError too, not a TypeError
+        with pytest.raises(ValueError, match="a sequence of 2 ints"):
+            v.reset(seed=seed)
     good = int(np.flatnonzero(info["action_mask"][0])[0])
     bad = int(np.flatnonzero(info["action_mask"][1] == 0)[0])
     with pytest.raises(IllegalAction, match=r"table 1: .* is not legal now"):

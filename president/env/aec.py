@@ -26,7 +26,7 @@ __all__ = ["raw_env", "env", "observation_space_for", "ILLEGAL"]
 ILLEGAL = ("raise", "penalty")
 
 
-def observation_space_for(table: Table, dict_obs: bool) -> spaces.Space:
+def observation_space_for(table: Table, dict_obs: bool) -> spaces.Space[Any]:
     """The observation space: a ``Box(0, high, (OBS_SIZE,), float32)`` (``high`` is 1 except
     for the ``scores`` piece, whose bound is the most points an episode allows), or with
     ``dict_obs`` a ``Dict`` of that box as ``"observation"`` and ``"action_mask"``
@@ -40,14 +40,16 @@ def observation_space_for(table: Table, dict_obs: bool) -> spaces.Space:
                         "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8)})
 
 
-def check_choice(option: str, value: object, allowed: tuple) -> None:
+def check_choice(option: str, value: object, allowed: tuple[object, ...]) -> None:
     """Raise ``ValueError`` naming ``option`` when ``value`` is not one of ``allowed``."""
     if value not in allowed:
         raise ValueError(f"{option} = {value!r} is not allowed; choose one of: "
                          f"{', '.join(map(str, allowed))}")
 
 
-class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
+# PettingZoo's name for the unwrapped class (N801); pettingzoo ships no types, so AECEnv is
+# Any to mypy (misc)
+class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
     """President as a PettingZoo AEC environment.
 
     Keyword args:
@@ -69,8 +71,9 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         ValueError: for a bad option, saying which values are allowed.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "president_v0", "render_modes": ["human", "ansi"],
-                "is_parallelizable": False, "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {"name": "president_v0",
+                                          "render_modes": ["human", "ansi"],
+                                          "is_parallelizable": False, "render_fps": 4}
 
     def __init__(self, *, rules: Rules | str | None = None, preset: str = "house",
                  twists: Any = (), players: int | None = None, episode: str = "deal",
@@ -97,15 +100,15 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         self.render_mode = render_mode
         self._rng: random.Random | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space:
+    def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
     # ----- the AEC protocol ---------------------------------------------------------
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start an episode. With ``seed`` the episode (match seed, first dealer) is a pure
         function of it; without, the next episode of the generator seeded last (or an
         unseeded one)."""
@@ -119,10 +122,12 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {"action_mask": self.table.mask(i)} for i, a in enumerate(self.agents)}
-        self.agent_selection = self.possible_agents[self.table.acting()]
+        first = self.table.acting()
+        assert first is not None    # a new episode has someone to act
+        self.agent_selection = self.possible_agents[first]
         self._skip_agent_selection = None
 
-    def observe(self, agent: str) -> np.ndarray | dict:
+    def observe(self, agent: str) -> np.ndarray | dict[str, np.ndarray]:
         i = self._index[agent]
         obs = self.table.observe(i)
         if self.dict_obs:
@@ -153,6 +158,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
             rewards[self._index[agent]] = self.illegal_reward
             table.terminated = True
         else:
+            assert action is not None   # refusal() refuses None
             rewards = table.step_checked(int(action))
         agents = self.possible_agents
         if rewards is None:

@@ -27,11 +27,11 @@ alone, and the environments' faster path is tested to give the same numbers.
 from __future__ import annotations
 
 import struct
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence, cast
 
 import numpy as np
 
-from ..actions import PASS, Give, Pass, Play, plays_table
+from ..actions import PASS, Action, Give, Pass, Play, plays_table
 
 if TYPE_CHECKING:
     from ..observation import Observation
@@ -118,7 +118,7 @@ for _nib in range(16):
 
 def play_action(play: Play | Pass) -> int:
     """The action index of a play (``rank * 4 + count - 1``) or of :data:`~president.PASS`."""
-    if play is PASS:
+    if isinstance(play, Pass):
         return PASS_ACTION
     return PLAY_INDEX[play]
 
@@ -165,6 +165,7 @@ def describe_action(action: int) -> str:
         return f"give a {RANK_WORDS[action - GIVE_BASE]}"
     rank, count = divmod(int(action), 4)
     play = _PLAYS[rank][(1 << (count + 1)) - 1]
+    assert play is not None
     return play.describe()
 
 
@@ -211,6 +212,7 @@ def fill_observation(out: np.ndarray, *, n: int, seat: int, hand: int, pile: int
         out[_S["latest"] + (latest - seat) % n] = 1.0
     out[_S["phase"] + PHASES.index(phase)] = 1.0
     if give_count:
+        assert give_to is not None
         out[_S["give_count"]] = give_count / 2
         out[_S["give_to"] + (give_to - seat) % n] = 1.0
     return out
@@ -221,7 +223,7 @@ def fill_observation(out: np.ndarray, *, n: int, seat: int, hand: int, pile: int
 #: Offsets of the pieces after the card lanes, relative to the end of ``received``.
 _T = {name: SLICES[name].start - _LANE_END for name in SLICES if SLICES[name].start >= _LANE_END}
 # 13 card bits -> their 13 float32 numbers as bytes: a card lane of 52 bits is 4 look-ups.
-_BITS13 = [row.tobytes() for row in np.unpackbits(
+_BITS13: list[bytes] = [row.tobytes() for row in np.unpackbits(
     np.arange(1 << 13, dtype="<u2").view(np.uint8).reshape(-1, 2), axis=1,
     bitorder="little")[:, :13].astype("<f4")]
 _PACK7 = struct.Struct("<7f").pack
@@ -409,7 +411,7 @@ def encode_observation(obs: "Observation", *, chosen: int = 0) -> np.ndarray:
         phase=obs.phase, give_count=give_count, give_to=give_to)
 
 
-def mask_from_legal(legal: list, hand: int, chosen: int = 0) -> np.ndarray:
+def mask_from_legal(legal: Sequence[Action], hand: int, chosen: int = 0) -> np.ndarray:
     """The ``int8`` action mask of :data:`NUM_ACTIONS` from the engine's legal actions.
 
     In play, ``legal`` is :meth:`Match.legal_actions` (plays and pass): index
@@ -425,24 +427,25 @@ def mask_from_legal(legal: list, hand: int, chosen: int = 0) -> np.ndarray:
     return np.frombuffer(mask_bytes(legal, hand, chosen), dtype=np.int8)
 
 
-def mask_bytes(legal: list, hand: int, chosen: int = 0) -> bytearray:
+def mask_bytes(legal: Sequence[Action], hand: int, chosen: int = 0) -> bytearray:
     """The mask of :func:`mask_from_legal` as a ``bytearray`` of :data:`NUM_ACTIONS` bytes."""
     mask = bytearray(NUM_ACTIONS)
     if not legal:
         return mask
     if type(legal[0]) is Give:
+        gives = cast("Sequence[Give]", legal)  # the engine lists gives only, or no give
         free = hand & ~chosen
         for rank in range(13):
             card = give_card_for(GIVE_BASE + rank, free)
             if not card:
                 continue
             want = chosen | card
-            for g in legal:
+            for g in gives:
                 if g.mask & want == want:
                     mask[GIVE_BASE + rank] = 1
                     break
         return mask
     index = _INDEX_BY_MASK  # keyed by the card mask: an int's hash, not Play.__hash__
     for a in legal:
-        mask[PASS_ACTION if a is PASS else index[a.mask]] = 1
+        mask[index[a.mask] if type(a) is Play else PASS_ACTION] = 1
     return mask

@@ -19,15 +19,18 @@ import argparse
 import os
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
-from ..actions import Give
+from ..actions import Action, Give
 from ..rules import Rules
 from .encoding import (NUM_ACTIONS, OBS_SIZE, encode_observation, give_card_for,
                        mask_from_legal, play_for)
 from .vector import VectorEnv
+
+if TYPE_CHECKING:
+    from ..observation import Observation
 
 __all__ = ["Policy", "PolicyPlayer", "train", "evaluate"]
 
@@ -59,7 +62,8 @@ class Policy:
         logits = np.where(mask > 0, logits, -np.inf)
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
-        return p / p.sum(axis=1, keepdims=True)
+        probs: np.ndarray = p / p.sum(axis=1, keepdims=True)
+        return probs
 
     def save(self, path: str) -> None:
         """Write ``W`` and ``b`` to an NPZ file."""
@@ -99,27 +103,31 @@ class PolicyPlayer:
             raise ValueError("PolicyPlayer needs weights=FILE.npz or PRESIDENT_PG_WEIGHTS")
         self.policy = Policy.load(path)
 
-    def _best(self, observation: Any, hand: int, chosen: int) -> int:
+    def _best(self, observation: Observation, hand: int, chosen: int) -> int:
         obs = encode_observation(observation, chosen=chosen)[None, :]
         mask = mask_from_legal(list(observation.legal_actions), hand, chosen)[None, :]
         return int(np.argmax(self.policy.probs(obs, mask)[0]))
 
-    def act(self, observation: Any) -> Any:
+    def act(self, observation: Observation) -> Action:
         hand = 0
         for c in observation.hand:
             hand |= c.bit
         if observation.phase == "exchange":
+            assert observation.pending_exchange is not None  # the exchange step to act in
             count = observation.pending_exchange.count
             chosen = 0
             for _ in range(count):
                 a = self._best(observation, hand, chosen)
                 chosen |= give_card_for(a, hand & ~chosen)
             return Give(chosen)
-        return play_for(self._best(observation, hand, 0), hand)
+        play = play_for(self._best(observation, hand, 0), hand)
+        assert play is not None     # the best legal action, so one the hand can make
+        return play
 
 
 def train(*, seconds: float = 60.0, num_envs: int = 64, rules: str = "house", players: int = 4,
-          lr: float = 0.01, seed: int = 0, log: Any = None) -> tuple[Policy, list[tuple]]:
+          lr: float = 0.01, seed: int = 0, log: Callable[[str], object] | None = None,
+          ) -> tuple[Policy, list[tuple[float, int, float]]]:
     """Train a :class:`Policy` for player 0 against random players for about ``seconds``.
 
     Returns:
@@ -136,10 +144,10 @@ def train(*, seconds: float = 60.0, num_envs: int = 64, rules: str = "house", pl
     t_adam = 0
     obs, info = v.reset(seed=seed)
     trace: list[list[tuple[np.ndarray, np.ndarray, int, np.ndarray]]] = [[] for _ in range(num_envs)]
-    done_batch: list[tuple[list, float]] = []
+    done_batch: list[tuple[list[tuple[np.ndarray, np.ndarray, int, np.ndarray]], float]] = []
     baseline = 0.0
     recent: list[float] = []
-    curve = []
+    curve: list[tuple[float, int, float]] = []
     episodes = 0
     start = time.perf_counter()
     next_log = 5.0
@@ -198,7 +206,7 @@ def train(*, seconds: float = 60.0, num_envs: int = 64, rules: str = "house", pl
 
 
 def evaluate(weights: str, *, deals: int = 2000, rules: str = "house", players: int = 4,
-             seed: int = 12345, jobs: int = 1, opponent: str = "random") -> dict:
+             seed: int = 12345, jobs: int = 1, opponent: str = "random") -> dict[str, Any]:
     """The saved policy at one seat against ``opponent`` (a level) at the others, on
     duplicate deals (:func:`president.simulate.simulate`): its summary dict;
     ``levels[PATH]["gain"]`` is the places ahead of an even table with its 95% interval."""

@@ -12,16 +12,20 @@ import random
 from typing import Any, Sequence
 
 import gymnasium
+import numpy as np
 from gymnasium import spaces
 
 from ..errors import IllegalAction
-from ..players import make_player
+from ..players import Player, make_player
 from ..rules import Rules
 from .aec import ILLEGAL, check_choice, observation_space_for
 from .encoding import NUM_ACTIONS
 from .table import Table, make_rules
 
 __all__ = ["PresidentEnv"]
+
+#: An observation: the flat vector, or with ``dict_obs`` the vector and the action mask.
+_Obs = np.ndarray | dict[str, np.ndarray]
 
 
 class PresidentEnv(gymnasium.Env):
@@ -84,9 +88,9 @@ class PresidentEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self._rng: random.Random | None = None
         self.learner = 0
-        self.bots: list = []
+        self.bots: list[Player | None] = []
 
-    def _output(self) -> tuple[Any, dict]:
+    def _output(self) -> tuple[_Obs, dict[str, Any]]:
         mask = self.table.mask(self.learner)
         obs = self.table.observe(self.learner)
         if self.dict_obs:
@@ -98,17 +102,21 @@ class PresidentEnv(gymnasium.Env):
         returns the learner's reward from deals that ended meanwhile."""
         table = self.table
         m = table.match
+        assert m is not None
         total = 0.0
         while True:
             p = table.acting()
             if p is None or p == self.learner:
                 return total
             seat = m.to_act
-            rewards = table.act_engine(seat, self.bots[p].act(m.observation(seat)))
+            bot = self.bots[p]
+            assert seat is not None and bot is not None   # p acts, and p is not the learner
+            rewards = table.act_engine(seat, bot.act(m.observation(seat)))
             if rewards is not None:
                 total += rewards[self.learner]
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[_Obs, dict[str, Any]]:
         """Start an episode; with ``seed`` it is a pure function of the seed (match,
         first dealer, learner's index under ``seat = "random"``, computer players' seeds)."""
         super().reset(seed=seed)
@@ -116,7 +124,8 @@ class PresidentEnv(gymnasium.Env):
             self._rng = random.Random(seed)
         rng = self._rng
         n = self.table.n
-        self.learner = rng.randrange(n) if self.seat_option == "random" else self.seat_option
+        seat = self.seat_option     # a player index, or "random" (checked when built)
+        self.learner = seat if isinstance(seat, int) else rng.randrange(n)
         levels = iter(self.opponents)
         self.bots = [None if p == self.learner else make_player(next(levels), imports=True,
                                                                  seed=rng.getrandbits(63))
@@ -128,7 +137,7 @@ class PresidentEnv(gymnasium.Env):
             self.render()
         return obs, info
 
-    def step(self, action: int):
+    def step(self, action: int) -> tuple[_Obs, float, bool, bool, dict[str, Any]]:
         """Take action index ``action`` (0..65) for the learner, then the others' turns.
 
         Returns:

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..actions import Give
+from ..actions import Action, Give
 from ..errors import IllegalAction, RulesError
 from ..events import Exchanged, Played
 from ..match import Match
@@ -97,6 +97,9 @@ class Table:
         self.reward = reward
         self.max_deals = max_deals if episode == "match" else 1
         self.match: Match | None = None
+        self._legal: list[Action] | None = None
+        self._mask: bytearray | None = None
+        self._scores: list[int] | None = None    # match points by seat, worked out when first asked
         self.terminated = True
         self.truncated = False
 
@@ -137,6 +140,7 @@ class Table:
 
     def _new_deal(self) -> None:
         m = self.match
+        assert m is not None
         self.seat_of = [0] * self.n
         for s, p in enumerate(m.seating):
             self.seat_of[p] = s
@@ -145,7 +149,7 @@ class Table:
         self.received = [0] * self.n
         self.chosen = 0                # cards picked for the give in progress
         self._legal = self._mask = None
-        self._scores = None            # match points by seat, worked out when first asked
+        self._scores = None
 
     # ----- queries ------------------------------------------------------------------
 
@@ -156,8 +160,9 @@ class Table:
             return None
         return m.seating[m.to_act]
 
-    def legal(self) -> list:
+    def legal(self) -> list[Action]:
         if self._legal is None:
+            assert self.match is not None
             self._legal = self.match.legal_actions()
         return self._legal
 
@@ -173,6 +178,7 @@ class Table:
         next action (do not change it)."""
         if self._mask is None:
             m = self.match
+            assert m is not None and m.to_act is not None
             self._mask = legal_mask_bytes(self.legal(), m.deal.hands[m.to_act], self.chosen)
         return self._mask
 
@@ -183,11 +189,13 @@ class Table:
         empty pile) and the seat that made it (-1). Also works out the scores by seat once
         per deal."""
         m = self.match
+        assert m is not None
         deal = m.deal
         chosen = give_count = 0
         give_to = -1
         if m.phase == "exchange":
             pending = m.pending_transfer
+            assert pending is not None
             if pending.giver == seat:
                 chosen = self.chosen
                 give_count = pending.count - chosen.bit_count()
@@ -208,26 +216,33 @@ class Table:
         """The ``float32`` observation of ``player`` (see :data:`~president.env.encoding.PIECES`),
         shape ``(OBS_SIZE,)``, a new array."""
         m = self.match
+        assert m is not None
         deal = m.deal
         seat = self.seat_of[player]
         phase = m.phase
         chosen, give_count, give_to, pile, rank, count, latest = self._parts(seat)
+        scores = self._scores
+        assert scores is not None
         to_act = m.to_act
         return np.frombuffer(bytearray(observation_bytes(
             self.n, seat, deal.hands[seat] & ~chosen, pile, deal.cleared, self.played,
             self.given[seat] | chosen, self.received[seat], rank, count, deal.counts,
             deal.passed, deal.finish_order, -1 if to_act is None else to_act, latest,
-            self._scores, _PHASE_INDEX[phase], give_count, give_to)), dtype="<f4")
+            scores, _PHASE_INDEX[phase], give_count, give_to)), dtype="<f4")
 
-    def observe_raw(self, player: int, lanes: list, ints: list, per_seat: list) -> None:
+    def observe_raw(self, player: int, lanes: list[int], ints: list[int],
+                    per_seat: list[int]) -> None:
         """Extend the flat lists ``lanes``, ``ints`` and ``per_seat`` with ``player``'s
         observation, as :func:`~president.env.encoding.encode_batch` takes it."""
         m = self.match
+        assert m is not None
         deal = m.deal
         n = self.n
         seat = self.seat_of[player]
         phase = m.phase
         chosen, give_count, give_to, pile, rank, count, latest = self._parts(seat)
+        scores = self._scores
+        assert scores is not None
         places = [0] * n
         for place, s in enumerate(deal.finish_order):
             places[s] = place + 1
@@ -239,7 +254,7 @@ class Table:
                  _PHASE_INDEX[phase], give_count, give_to)
         per_seat += deal.counts
         per_seat += places
-        per_seat += self._scores
+        per_seat += scores
 
     # ----- transitions --------------------------------------------------------------
 
@@ -259,6 +274,7 @@ class Table:
         if self.mask_bytes()[action]:
             return None
         what = describe_action(action)
+        assert self.match is not None
         if self.match.phase == "exchange":
             return (f"{what} is not legal now: this step of the exchange needs a give "
                     f"(indices {GIVE_BASE} to {NUM_ACTIONS - 1}) the rules allow")
@@ -283,9 +299,12 @@ class Table:
         """:meth:`step` for an action :meth:`refusal` has just accepted (the engine's
         :meth:`Match.act` still checks the play or give itself)."""
         m = self.match
+        assert m is not None
         seat = m.to_act
+        assert seat is not None
         if action >= GIVE_BASE:
             step = m.pending_transfer
+            assert step is not None
             self.chosen |= give_card_for(action, m.deal.hands[seat] & ~self.chosen)
             if self.chosen.bit_count() < step.count:
                 self._legal = self._mask = None
@@ -293,20 +312,23 @@ class Table:
             give = Give(self.chosen)
             self.chosen = 0
             return self.act_engine(seat, give)
-        return self.act_engine(seat, play_for(action, m.deal.hands[seat]))
+        play = play_for(action, m.deal.hands[seat])
+        assert play is not None, "step_checked takes an action index refusal() accepted"
+        return self.act_engine(seat, play)
 
-    def act_engine(self, seat: int, action) -> list[float] | None:
+    def act_engine(self, seat: int, action: Action) -> list[float] | None:
         """Take an engine action (a :class:`Play`, ``PASS`` or :class:`Give`, e.g. a computer
         player's) for ``seat`` with the checked :meth:`Match.act`, keep the face-up record,
         and move on to the next deal when one ends. Returns the rewards as :meth:`step`."""
         m = self.match
+        assert m is not None
         events = m.act(seat, action)
         self._legal = self._mask = None
         for e in events:
-            t = type(e)
-            if t is Played:
+            if type(e) is Played:
                 self.played[e.seat] |= e.play.mask
-            elif t is Exchanged:
+            elif type(e) is Exchanged:
+                assert e.cards is not None    # the engine's own events show every card
                 mask = sum(c.bit for c in e.cards)
                 self.given[e.giver] |= mask
                 self.received[e.receiver] |= mask
@@ -317,6 +339,7 @@ class Table:
 
     def _deal_over(self) -> list[float]:
         m = self.match
+        assert m is not None
         n = self.n
         result = m.results[-1]
         self.deals += 1

@@ -33,7 +33,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from ..actions import PASS, Give, Play
+from ..actions import PASS, Action, Give, Pass, Play
 from ..match import DealResult, Match
 from ..observation import Observation
 from ..players import make_player
@@ -62,24 +62,25 @@ class _Collector:
             raise ValueError(f"reward = {reward!r} is not allowed; choose one of: "
                              f"{', '.join(_REWARDS)}")
         self.reward = reward
-        self.rows: dict[str, list] = {name: [] for name, _, _ in FIELDS}
+        self.rows: dict[str, list[Any]] = {name: [] for name, _, _ in FIELDS}
         self.last: dict[int, int] = {}      # player -> their last row this deal
         self.deal = 0
 
-    def decision(self, obs: Observation, action: Play | Give | Any, player: int) -> None:
+    def decision(self, obs: Observation, action: Action, player: int) -> None:
         hand = 0
         for c in obs.hand:
             hand |= c.bit
         if obs.phase == "exchange":
             chosen = 0
-            cards = sorted(Give(action.mask).cards if isinstance(action, (Give, Play))
-                           else action, key=lambda c: c.index)
+            assert not isinstance(action, Pass), "a pass in the exchange"
+            cards = sorted(Give(action.mask).cards, key=lambda c: c.index)
             for card in cards:
                 self._row(encode_observation(obs, chosen=chosen),
                           mask_from_legal(list(obs.legal_actions), hand, chosen),
                           GIVE_BASE + int(card.rank), obs.seat, player)
                 chosen |= card.bit
             return
+        assert not isinstance(action, Give), "a give in play"
         self._row(encode_observation(obs), mask_from_legal(list(obs.legal_actions), hand),
                   play_action(action), obs.seat, player)
 
@@ -145,10 +146,13 @@ def from_record(record: Record | str | Any, *, reward: str = "place") -> dict[st
     results = 0
     for step in replayer:
         match = replayer.match
+        assert match is not None    # set before the first step
         deal = record.deals[step.deal]
         if step.step in ("exchange", "play") and pending is not None:
+            assert step.index is not None   # exchange and play steps have one
+            action: Action
             if step.step == "exchange":
-                action: Any = Give(deal.exchange[step.index].mask)
+                action = Give(deal.exchange[step.index].mask)
             else:
                 act = deal.actions[step.index]
                 action = PASS if act.cards is None else Play.of(act.cards)
@@ -168,7 +172,7 @@ def from_record(record: Record | str | Any, *, reward: str = "place") -> dict[st
 
 def self_play(rules: Rules, levels: Sequence[str], *, deals: int, seed: int = 0,
               matches: bool = False, max_deals: int = 20, reward: str = "place",
-              records: list | None = None) -> dict[str, np.ndarray]:
+              records: list[Record] | None = None) -> dict[str, np.ndarray]:
     """Decisions of computer players (level names or import paths ``"package.module:Class"``,
     one per player) over ``deals`` deals, as arrays (see the module docstring).
 
@@ -247,7 +251,8 @@ def save_npz(path: str, data: dict[str, np.ndarray], **meta: str) -> None:
 
     Raises:
         ValueError: an array is missing or has the wrong dtype or row shape, or a ``meta``
-            name is one of the arrays' (or ``format``).
+            name is one of the arrays' (or ``format``), or a parameter of
+            :func:`numpy.savez_compressed` (``file``, ``allow_pickle``).
         OSError: the file cannot be written.
     """
     for name, dtype, shape in FIELDS:
@@ -260,5 +265,11 @@ def save_npz(path: str, data: dict[str, np.ndarray], **meta: str) -> None:
     if clash:
         raise ValueError(f"meta {', '.join(clash)} would overwrite an array; name it otherwise "
                          "(e.g. reward_kind)")
-    extra = {k: np.array(str(v)) for k, v in meta.items()}
-    np.savez_compressed(path, format=np.array(FORMAT), **data, **extra)
+    taken = sorted(set(meta) & {"file", "allow_pickle"})
+    if taken:
+        raise ValueError(f"meta {', '.join(taken)} would be taken as numpy.savez_compressed's "
+                         "own option; name it otherwise")
+    arrays = {"format": np.array(FORMAT), **data}
+    arrays.update((k, np.array(str(v))) for k, v in meta.items())
+    # every name is an array's (checked above), so none reaches allow_pickle
+    np.savez_compressed(path, **arrays)  # type: ignore[arg-type]

@@ -39,7 +39,7 @@ checks observations, masks and rewards against the AEC environment).
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
 import numpy as np
 
@@ -87,7 +87,7 @@ class VectorEnv:
         self._rngs: list[random.Random] | None = None
 
     def reset(self, *, seed: int | Sequence[int] | None = None,
-              options: dict | None = None) -> tuple[np.ndarray, dict]:
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Start an episode at every table. ``seed``: an int ``s`` (table ``i`` gets
         ``s + i``), a sequence of ``num_envs`` ints, or ``None`` (continue each table's
         generator; unseeded before the first seed).
@@ -103,8 +103,8 @@ class VectorEnv:
         if seed is not None:
             if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
                 seeds = [int(seed) + i for i in range(n)]
-            else:
-                seeds = list(seed)
+            else:   # a sequence; anything else (True, 1.5) is refused below, like a bad one
+                seeds = list(seed) if isinstance(seed, Iterable) else []
                 if len(seeds) != n or not all(isinstance(s, (int, np.integer))
                                               and not isinstance(s, bool) for s in seeds):
                     raise ValueError(f"seed must be an int or a sequence of {n} ints (one per "
@@ -118,13 +118,14 @@ class VectorEnv:
         return obs, {"action_mask": masks, "player": players}
 
     def _outputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        lanes: list = []
-        ints: list = []
-        per_seat: list = []
+        lanes: list[int] = []
+        ints: list[int] = []
+        per_seat: list[int] = []
         masks = []
         players = []
         for table in self.tables:
             p = table.acting()
+            assert p is not None    # a table whose episode ends is reset at once
             players.append(p)
             table.observe_raw(p, lanes, ints, per_seat)
             masks.append(table.mask_bytes())
@@ -134,7 +135,8 @@ class VectorEnv:
                 np.array(players, dtype=np.int64))
 
     def step(self, actions: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray,
-                                                                  np.ndarray, np.ndarray, dict]:
+                                                                  np.ndarray, np.ndarray,
+                                                                  dict[str, Any]]:
         """Take ``actions[i]`` (an index 0..65) at table ``i`` for its player to act.
 
         Returns:
