@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from typing import IO, Any, Iterator, Mapping, Sequence
+from typing import IO, Any, Iterator, Mapping, Sequence, TypedDict, Unpack
 
 from .actions import PASS, Give, Play
 from .cards import Card, cards_from_mask, format_cards, format_mask, mask_from_cards, parse_cards
@@ -82,6 +82,14 @@ class RecordError(PresidentError):
         self.deal = deal
         self.step = step
         self.index = index
+
+
+class _Where(TypedDict, total=False):
+    """Where in a record a :class:`RecordError` is: its keyword arguments."""
+
+    deal: int
+    step: str
+    index: int
 
 
 # ----- values ---------------------------------------------------------------------------
@@ -261,7 +269,7 @@ def _read_record(data: Any) -> Record:
 
 
 def _read_seat(value: Any, n: int, where: str, what: str = "seat", context: str = "",
-               **loc: Any) -> int:
+               **loc: Unpack[_Where]) -> int:
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
     if not _is_int(value):
@@ -270,13 +278,14 @@ def _read_seat(value: Any, n: int, where: str, what: str = "seat", context: str 
     if not 0 <= value < n:
         raise RecordError(where, f"{what} {value}{context} does not exist at a table of {n}; seats "
                           f"are 0 to {n - 1}", **loc)
-    return value
+    seat: int = value
+    return seat
 
 
 def _read_deal(rules: Rules, d: int, data: Any) -> DealRecord:
     n = rules.players
     here = f"deals[{d}]"
-    loc = dict(deal=d, step="deal")
+    loc = _Where(deal=d, step="deal")
     if not isinstance(data, Mapping):
         raise RecordError(here, "a deal is an object with \"hands\" or \"seed\" and "
                           "\"actions\", or with \"finish_order\" (a deal played with real "
@@ -328,7 +337,8 @@ def _read_deal(rules: Rules, d: int, data: Any) -> DealRecord:
         actions=tuple(_read_action(a, n, d, i) for i, a in enumerate(actions)))
 
 
-def _read_order_deal(data: Mapping, n: int, here: str, loc: dict, **fields: Any) -> DealRecord:
+def _read_order_deal(data: Mapping[str, Any], n: int, here: str, loc: _Where,
+                     **fields: Any) -> DealRecord:
     # A deal played with real cards, kept by its finishing order. Only the shape is checked
     # here; whether the order names every seat once is the engine's to say on replay
     # (Match.finish_by_order, reason "bad-order"), so the rule is stated once.
@@ -348,7 +358,7 @@ def _read_order_deal(data: Mapping, n: int, here: str, loc: dict, **fields: Any)
     return DealRecord(finish_order=tuple(order), **fields)
 
 
-def _read_hands(value: Any, n: int, here: str, loc: dict) -> tuple[int, ...]:
+def _read_hands(value: Any, n: int, here: str, loc: _Where) -> tuple[int, ...]:
     if not isinstance(value, list) or len(value) != n:
         count = f"{len(value)} hands" if isinstance(value, list) else repr(value)
         raise RecordError(f"{here}.hands", f"{count} given; give one string of cards per "
@@ -376,7 +386,7 @@ def _read_hands(value: Any, n: int, here: str, loc: dict) -> tuple[int, ...]:
 
 def _read_action(text: Any, n: int, d: int, i: int) -> ActionEntry:
     where = f"deals[{d}].actions[{i}]"
-    loc = dict(deal=d, step="play", index=i)
+    loc = _Where(deal=d, step="play", index=i)
     m = _ACTION_RE.match(text) if isinstance(text, str) else None
     if m is None:
         raise RecordError(where, f"{text!r} is not an action; write \"seat cards\" such as "
@@ -397,7 +407,7 @@ def _read_action(text: Any, n: int, d: int, i: int) -> ActionEntry:
 
 def _read_exchange(text: Any, n: int, d: int, i: int) -> ExchangeEntry:
     where = f"deals[{d}].exchange[{i}]"
-    loc = dict(deal=d, step="exchange", index=i)
+    loc = _Where(deal=d, step="exchange", index=i)
     m = _EXCHANGE_RE.match(text) if isinstance(text, str) else None
     if m is None:
         raise RecordError(where, f"{text!r} is not an exchange transfer; write "
@@ -541,7 +551,7 @@ def record_from_finish_orders(rules: Rules | Mapping[str, Any], players: Sequenc
         raise RecordError("players", e.message) from None
     for i, order in enumerate(orders):
         where = f"deals[{i}].finish_order"
-        loc = dict(deal=i, step="finish")
+        loc = _Where(deal=i, step="finish")
         if match.phase == "match-over":
             raise RecordError(where, f"the match ended with deal {i} (counted from 1); a new "
                               "match needs a new record", **loc)
@@ -752,6 +762,9 @@ class Replayer:
         if match is None:
             dealer = n - 1 if deal.dealer is None else deal.dealer
             hands = _hands(deal, n, dealer)
+            if hands is None:
+                self._fail(d, "deal", None, None, None, "bad-deal", _NO_HANDS)
+                return None
             if deal.seating is not None and deal.seating != tuple(range(n)):
                 self._fail(d, "deal", None, None, None, "bad-deal",
                            f"seating {list(deal.seating)} is not what the rules give: players "
@@ -779,6 +792,9 @@ class Replayer:
         _seating, want_dealer = match.next_seating_and_dealer()
         dealer = want_dealer if deal.dealer is None else deal.dealer
         hands = _hands(deal, n, dealer)
+        if hands is None:
+            self._fail(d, "deal", None, None, None, "bad-deal", _NO_HANDS)
+            return None
         try:
             return match.start_next_deal(hands=hands, leader=deal.leader, dealer=deal.dealer,
                                          seating=deal.seating)
@@ -862,12 +878,21 @@ class Replayer:
             return None
 
 
-def _hands(deal: DealRecord, n: int, dealer: int) -> Sequence[int]:
+def _hands(deal: DealRecord, n: int, dealer: int) -> Sequence[int] | None:
     """The hands a deal starts from: as written, from its seed, or (a deal kept by its
-    finishing order) stand-in cards that play no part."""
+    finishing order) stand-in cards that play no part; ``None`` for a deal with neither
+    hands nor seed (one built in code: :func:`loads` refuses it)."""
     if deal.hands is not None:
         return deal.hands
-    return deal_hands(n, dealer, STAND_IN_SEED if deal.by_order else deal.seed)
+    if deal.by_order:
+        return deal_hands(n, dealer, STAND_IN_SEED)
+    if deal.seed is None:
+        return None
+    return deal_hands(n, dealer, deal.seed)
+
+
+_NO_HANDS = ("the deal has neither \"hands\" nor \"seed\", so there are no cards to replay "
+             "it from")
 
 
 def _order_text(order: Any) -> str:

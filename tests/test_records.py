@@ -666,3 +666,18 @@ def test_the_words_example_in_docs_is_real_output(capsys):
     path = DATA / "bug_equal_rank_under_higher.json"
     status, out, _ = run_cli(capsys, str(path))
     assert status == 1 and out.replace(str(path), path.name) == block
+
+
+def test_a_deal_built_with_neither_hands_nor_seed_does_not_replay_with_random_cards():
+    # DealRecord() in code (loads refuses such a deal) used to replay "ok" from
+    # random.Random(None): other cards on every replay (found by mypy: seed may be None)
+    rules = Rules.preset("house", players=4)
+    m = Match(rules, NAMES4, seed=3)
+    while m.to_act is not None:
+        m.act(m.to_act, m.legal_actions()[0])
+    one_deal = record_from_match(m).deals
+    for deals in ((records.DealRecord(),), one_deal + (records.DealRecord(),)):
+        result = replay(records.Record(rules, tuple(NAMES4), deals))
+        assert not result.ok
+        assert result.error.reason == "bad-deal" and result.error.deal == len(deals) - 1
+        assert "neither" in result.error.message
