@@ -24,6 +24,7 @@ import random
 import sys
 import time
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from .match import Match
 from .rules import PRESETS, Rules
@@ -69,7 +70,7 @@ class BenchResult:
     cpu_seconds: float
     cpu_deals_per_second: float
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The figures as a JSON-ready dict (rounded for reading)."""
         d = asdict(self)
         for k in ("seconds", "deals_per_second", "decisions_per_second", "us_per_decision",
@@ -137,7 +138,9 @@ def _play(rules: Rules, rng: random.Random, deals: int | None,
         phase = match.phase
         if phase == "play" or phase == "exchange":
             actions = match.legal_actions()
-            match.act(match.to_act, actions[int(uniform() * len(actions))])
+            seat = match.to_act
+            assert seat is not None     # someone acts in play and in the exchange
+            match.act(seat, actions[int(uniform() * len(actions))])
             decisions += 1
             continue
         played += 1
@@ -165,7 +168,7 @@ def preset_figures(*, players: int = 4, deals: int | None = None,
     return out
 
 
-def environment() -> dict:
+def environment() -> dict[str, Any]:
     """Where the figures were measured: Python version and implementation, machine."""
     return {
         "python": platform.python_version(),

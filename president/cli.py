@@ -11,6 +11,8 @@ import argparse
 import importlib
 import os
 import sys
+from types import ModuleType
+from typing import NoReturn
 
 COMMANDS = {
     "play": "Play a match in the terminal against computer players.",
@@ -30,7 +32,7 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (what was wrong, and where help is)
     instead of the whole usage block."""
 
-    def error(self, message: str):
+    def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
@@ -66,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _load(name: str):
+def _load(name: str) -> ModuleType | None:
     module = f"president.commands.{name.replace('-', '_')}"   # keep-score: keep_score.py
     try:
         return importlib.import_module(module)

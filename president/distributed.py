@@ -19,15 +19,19 @@ rules core and the local path never load it.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, Iterator, Sequence
+from types import ModuleType
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 __all__ = ["INSTALL_HINT", "require_ray", "ray_session", "cluster_cpus", "map_chunks"]
 
 #: What to install for the Ray backend.
 INSTALL_HINT = "pip install 'president-game[ray]'"
 
+_Config = TypeVar("_Config")
+_Result = TypeVar("_Result")
 
-def require_ray():
+
+def require_ray() -> ModuleType:
     """The ``ray`` module.
 
     Raises:
@@ -76,9 +80,9 @@ def cluster_cpus(ray: Any) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
-def map_chunks(ray: Any, func: Callable[[Any, Sequence[int]], list],
-               config: Any, chunks: Sequence[Sequence[int]],
-               on_done: Callable[[Sequence[int], list], None]) -> None:
+def map_chunks(ray: Any, func: Callable[[_Config, list[int]], list[_Result]],
+               config: _Config, chunks: Sequence[Sequence[int]],
+               on_done: Callable[[Sequence[int], list[_Result]], None]) -> None:
     """Run ``func(config, chunk)`` for every chunk as Ray tasks; ``on_done(chunk, result)``
     is called in this process as each finishes (in the order they finish). ``config`` is
     put in Ray's object store once, not once per task.

@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from .deal import deal_hands
 from .match import Match
-from .players import LEVELS, is_import_path, load_class, make_player
+from .players import LEVELS, Player, is_import_path, load_class, make_player
 from .rules import Rules
 
 __all__ = ["SimulationConfig", "simulate", "play_board", "interval", "seed_for"]
@@ -91,22 +91,24 @@ class SimulationConfig:
             raise ValueError(f"max_deals = {self.max_deals} must be at least 1")
 
 
-def _make(level: str, seed: int, options: dict[str, dict[str, Any]]):
+def _make(level: str, seed: int, options: dict[str, dict[str, Any]]) -> Player:
     opts = options.get(level)
     if not opts:
         return make_player(level, seed=seed, imports=True)
     if is_import_path(level):
-        return load_class(level)(seed=seed, **opts)
+        player: Player = load_class(level)(seed=seed, **opts)
+        return player
     import importlib
     module, cls = {"random": ("random_player", "RandomPlayer"), "simple": ("simple", "SimplePlayer"),
                    "beginner": ("beginner", "BeginnerPlayer"),
                    "intermediate": ("intermediate", "IntermediatePlayer"),
                    "expert": ("expert", "ExpertPlayer"),
                    "master": ("master", "MasterPlayer")}[level]
-    return getattr(importlib.import_module(f"president.players.{module}"), cls)(seed=seed, **opts)
+    player = getattr(importlib.import_module(f"president.players.{module}"), cls)(seed=seed, **opts)
+    return player
 
 
-def play_board(config: SimulationConfig, board: int) -> dict:
+def play_board(config: SimulationConfig, board: int) -> dict[str, Any]:
     """Play board ``board`` in every rotation. Returns ``{"rows": [(level, place, points,
     first, last), ...], "matches": [(level, won), ...], "stats": {level: {...}}}``.
 
@@ -163,7 +165,7 @@ def _single_deal(rules: Rules) -> Rules:
     return replace(rules, match_end="single-deal")
 
 
-def _run_boards(config: SimulationConfig, boards: Sequence[int]) -> list[dict]:
+def _run_boards(config: SimulationConfig, boards: Sequence[int]) -> list[dict[str, Any]]:
     return [play_board(config, b) for b in boards]
 
 
@@ -190,7 +192,7 @@ def _chunks(todo: Sequence[int], workers: int) -> list[list[int]]:
     return [list(todo[i:i + size]) for i in range(0, len(todo), size)]
 
 
-def interval(values: Sequence[float]) -> dict:
+def interval(values: Sequence[float]) -> dict[str, Any]:
     """Mean and 95% confidence interval (normal approximation over independent units):
     ``{"mean", "low", "high", "n"}``. With fewer than 2 values ``low`` and ``high`` are
     ``None`` (no interval), and with none ``mean`` is ``None`` too."""
@@ -205,9 +207,9 @@ def interval(values: Sequence[float]) -> dict:
 
 def simulate(config: SimulationConfig, *, jobs: int = 1,
              progress: Callable[[int], None] | None = None,
-             boards: Sequence[int] | None = None, done: Sequence[dict] = (),
-             on_result: Callable[[int, dict], None] | None = None,
-             backend: str = "local", address: str | None = None) -> dict:
+             boards: Sequence[int] | None = None, done: Sequence[dict[str, Any]] = (),
+             on_result: Callable[[int, dict[str, Any]], None] | None = None,
+             backend: str = "local", address: str | None = None) -> dict[str, Any]:
     """Play ``config.boards`` boards in every rotation and return the statistics as a
     JSON-ready dict (see the module docstring). ``jobs`` > 1 spreads boards over that many
     processes; results do not depend on ``jobs``. ``progress(k)`` is called as ``k`` more
@@ -233,9 +235,9 @@ def simulate(config: SimulationConfig, *, jobs: int = 1,
     check_backend(backend, address)
     started = time.perf_counter()
     todo = list(range(config.boards)) if boards is None else list(boards)
-    results: dict[int, dict] = {}
+    results: dict[int, dict[str, Any]] = {}
 
-    def take(ch: list[int], res: list[dict]) -> None:
+    def take(ch: Sequence[int], res: list[dict[str, Any]]) -> None:
         for b, r in zip(ch, res):
             results[b] = r
             if on_result:
@@ -261,16 +263,17 @@ def simulate(config: SimulationConfig, *, jobs: int = 1,
     return summary
 
 
-def summarise(config: SimulationConfig, results: Iterable[dict]) -> dict:
+def summarise(config: SimulationConfig, results: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Statistics of per-board results from :func:`play_board` (see the module docstring)."""
     results = list(results)
     n = config.rules.players
     levels = list(dict.fromkeys(config.seats))
-    per = {lv: {"place": [], "points": [], "first": [], "last": [], "won": []} for lv in levels}
+    per: dict[str, dict[str, list[float]]] = {
+        lv: {"place": [], "points": [], "first": [], "last": [], "won": []} for lv in levels}
     stats: dict[str, dict[str, float]] = {}
     deals = 0
     for res in results:
-        acc = {lv: [[], [], [], []] for lv in levels}
+        acc: dict[str, list[list[float]]] = {lv: [[], [], [], []] for lv in levels}
         for level, place, pts, first, last in res["rows"]:
             a = acc[level]
             a[0].append(place)
@@ -283,7 +286,7 @@ def summarise(config: SimulationConfig, results: Iterable[dict]) -> dict:
             for key, vals in zip(("place", "points", "first", "last"), a):
                 per[lv][key].append(sum(vals) / len(vals))
         if res["matches"]:
-            won = {lv: [] for lv in levels}
+            won: dict[str, list[float]] = {lv: [] for lv in levels}
             for level, w in res["matches"]:
                 won[level].append(1.0 if w else 0.0)
             for lv in levels:
@@ -311,13 +314,13 @@ def summarise(config: SimulationConfig, results: Iterable[dict]) -> dict:
             entry["search"] = _search_stats(stats[lv])
         out_levels[lv] = entry
     comparisons = []
-    for i, a in enumerate(levels):
-        for b in levels[i + 1:]:
+    for i, lv_a in enumerate(levels):
+        for lv_b in levels[i + 1:]:
             # the stronger is the one measured ahead: the lower mean place (a tie keeps
             # the order of the seats)
-            mean_a = sum(per[a]["place"]) / len(per[a]["place"])
-            mean_b = sum(per[b]["place"]) / len(per[b]["place"])
-            strong, weak = (b, a) if mean_b < mean_a else (a, b)
+            mean_a = sum(per[lv_a]["place"]) / len(per[lv_a]["place"])
+            mean_b = sum(per[lv_b]["place"]) / len(per[lv_b]["place"])
+            strong, weak = (lv_b, lv_a) if mean_b < mean_a else (lv_a, lv_b)
             diff = [w - s for s, w in zip(per[strong]["place"], per[weak]["place"])]
             comparisons.append({"stronger": strong, "weaker": weak, "places_ahead": interval(diff)})
     return {

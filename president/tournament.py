@@ -161,7 +161,7 @@ def play_tournament_board(config: TournamentConfig, board: int) -> dict[str, lis
     return out
 
 
-def _iv(count: int, total: int, squares: int, unit: int) -> dict:
+def _iv(count: int, total: int, squares: int, unit: int) -> dict[str, Any]:
     """Mean and 95% interval of per-board values ``x / unit`` from exact integer sums."""
     if count == 0:
         return {"mean": None, "low": None, "high": None, "n": 0}
@@ -258,14 +258,14 @@ class TournamentStats:
                 table[k] = [x + y for x, y in zip(a[k], b[k])]
         return out
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (integers only), read back by :meth:`from_dict`."""
         return {"format": FORMAT, "bots": list(self.bots), "players": self.players,
                 "rules": self.rules, "seed": self.seed, "boards": sorted(self.boards),
                 "pairs": self.pairs, "per_bot": self.per_bot}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "TournamentStats":
+    def from_dict(cls, data: dict[str, Any]) -> "TournamentStats":
         """Statistics from :meth:`to_dict`.
 
         Raises:
@@ -288,7 +288,7 @@ class TournamentStats:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, TournamentStats) and self.to_dict() == other.to_dict()
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         """The figures as a JSON-ready dict: ``pairs`` (per pair ``stronger``, ``weaker``,
         ``places_ahead``: the weaker's mean place minus the stronger's, ``score``: the
         stronger's share of head-to-head comparisons), ``ratings`` (per bot, best first:
@@ -308,7 +308,7 @@ class TournamentStats:
                             w2 - 2 * comparisons * w + count * comparisons ** 2, comparisons)
             pairs.append({"stronger": a, "weaker": b, "places_ahead": ahead, "score": score})
         others = len(self.bots) - 1
-        ratings = []
+        ratings: list[dict[str, Any]] = []
         for bot, (d, d2, w, w2) in self.per_bot.items():
             ahead = _iv(count, d, d2, seats * others)
             score = _iv(count, w, w2, comparisons * others)
@@ -321,7 +321,7 @@ class TournamentStats:
                 "pairs": pairs, "ratings": ratings}
 
 
-def _run_boards(config: TournamentConfig, boards: Sequence[int]) -> list[dict]:
+def _run_boards(config: TournamentConfig, boards: Sequence[int]) -> list[dict[str, Any]]:
     return [play_tournament_board(config, b) for b in boards]
 
 
@@ -357,9 +357,9 @@ def run_tournament(config: TournamentConfig, *, jobs: int = 1,
     if any(not isinstance(b, int) or b < 0 for b in todo) or len(set(todo)) != len(todo):
         raise ValueError("boards must be distinct whole numbers of at least 0")
     stats = TournamentStats(config.bots, config.rules.players, config.rules.name, config.seed)
-    results: dict[int, dict] = {}
+    results: dict[int, dict[str, Any]] = {}
 
-    def take(ch: Sequence[int], res: list[dict]) -> None:
+    def take(ch: Sequence[int], res: list[dict[str, Any]]) -> None:
         results.update(zip(ch, res))
         if progress:
             progress(len(ch))

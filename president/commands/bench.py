@@ -11,9 +11,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import RulesError
 from ..rules import PRESETS, Rules
+
+if TYPE_CHECKING:
+    from ..bench import BenchResult
 
 HELP = "Measure engine speed: random deals and decisions per second."
 
@@ -71,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
                                seed=args.seed)
     target = bench.TARGET_DEALS_PER_SECOND
     is_target_run = rules.preset == "house" and not rules.twists and rules.players == 4
-    report = {
+    report: dict[str, Any] = {
         "target": {"deals_per_second": target, "rules": "house", "players": 4,
                    "met": main.deals_per_second >= target if is_target_run else None,
                    "met_per_cpu_second": main.cpu_deals_per_second >= target
@@ -95,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
     return 1 if args.check and report["target"]["met_per_cpu_second"] is False else 0
 
 
-def _print_table(main, presets, target) -> None:
+def _print_table(main: BenchResult, presets: Sequence[BenchResult],
+                 target: dict[str, Any]) -> None:
     from .plain import console_and_table
 
     Console, Table = console_and_table()  # rich's, or plain text without it

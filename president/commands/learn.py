@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, Callable
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 HELP = "Step through a lesson: a short deal played face up, with why for every step."
 
@@ -21,7 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--list", action="store_true", help="print the lessons and exit")
 
 
-def run(args: argparse.Namespace, *, input_fn=None, console=None) -> int:
+def run(args: argparse.Namespace, *, input_fn: Callable[[], str] | None = None,
+        console: Console | None = None) -> int:
     """List or run a lesson; exit status 0, 2 for an unknown lesson, 130 on Ctrl-C.
 
     ``input_fn`` and ``console`` replace standard input and the terminal (tests)."""
@@ -50,5 +55,5 @@ def run(args: argparse.Namespace, *, input_fn=None, console=None) -> int:
             print(f"president learn: no lesson {args.lesson!r}; give a number from 1 to "
                   f"{len(LESSONS)} or one of: {', '.join(LESSONS)}", file=sys.stderr)
             return 2
-    echo = None if input_fn is not None else not sys.stdin.isatty()
-    return LessonRunner(lesson, input_fn=input_fn, console=console, echo=echo).run()
+    return LessonRunner(lesson, input_fn=input_fn, console=console,
+                        echo=None if input_fn is not None else not sys.stdin.isatty()).run()

@@ -15,10 +15,13 @@ import math
 import os
 import signal
 import sys
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from ..errors import RulesError
 from ..rules import PRESETS, Rules
+
+if TYPE_CHECKING:
+    from ..match import Match
 
 HELP = "Play a match in the terminal against computer players."
 
@@ -101,7 +104,7 @@ def _check_record_path(path: str) -> str | None:
     return None
 
 
-def load_match(path: str):
+def load_match(path: str) -> Match:
     """The match recorded in the game record at ``path``, replayed through the rules
     engine to its last step, ready to continue.
 

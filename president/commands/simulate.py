@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from ..errors import RulesError
 from ..players import LEVELS, is_import_path
@@ -78,7 +79,7 @@ def backend_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
-def expert_options(args: argparse.Namespace) -> dict:
+def expert_options(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     """The per-level options that ``--expert-playouts`` and ``--expert-time`` give (``{}`` when
     neither is set): ``{"expert": {"playouts": N, "time_limit": S}}``, a time of 0 meaning no
     time limit. Shared by ``simulate`` and ``tournament``."""
@@ -170,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ci(iv: dict, digits: int = 3, scale: float = 1.0) -> str:
+def _ci(iv: dict[str, Any], digits: int = 3, scale: float = 1.0) -> str:
     if iv["mean"] is None:
         return "—"
     m = iv["mean"] * scale
@@ -180,7 +181,7 @@ def _ci(iv: dict, digits: int = 3, scale: float = 1.0) -> str:
     return f"{m:.{digits}f} ± {half:.{digits}f}"
 
 
-def print_table(result: dict) -> None:
+def print_table(result: dict[str, Any]) -> None:
     """Print a simulation result as tables on standard output (``rich`` tables when it is
     installed, plain text otherwise)."""
     from .plain import console_and_table

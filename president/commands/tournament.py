@@ -17,11 +17,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import RulesError
 from ..players import LEVELS
 from ..rules import Rules
 from .simulate import add_backend_arguments, backend_problem, expert_options
+
+if TYPE_CHECKING:
+    from ..tournament import TournamentStats
 
 HELP = "Round robin of computer levels or your own bots on duplicate deals, with ratings."
 
@@ -75,8 +79,7 @@ def _shard(text: str) -> tuple[int, int] | str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..tournament import (TournamentConfig, TournamentStats, deals_per_board, load_stats,
-                              run_tournament)
+    from ..tournament import TournamentConfig, deals_per_board, load_stats, run_tournament
 
     if args.merge:
         try:
@@ -108,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
                                   player_options=options)
     except ValueError as e:
         return _fail(f"--seats: {e}")
-    boards = range(config.boards)
+    boards: Sequence[int] = range(config.boards)
     if args.shard:
         shard = _shard(args.shard)
         if isinstance(shard, str):
@@ -138,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     return _report(stats, args)
 
 
-def _ci(iv: dict, digits: int = 2, scale: float = 1.0) -> str:
+def _ci(iv: dict[str, Any], digits: int = 2, scale: float = 1.0) -> str:
     if iv["mean"] is None:
         return "-"
     m = iv["mean"] * scale
@@ -147,7 +150,7 @@ def _ci(iv: dict, digits: int = 2, scale: float = 1.0) -> str:
     return f"{m:.{digits}f} [{iv['low'] * scale:.{digits}f}, {iv['high'] * scale:.{digits}f}]"
 
 
-def _report(stats, args: argparse.Namespace) -> int:
+def _report(stats: TournamentStats, args: argparse.Namespace) -> int:
     summary = stats.summary()
     if args.json:
         print(json.dumps(summary, indent=2))
