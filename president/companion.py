@@ -160,7 +160,7 @@ class Sheet:
     first_dealer: int | None = None
     entries: tuple[tuple[str, ...] | str, ...] = ()
     _match: Match = field(init=False, repr=False, compare=False)
-    _plans: list = field(init=False, repr=False, compare=False)
+    _plans: list[dict[str, Any]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.rules, str) or not self.rules.strip() or len(self.rules) > 120:
@@ -197,7 +197,7 @@ class Sheet:
         object.__setattr__(self, "first_dealer", dealer)
         match = Match(rules, names, seed=0, first_dealer=dealer, record_events=False)
         entries: list[tuple[str, ...] | str] = []
-        plans: list[dict] = [_first_plan(match)]
+        plans: list[dict[str, Any]] = [_first_plan(match)]
         for i, entry in enumerate(self.entries):
             deal_no = match.deal_number
             if match.phase == "match-over":
@@ -342,13 +342,13 @@ class Sheet:
         for key in ("rules", "players"):
             if key not in data:
                 raise SheetError("bad-sheet", f"a sheet needs {key!r}")
-        entries = data.get("entries") or []
+        entries: Any = data.get("entries") or []    # JSON as read: Sheet checks it
         if isinstance(entries, (list, tuple)):
             entries = [tuple(e) if isinstance(e, list) else e for e in entries]
         return cls(data["rules"], data["players"], data.get("first_dealer"), entries)
 
 
-def _first_plan(match: Match) -> dict:
+def _first_plan(match: Match) -> dict[str, Any]:
     """The first deal as :meth:`Match.next_deal_plan` gives a later one."""
     return {"number": 1, "dealer": match.deal.dealer, "seating": list(match.seating),
             # a lead by the holder of a card is unknown until the real cards are dealt
@@ -375,7 +375,7 @@ def _cards(count: int, which: str) -> str:
     return f"their {_COUNT_WORDS[count]} {which} cards"
 
 
-def _exchange_words(plan: dict, names: Sequence[str], titles: Sequence[str], rules: Rules,
+def _exchange_words(plan: dict[str, Any], names: Sequence[str], titles: Sequence[str], rules: Rules,
                     first: bool) -> list[str]:
     """The exchange before the deal of ``plan`` as sentences, naming the players."""
     steps = plan["exchange"]
@@ -468,7 +468,7 @@ def view(sheet: Sheet) -> dict[str, Any]:
     rules = match.rules
     names = sheet.players
     n = len(names)
-    plans: list[dict] = sheet._plans
+    plans: list[dict[str, Any]] = sheet._plans
     scored = rules.scoring is not None
     deals: list[dict[str, Any]] = []
     counted = 0
@@ -535,7 +535,8 @@ def view(sheet: Sheet) -> dict[str, Any]:
             "replays": replays,
         }
     return {
-        "rules": {"name": rules.name, "scoring": list(rules.scoring) if scored else None,
+        "rules": {"name": rules.name,
+                  "scoring": None if rules.scoring is None else list(rules.scoring),
                   "match_end": str(rules.match_end), "end": _end_words(rules)},
         "players": list(names),
         "first_dealer": names[sheet.first_dealer],  # type: ignore[index]

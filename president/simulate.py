@@ -30,7 +30,7 @@ from typing import Any, Callable, Iterable, Sequence
 from .deal import deal_hands
 from .match import Match
 from .players import LEVELS, Player, is_import_path, load_class, make_player
-from .rules import Rules
+from .rules import MatchEnd, Rules
 
 __all__ = ["SimulationConfig", "simulate", "play_board", "interval", "seed_for"]
 
@@ -162,7 +162,7 @@ def play_board(config: SimulationConfig, board: int) -> dict[str, Any]:
 
 def _single_deal(rules: Rules) -> Rules:
     from dataclasses import replace
-    return replace(rules, match_end="single-deal")
+    return replace(rules, match_end=MatchEnd("single-deal"))
 
 
 def _run_boards(config: SimulationConfig, boards: Sequence[int]) -> list[dict[str, Any]]:

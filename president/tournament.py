@@ -35,7 +35,7 @@ from itertools import combinations
 from typing import Any, Callable, Iterable, Sequence
 
 from .players import LEVELS, is_import_path, load_class
-from .rules import Rules
+from .rules import MatchEnd, Rules
 from .simulate import SimulationConfig, check_backend, play_board
 
 __all__ = ["TournamentConfig", "TournamentStats", "run_tournament", "play_tournament_board",
@@ -138,7 +138,7 @@ def play_tournament_board(config: TournamentConfig, board: int) -> dict[str, lis
     rules = config.rules
     if rules.match_end != "single-deal":
         from dataclasses import replace
-        rules = replace(rules, match_end="single-deal")
+        rules = replace(rules, match_end=MatchEnd("single-deal"))
     n = rules.players
     out = {}
     for a, b in config.pairs:

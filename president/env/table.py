@@ -15,7 +15,7 @@ from ..actions import Action, Give
 from ..errors import IllegalAction, RulesError
 from ..events import Exchanged, Played
 from ..match import Match
-from ..rules import PRESETS, Rules
+from ..rules import PRESETS, MatchEnd, Rules
 from .encoding import (GIVE_BASE, NUM_ACTIONS, describe_action, give_card_for,
                        observation_bytes, play_for)
 from .encoding import PHASES
@@ -90,7 +90,7 @@ class Table:
         if isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1:
             raise ValueError(f"max_deals = {max_deals!r} must be a whole number of at least 1")
         if episode == "deal" and rules.match_end != "single-deal":
-            rules = replace(rules, match_end="single-deal")
+            rules = replace(rules, match_end=MatchEnd("single-deal"))
         self.rules = rules
         self.n = rules.players
         self.episode = episode

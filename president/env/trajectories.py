@@ -38,7 +38,7 @@ from ..match import DealResult, Match
 from ..observation import Observation
 from ..players import make_player
 from ..records import Record, Replayer, load, loads, record_from_match
-from ..rules import Rules
+from ..rules import MatchEnd, Rules
 from .encoding import (GIVE_BASE, NUM_ACTIONS, OBS_SIZE, encode_observation, mask_from_legal,
                        play_action)
 
@@ -200,7 +200,7 @@ def self_play(rules: Rules, levels: Sequence[str], *, deals: int, seed: int = 0,
     rng = random.Random(seed)
     bots = [make_player(level, seed=rng.getrandbits(63), imports=True) for level in levels]
     if not matches and rules.match_end != "single-deal":
-        rules = replace(rules, match_end="single-deal")
+        rules = replace(rules, match_end=MatchEnd("single-deal"))
     played = 0
     while played < deals:
         match = Match(rules, seed=rng.getrandbits(63), first_dealer=rng.randrange(n),

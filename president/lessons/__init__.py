@@ -283,7 +283,7 @@ class Position:
                 "to_act": self.to_act, "seats": seats,
                 "pile": [{"seat": s, "name": self.names[s], "cards": [str(c) for c in p.cards],
                           "text": p.describe()} for s, p in self.pile],
-                "to_beat": self.to_beat.describe() if self.pile else None,
+                "to_beat": None if (top := self.to_beat) is None else top.describe(),
                 "cleared": [str(c) for c in self.cleared], "pending": pending}
 
 

@@ -241,7 +241,7 @@ class ScoreKeeper:
             names = [n.strip() for n in line.split(",")] if line else (
                 list(previous.players) if previous else [])
             try:
-                Sheet(spec, names)
+                Sheet(spec, tuple(names))
                 break
             except SheetError as e:
                 self.refuse(e)
@@ -250,7 +250,7 @@ class ScoreKeeper:
             line = self.ask(f"First dealer ({listed}) [{names[-1]}]: ")
             try:
                 dealer = self._player(line, names) if line else len(names) - 1
-                return Sheet(spec, names, dealer)
+                return Sheet(spec, tuple(names), dealer)
             except SheetError as e:
                 self.refuse(e)
 

@@ -13,10 +13,15 @@ See ``docs/web.md`` for the message protocol.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
 __all__ = ["create_app"]
 
 
-def create_app(*args, **kwargs):
+def create_app(*args: Any, **kwargs: Any) -> FastAPI:
     """Build the ASGI app; see :func:`president.web.app.create_app`."""
     from .app import create_app as _create_app
     return _create_app(*args, **kwargs)

@@ -21,7 +21,7 @@ own bounds (16 KiB bodies).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -94,8 +94,9 @@ def _sheet(data: SheetIn) -> Sheet:
                 raise SheetError("same-name", f"seats {i + 1} and {j + 1} are named "
                                  f"{P.excerpt(names[i])} and {P.excerpt(names[j])}, which look "
                                  "alike; give each player a different name")
-    entries = [e if e == REPLAYED else tuple(e) for e in data.entries]
-    return Sheet(data.rules, names, data.first_dealer, tuple(entries))
+    # orders may name players by index: Sheet checks them and keeps names
+    entries: Any = tuple(e if e == REPLAYED else tuple(e) for e in data.entries)
+    return Sheet(data.rules, tuple(names), data.first_dealer, entries)
 
 
 def _sentence(text: str) -> str:

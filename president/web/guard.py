@@ -20,7 +20,7 @@ import ipaddress
 import json
 import os
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Mapping
 from urllib.parse import urlsplit
 
 from starlette.datastructures import Headers
@@ -60,7 +60,7 @@ no device or sensor, no window or resource shared with another origin."""
 
 
 def refusal(status: int, reason: str, message: str,
-            headers: dict[str, str] | None = None) -> JSONResponse:
+            headers: Mapping[str, str] | None = None) -> JSONResponse:
     """An HTTP refusal in the documented shape ``{"error": reason, "message": message}``."""
     return JSONResponse({"error": reason, "message": message}, status_code=status,
                         headers=headers)

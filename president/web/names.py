@@ -151,7 +151,7 @@ def _prototype(ch: str) -> str:
     found = confusables.is_confusable(ch, greedy=True)
     if not found:
         return ch
-    glyphs = [g["c"].replace("\u200e", "").replace("\u200f", "") for g in found[0]["homoglyphs"]]
+    glyphs: list[str] = [g["c"].replace("\u200e", "").replace("\u200f", "") for g in found[0]["homoglyphs"]]
     if len(glyphs) != 1:
         return ch
     other = glyphs[0]

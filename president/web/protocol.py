@@ -357,7 +357,7 @@ def event_message(event: Event, seat: int, names: Sequence[str], players: int,
 
 
 def _action_json(action: Play | Pass | Give) -> Any:
-    return "pass" if action is PASS else [str(c) for c in action.cards]
+    return "pass" if isinstance(action, Pass) else [str(c) for c in action.cards]
 
 
 def state_message(obs: Observation, *, table: dict[str, Any], player: int,

@@ -116,7 +116,7 @@ class TableStore:
                 return None
             entries = self._db.execute("SELECT entry FROM actions WHERE table_id = ? ORDER BY n",
                                        (table_id,)).fetchall()
-        record = json.loads(row[0])
+        record: dict[str, Any] = json.loads(row[0])
         record["log"] = [json.loads(e) for (e,) in entries]
         return record
 
