@@ -27,6 +27,7 @@ TABLES = [
     ("family", ("once-around",), 4), ("family", ("lowest-three-starts",), 5),
     ("practice", (), 4), ("first-night", (), 3), ("first-night", ("swap",), 4),
     ("first-night", ("swap",), 3), ("first-night", ("swap", "three-of-clubs-starts"), 7),
+    ("house", ("reversal",), 4), ("family", ("reversal", "equal-plays"), 5),
 ]
 FAST_LEVELS = list(LEVELS)  # every level; the searching ones at a small budget (_fast)
 

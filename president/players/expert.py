@@ -312,7 +312,8 @@ class ExpertPlayer:
                 means = [sum(math.exp(ll[j][k] - ref) for ll in loglik) for k in range(3)]
                 post = [prior[k] * means[k] for k in range(3)]
                 tot = sum(post)
-                styles[s] = [x / tot for x in post]
+                if tot > 0:  # else (a style of prior 0 explains it best) keep the weights
+                    styles[s] = [x / tot for x in post]
             for i, ll in enumerate(loglik):
                 lw = 0.0
                 for j, s in enumerate(live):
