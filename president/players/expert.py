@@ -61,6 +61,7 @@ import random
 import time
 
 from ..actions import PASS, Give, Pass, Play
+from ..kernel import first_rank_to_follow
 from ..observation import Observation
 from . import compiled, fastsim
 from .fastsim import FastDeal, encode
@@ -493,7 +494,7 @@ def _simple_code(deal: FastDeal) -> int:
         while not hand[r]:
             r += 1
         return r * 4 + hand[r] - 1
-    start = deal.top + 1 if deal.strict else deal.top
+    start = first_rank_to_follow(deal.top, deal.strict)
     broken = -1
     for r in range(start, 13):
         k = hand[r]
