@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Iterable, Union
 
-from .cards import (CARDS, RANK_WORDS, Card, Rank, cards_from_mask, format_mask, frozen_error,
+from .cards import (RANK_WORDS, Card, Rank, cards_from_mask, format_mask, frozen_error,
                     parse_cards)
 from .errors import IllegalAction, NotationError
 
@@ -42,6 +42,13 @@ class Play:
     """
 
     __slots__ = ("rank", "suits", "count", "mask", "cards", "kind", "_text")
+    rank: Rank
+    suits: int
+    count: int
+    mask: int
+    cards: tuple[Card, ...]
+    kind: str
+    _text: str
 
     def __new__(cls, rank: int, suits: int) -> "Play":
         try:
@@ -164,6 +171,8 @@ class Give:
     """
 
     __slots__ = ("mask", "cards")
+    mask: int
+    cards: tuple[Card, ...]
 
     def __init__(self, cards: Iterable[Card] | int) -> None:
         if isinstance(cards, int):

@@ -87,7 +87,7 @@ def root_state(obs: Observation) -> FastDeal:
             played[seat][action.rank] += action.count
     fd = FastDeal(obs.rules, played, obs.leader)
     fd.ncards = [sum(played[s]) + obs.hand_counts[s] for s in range(n)]
-    for seat, action in obs.history:
+    for _seat, action in obs.history:
         fd.apply(fastsim.PASS if action is PASS else encode(action.rank, action.count))
     if fd.to_act != obs.seat or fd.ncards != list(obs.hand_counts):
         raise ValueError(f"the history does not lead to seat {obs.seat}'s turn; the expert "

@@ -108,7 +108,6 @@ class IntermediatePlayer:
 
     def _lead(self, obs: Observation, legal, own: list[int], hidden: list[int]) -> Play:
         held = [r for r in range(13) if own[r]]
-        lor = obs.rules.last_of_rank_clears
 
         def whole(r: int) -> Play:
             return next(p for p in legal if p.rank == r and p.count == own[r])
