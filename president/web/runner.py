@@ -97,8 +97,8 @@ class ComputerPlayers(TableState):
                             break
                         seed = (self.seed * 7919 + len(self.log) * 104729 + player) & 0xFFFFFFFF
                         action = await self._think(level, obs, seed)
-                        if self.closed:   # closed while it thought (mypy narrows too early)
-                            return  # type: ignore[unreachable]
+                        if self.closed:   # closed while it thought
+                            return
                     events = m.act(seat, action)
                     self._count_standin(player)
                     self._accept([seat, str(action)])
