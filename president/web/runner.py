@@ -149,7 +149,7 @@ class ComputerPlayers(TableState):
             return
         self._timer_key = key
         self._timer_deadline = time.monotonic() + delay
-        self._timer = loop.call_later(delay, lambda: loop.create_task(self._timer_fired(key)))
+        self._timer = loop.call_later(delay, lambda: self._spawn(self._timer_fired(key)))
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:

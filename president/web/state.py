@@ -27,7 +27,7 @@ import os
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Iterable, Protocol, Self, Sequence
+from typing import Any, Awaitable, Callable, Coroutine, Iterable, Protocol, Self, Sequence
 
 from ..errors import PresidentError
 from ..events import DealEnded, Dealt, Event
@@ -191,6 +191,9 @@ class TableState:
         self.last_active = time.monotonic()
         self._lock = asyncio.Lock()
         self._runner: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        """Tasks started for this table (a friend left, a timer fired), kept until done:
+        the event loop holds only a weak reference to a task."""
         self._snapshot: str | None = None
         self._snapshot_len = -1
         self._log_json: list[str] = []
@@ -504,6 +507,12 @@ class TableState:
             if level != HUMAN:
                 self.bots[p] = make_player(level, seed=(seed * 7919 + p) & 0xFFFFFFFF)
         self._collect(self.match.events)
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run ``coro`` as a task of the running loop, referenced until it ends."""
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _think(self, level: str, obs: Any, seed: int, *, hint: bool = False) -> Any:
         """A slow level's choice, made by a fresh player of ``level`` seeded ``seed``, in the

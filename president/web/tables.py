@@ -106,10 +106,9 @@ class Table(ComputerPlayers, Hints):
         self.last_active = time.monotonic()
         if had and not self.humans[player].connections and self.friends and not self.closed:
             try:
-                loop = asyncio.get_running_loop()
-            except RuntimeError:
+                self._spawn(self._left(player))
+            except RuntimeError:    # no running loop (a test outside one): nobody to tell
                 return
-            loop.create_task(self._left(player))
 
     async def _left(self, player: int) -> None:
         async with self._lock:
