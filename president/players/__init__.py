@@ -21,11 +21,17 @@ True
 from __future__ import annotations
 
 import importlib
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from .base import Player
 from .random_player import RandomPlayer
 from .simple import SimplePlayer
+
+if TYPE_CHECKING:  # imported lazily at run time, by __getattr__
+    from .beginner import BeginnerPlayer
+    from .expert import ExpertPlayer
+    from .intermediate import IntermediatePlayer
+    from .master import MasterPlayer
 
 __all__ = ["Player", "RandomPlayer", "SimplePlayer", "BeginnerPlayer", "IntermediatePlayer",
            "ExpertPlayer", "MasterPlayer", "LEVELS", "make_player", "available_levels",
@@ -37,15 +43,17 @@ _LAZY_CLASSES = {"BeginnerPlayer": "beginner", "IntermediatePlayer": "intermedia
                  "ExpertPlayer": "expert", "MasterPlayer": "master"}
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> type:
     if name in _LAZY_CLASSES:
-        return getattr(importlib.import_module(f"{__name__}.{_LAZY_CLASSES[name]}"), name)
+        cls: type = getattr(importlib.import_module(f"{__name__}.{_LAZY_CLASSES[name]}"), name)
+        return cls
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _lazy(module: str, cls: str) -> Callable[[int | None], Player]:
     def factory(seed: int | None) -> Player:
-        return getattr(importlib.import_module(f"{__name__}.{module}"), cls)(seed=seed)
+        player: Player = getattr(importlib.import_module(f"{__name__}.{module}"), cls)(seed=seed)
+        return player
     return factory
 
 
@@ -80,7 +88,7 @@ def is_import_path(level: str) -> bool:
     return isinstance(level, str) and ":" in level
 
 
-def load_class(path: str) -> type:
+def load_class(path: str) -> Callable[..., Player]:
     """The player class at import path ``"package.module:ClassName"`` (the module is
     imported; ``ClassName`` may be dotted for a nested class).
 

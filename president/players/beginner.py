@@ -46,6 +46,7 @@ class BeginnerPlayer:
         if isinstance(legal[0], Give):
             if observation.pending_exchange is not None and observation.pending_exchange.forced:
                 return legal[0]
-            return min(legal, key=lambda g: sorted((c.index for c in g.cards), reverse=True))
-        plays = [a for a in legal if a is not PASS]
+            gives = [g for g in legal if isinstance(g, Give)]  # all of them, in an exchange
+            return min(gives, key=lambda g: sorted((c.index for c in g.cards), reverse=True))
+        plays = [a for a in legal if isinstance(a, Play)]  # all but PASS, outside an exchange
         return min(plays, key=lambda p: (p.rank, p.count)) if plays else PASS

@@ -536,7 +536,7 @@ def _heuristic_choice(deal: FastDeal, tot: list[int]) -> int:
         return r * 4 + need - 1
     if least <= 2:
         return r * 4 + need - 1
-    losers = 0
+    n_losers = 0
     controls = 0
     for q in range(13):
         k = hand[q] - need if q == r else hand[q]
@@ -546,8 +546,8 @@ def _heuristic_choice(deal: FastDeal, tot: list[int]) -> int:
                 or most < k or tops[k] < q + edge:
             controls += 1
         else:
-            losers += 1
-    if losers <= controls + 1:
+            n_losers += 1
+    if n_losers <= controls + 1:
         return r * 4 + need - 1
     return PASS
 

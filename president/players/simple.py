@@ -11,7 +11,10 @@
 
 from __future__ import annotations
 
+from typing import Iterable, Sequence
+
 from ..actions import PASS, Give, Pass, Play
+from ..cards import Card
 from ..observation import Observation
 
 
@@ -28,22 +31,23 @@ class SimplePlayer:
         return simple_choice(observation.legal_actions, observation.hand)
 
 
-def simple_choice(legal, hand) -> Play | Pass | Give:
+def simple_choice(legal: Sequence[Play | Pass | Give], hand: Iterable[Card]) -> Play | Pass | Give:
     """The practice player's choice among ``legal`` actions given its ``hand`` (cards)."""
     if legal and isinstance(legal[0], Give):
         # Gives are listed lowest cards first for free choices; forced gives have one rank order.
-        return min(legal, key=lambda g: sorted((c.index for c in g.cards), reverse=True))
+        gives = [g for g in legal if isinstance(g, Give)]  # all of them, in an exchange
+        return min(gives, key=lambda g: sorted((c.index for c in g.cards), reverse=True))
     held = [0] * 13
     for card in hand:
         held[card.rank] += 1
+    plays = [p for p in legal if isinstance(p, Play)]  # all but PASS, outside an exchange
     if PASS not in legal:  # leading: lowest rank, all of it
-        lowest = min(p.rank for p in legal)
-        return next(p for p in legal if p.rank == lowest and p.count == held[lowest])
-    best = None
-    for p in legal:
-        if p is not PASS and held[p.rank] == p.count and (best is None or p.rank < best.rank):
+        lowest = min(p.rank for p in plays)
+        return next(p for p in plays if p.rank == lowest and p.count == held[lowest])
+    best: Play | None = None
+    for p in plays:
+        if held[p.rank] == p.count and (best is None or p.rank < best.rank):
             best = p
     if best is not None:
         return best
-    plays = [p for p in legal if p is not PASS]
     return min(plays, key=lambda p: p.rank) if plays else PASS
