@@ -52,11 +52,9 @@ class Play:
 
     def __new__(cls, rank: int, suits: int) -> "Play":
         try:
-            return _PLAYS[rank][suits]
+            play = _PLAYS[rank][suits]
         except (IndexError, TypeError):
-            raise NotationError(
-                f"no play has rank {rank!r} and suit mask {suits!r}; rank is 0..12, suits 1..15"
-            ) from None
+            play = None
         except NameError:  # while the table is being built
             self = object.__new__(cls)
             put = object.__setattr__  # the only writes: a play is frozen once built
@@ -68,6 +66,10 @@ class Play:
             put(self, "kind", KIND_NAMES[self.count])
             put(self, "_text", format_mask(self.mask))
             return self
+        if play is None:  # out of range, or suits 0 (the table's empty slot)
+            raise NotationError(
+                f"no play has rank {rank!r} and suit mask {suits!r}; rank is 0..12, suits 1..15")
+        return play
 
     def __setattr__(self, name: str, value: object) -> None:
         raise frozen_error(self, name)
@@ -96,7 +98,7 @@ class Play:
             if suits >> c.suit & 1:
                 raise IllegalAction("bad-notation", f"card {c} is listed twice")
             suits |= 1 << c.suit
-        return _PLAYS[rank][suits]
+        return _play(rank, suits)
 
     @classmethod
     def parse(cls, text: str) -> "Play":
@@ -121,7 +123,7 @@ class Play:
     def __repr__(self) -> str:
         return f"Play.parse({self._text!r})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Play], tuple[int, int]]:
         return (Play, (int(self.rank), self.suits))
 
     def __hash__(self) -> int:
@@ -133,6 +135,13 @@ class Play:
 
 _PLAYS: tuple[tuple[Play | None, ...], ...] = tuple(
     (None,) + tuple(Play(r, s) for s in range(1, 16)) for r in range(13))
+
+
+def _play(rank: int, suits: int) -> Play:
+    """The interned play of ``rank`` and ``suits`` (1..15, so never the empty slot)."""
+    play = _PLAYS[rank][suits]
+    assert play is not None
+    return play
 
 
 class Pass:
@@ -152,7 +161,7 @@ class Pass:
     def __repr__(self) -> str:
         return "PASS"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Pass], tuple[()]]:
         return (Pass, ())
 
 
@@ -193,7 +202,7 @@ class Give:
     def __delattr__(self, name: str) -> None:
         raise frozen_error(self, name)
 
-    def __reduce__(self):  # copy and pickle build a new give from its mask
+    def __reduce__(self) -> tuple[type[Give], tuple[int]]:  # copy and pickle build a new give from its mask
         return (Give, (self.mask,))
 
     @classmethod
@@ -240,12 +249,12 @@ def plays_table() -> tuple[tuple[Play | None, ...], ...]:
 # Precomputed for legal-action listing: for each nibble of held suits, the plays of
 # exactly k cards (SUBSET_BY_COUNT[rank][nibble][k]) and all non-empty ones (ALL_SUBSETS).
 _SUBSETS = [[s for s in range(1, 16) if s & ~nib == 0] for nib in range(16)]
-SUBSETS_BY_COUNT: tuple = tuple(
-    tuple(tuple(tuple(_PLAYS[r][s] for s in _SUBSETS[nib] if s.bit_count() == k) for k in range(5))
+SUBSETS_BY_COUNT: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
+    tuple(tuple(tuple(_play(r, s) for s in _SUBSETS[nib] if s.bit_count() == k) for k in range(5))
           for nib in range(16))
     for r in range(13))
-ALL_SUBSETS: tuple = tuple(
-    tuple(tuple(_PLAYS[r][s] for s in sorted(_SUBSETS[nib], key=lambda s: (s.bit_count(), s)))
+ALL_SUBSETS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(tuple(_play(r, s) for s in sorted(_SUBSETS[nib], key=lambda s: (s.bit_count(), s)))
           for nib in range(16))
     for r in range(13))
 del _SUBSETS

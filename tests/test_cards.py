@@ -99,6 +99,14 @@ def test_there_are_195_plays():
         assert len({c.rank for c in p.cards}) == 1
 
 
+@pytest.mark.parametrize("rank,suits", [(3, 0), (0, 16), (13, 1), ("3", 1)])
+def test_play_of_rank_and_suit_mask_out_of_range_raises(rank, suits):
+    """``Play(rank, suits)`` takes suits 1..15: an empty mask is no play (it returned None)."""
+    with pytest.raises(NotationError) as info:
+        Play(rank, suits)
+    assert "suits 1..15" in info.value.message
+
+
 @pytest.mark.parametrize("text,reason", [
     ("5C 6C", "mixed-ranks"), ("", "bad-notation"), ("5C 5C", "bad-notation"),
     ("5X", "bad-notation"), ("KS KD 2S", "mixed-ranks")])
