@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import random
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence, TypeGuard, overload
 
 from .actions import PASS, Give, Pass, Play, parse_action
 from .cards import Card, cards_from_mask, format_mask
@@ -186,6 +186,12 @@ class Match:
             self.events.extend(events)
         return events
 
+    @overload
+    def _opening_lead(self, dealer: int, seating: Sequence[int], masks: Sequence[int]) -> int: ...
+
+    @overload
+    def _opening_lead(self, dealer: int, seating: Sequence[int], masks: None) -> int | None: ...
+
     def _opening_lead(self, dealer: int, seating: Sequence[int], masks: Sequence[int] | None) -> int | None:
         """The seat that opens the next deal (RULES.md ``first_lead``, ``later_lead``), given
         its dealer and seating; ``masks`` are the dealt hands (``None`` for a deal not dealt
@@ -234,7 +240,7 @@ class Match:
             self.events.extend(events)
         return events
 
-    def next_deal_plan(self) -> dict | None:
+    def next_deal_plan(self) -> dict[str, Any] | None:
         """What the next deal will be, before it is dealt: ``None`` while a deal is played or
         after the match; else ``{"number", "dealer", "seating", "leader", "exchange"}`` with
         ``number`` 1-based, ``seating`` the match player index per seat, ``dealer`` and
@@ -287,7 +293,8 @@ class Match:
         """Every legal action of the seat to act: plays and pass in play; the possible gives
         during an exchange; nothing between deals or after the match."""
         if self.phase == "play":
-            return self.deal.legal_actions()
+            plays: list[Play | Pass | Give] = [*self.deal.legal_actions()]
+            return plays
         if self.phase == "exchange":
             step = self.exchange_steps[len(self.exchange_log)]
             allowed = self._allowed_gives(step)
@@ -313,10 +320,10 @@ class Match:
 
     def _action_from_cards(self, cards: object) -> Play | Give:
         try:
-            items = tuple(cards)  # type: ignore[arg-type]
+            items: tuple[object, ...] | None = tuple(cards)  # type: ignore[arg-type]
         except TypeError:
             items = None
-        if items is None or not all(isinstance(c, Card) for c in items):
+        if items is None or not _all_cards(items):
             raise IllegalAction("bad-notation", f"{cards!r} is not an action; give a Play, PASS, "
                                 "a Give, cards, or text such as '9S 9D' or 'pass'")
         return Give(items) if self.phase == "exchange" else Play.of(items)
@@ -409,8 +416,10 @@ class Match:
         if err is not None:
             raise err
         if self.phase == "exchange":
+            assert not isinstance(action, Pass)  # refused above
             events = self._give(seat, action)
         else:
+            assert not isinstance(action, Give)  # refused above (the deal's check)
             events = self.deal.apply_unchecked(seat, action)
             if self.deal.over:
                 events = self._finish_deal(events)
@@ -517,10 +526,14 @@ class Match:
             legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
         )
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """Full state as plain data (every hand; for records and tests, not for a seat)."""
         return {**self.deal.snapshot(), "phase": self.phase, "scores": list(self.scores),
                 "seating": list(self.seating), "deal_number": self.deal_number}
+
+
+def _all_cards(items: tuple[object, ...]) -> TypeGuard[tuple[Card, ...]]:
+    return all(isinstance(c, Card) for c in items)
 
 
 def _gives_in_words(allowed: list[int], which: str) -> str:
