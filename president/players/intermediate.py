@@ -38,6 +38,8 @@ Deterministic: it uses no randomness (``seed`` is accepted for a uniform API).
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..actions import PASS, Give, Pass, Play
 from ..kernel import completes_rank
 from ..observation import Observation
@@ -94,10 +96,12 @@ class IntermediatePlayer:
             return choose_give(obs)
         own = rank_counts(obs.hand)
         hidden = hidden_counts(obs, own)
+        plays = [a for a in legal if isinstance(a, Play)]  # all but PASS, outside an exchange
+        choice: Play | Pass
         if PASS not in legal:
-            choice = self._lead(obs, legal, own, hidden)
+            choice = self._lead(obs, plays, own, hidden)
         else:
-            choice = self._follow(obs, legal, own, hidden)
+            choice = self._follow(obs, plays, own, hidden)
         if self.endgames:
             solved = endgame_choice(obs, choice, limit=self.endgame_limit)
             if solved is not None:
@@ -106,7 +110,8 @@ class IntermediatePlayer:
 
     # ----- leading --------------------------------------------------------------------
 
-    def _lead(self, obs: Observation, legal, own: list[int], hidden: list[int]) -> Play:
+    def _lead(self, obs: Observation, legal: Sequence[Play], own: list[int],
+              hidden: list[int]) -> Play:
         held = [r for r in range(13) if own[r]]
 
         def whole(r: int) -> Play:
@@ -129,16 +134,18 @@ class IntermediatePlayer:
 
     # ----- following ------------------------------------------------------------------
 
-    def _follow(self, obs: Observation, legal, own: list[int], hidden: list[int]) -> Play | Pass:
+    def _follow(self, obs: Observation, legal: Sequence[Play], own: list[int],
+                hidden: list[int]) -> Play | Pass:
         top_play = obs.to_beat
+        assert top_play is not None  # following: there is a play to beat
         need = top_play.count
         top = top_play.rank
         lor = obs.rules.last_of_rank_clears
         same = pile_same_rank(obs)
         total = sum(own)
-        fits = [p for p in legal if p is not PASS and own[p.rank] == need]
+        fits = [p for p in legal if own[p.rank] == need]
         if not fits and self.break_sets:  # break the lowest larger set, never a four
-            fits = [p for p in legal if p is not PASS and own[p.rank] < 4][:1]
+            fits = [p for p in legal if own[p.rank] < 4][:1]
         if total == need and fits:
             return fits[0]  # goes out
         others = [k for s, k in enumerate(obs.hand_counts) if s != obs.seat and k]

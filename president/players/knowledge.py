@@ -8,10 +8,10 @@ Ranks are ints 0 (three) … 12 (two); counts are lists of 13 ints.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Hashable, Iterable, TypeVar
 
 from .. import kernel
-from ..actions import Give, Play
+from ..actions import Give, Pass, Play
 from ..cards import Card
 from ..kernel import first_rank_to_follow
 from ..observation import Observation
@@ -93,12 +93,15 @@ def plan_size(own: list[int], hidden: list[int], strict: bool = True) -> int:
     return plays - 2 * winners
 
 
-def one_per_play(legal: Iterable) -> list:
+_A = TypeVar("_A", bound="Play | Pass | Give")
+
+
+def one_per_play(legal: Iterable[_A]) -> list[_A]:
     """The legal actions with one play kept per (rank, count): suits never matter in play."""
-    seen = set()
-    out = []
+    seen: set[Hashable] = set()
+    out: list[_A] = []
     for a in legal:
-        key = (a.rank, a.count) if isinstance(a, Play) else a
+        key: Hashable = (a.rank, a.count) if isinstance(a, Play) else a
         if key not in seen:
             seen.add(key)
             out.append(a)
@@ -112,12 +115,13 @@ def choose_give(obs: Observation) -> Give:
     """
     legal = obs.legal_actions
     step = obs.pending_exchange
+    gives = [g for g in legal if isinstance(g, Give)]  # all of them, in an exchange
     if step is None or step.forced or len(legal) == 1:
-        return legal[0]
+        return gives[0]
     own = rank_counts(obs.hand)
     hidden = hidden_counts(obs, own)
-    best = None
-    for g in legal:
+    best: tuple[tuple[int, list[int]], Give] | None = None
+    for g in gives:
         left = own[:]
         for c in g.cards:
             left[c.rank] -= 1
@@ -125,4 +129,5 @@ def choose_give(obs: Observation) -> Give:
                sorted((c.index for c in g.cards), reverse=True))
         if best is None or key < best[0]:
             best = (key, g)
+    assert best is not None  # more than one give
     return best[1]
