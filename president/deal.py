@@ -22,7 +22,7 @@ from .actions import ALL_SUBSETS, PASS, SUBSETS_BY_COUNT, Give, Pass, Play
 from .cards import CARDS, DECK_MASK, Card, cards_from_mask, format_mask
 from .errors import IllegalAction, PresidentError
 from .events import DealEnded, Event, Passed, PileCleared, Played, WentOut, title_for_place
-from .kernel import CLEAR_REASONS, ENDED, Position, first_rank_to_follow, may_pass
+from .kernel import CLEAR_REASONS, ENDED, Position, follow_ranks, may_pass
 from .rules import Rules
 
 __all__ = ["Deal", "deal_hands", "hand_sizes"]
@@ -150,6 +150,12 @@ class Deal:
         return self.state.passes
 
     @property
+    def reversed(self) -> bool:
+        """Whether the rank order is reversed now (option ``reversal``: an odd number of
+        fours of a kind played this deal; the kernel's ``reversed``)."""
+        return self.state.reversed
+
+    @property
     def round_left(self) -> list[int]:
         """``once-around``: seats still to answer the lead (the kernel's ``round_left``)."""
         return self.state.round_left
@@ -200,7 +206,8 @@ class Deal:
 
         The kernel's rule (:func:`president.kernel.legal_actions`) on the suits held: on an
         empty pile every set of 1–4 cards of one held rank; on a pile every set of exactly
-        the pile's count of a rank from :func:`~president.kernel.first_rank_to_follow` up."""
+        the pile's count of a rank that beats it (:func:`~president.kernel.follow_ranks`, in
+        the current order under ``reversal``)."""
         k = self.state
         seat = k.to_act
         if seat < 0:
@@ -214,9 +221,9 @@ class Deal:
                 if nib:
                     acts.extend(ALL_SUBSETS[r][nib])
             return acts
-        start = first_rank_to_follow(k.top, k.strict)
-        hand >>= start << 2
-        for r in range(start, 13):
+        ranks = follow_ranks(k.top, k.strict, k.reversed)
+        hand >>= ranks.start << 2
+        for r in ranks:
             nib = hand & 15
             hand >>= 4
             if nib:
@@ -228,7 +235,7 @@ class Deal:
         """The one legality check: ``None`` if ``seat`` may take ``action`` now, else the
         :class:`IllegalAction` (not raised) saying why (the kernel's
         :func:`~president.kernel.may_pass` and :func:`~president.kernel.beats`, on the
-        cards held; ``beats`` as ``rank >= first_rank_to_follow(top, strict)``)."""
+        cards held; ``beats`` as ``rank in follow_ranks(top, strict, reversed)``)."""
         k = self.state
         if k.to_act < 0:
             return IllegalAction("deal-over", "the deal is over; no one plays until the next deal")
@@ -256,10 +263,13 @@ class Deal:
                 return IllegalAction("wrong-count", f"the pile is a {top.kind} "
                                      f"({top}); play exactly {need} card"
                                      f"{'s' if need > 1 else ''} of one rank or pass")
-            if action.rank < first_rank_to_follow(k.top, k.strict):  # kernel.beats, one call
-                words = "higher than" if k.strict else "equal to or higher than"
+            if action.rank not in follow_ranks(k.top, k.strict, k.reversed):  # kernel.beats
+                words = ("lower than" if k.strict else "equal to or lower than") if k.reversed \
+                    else "higher than" if k.strict else "equal to or higher than"
+                why = " (four of a kind has reversed the rank order)" if k.reversed else ""
                 return IllegalAction("not-higher", f"{action.describe()} does not beat "
-                                     f"{top.describe()}; play a rank {words} {top.rank.symbol} or pass")
+                                     f"{top.describe()}; play a rank {words} {top.rank.symbol} "
+                                     f"or pass{why}")
         return None
 
     def is_legal(self, seat: int, action: object) -> bool:

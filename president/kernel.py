@@ -17,12 +17,16 @@ Values
 - a *hand* is a sequence of 13 counts per rank, each 0 … 4;
 - ``strict`` is the ``beat`` option as a bool (:data:`BEAT_STRICT`): ``True`` for
   ``higher``, ``False`` for ``equal-or-higher``;
-- ``mode`` is the ``passing`` option as an int, its index in :data:`PASSING`.
+- ``mode`` is the ``passing`` option as an int, its index in :data:`PASSING`;
+- ``reversed`` is the current rank order under the ``reversal`` option: ``True`` while an
+  odd number of fours of a kind have been played this deal (then "beats" means lower, and
+  ``equal-or-higher`` means equal or lower). Every deal starts in normal order.
 
 What may be played (RULES.md, "A play", "The pile", "The leader must play", ``beat``)
 -------------------------------------------------------------------------------------
 - :func:`may_play`: on an empty pile (``need == 0``) any 1–4 cards of one held rank; on a
-  pile, exactly ``need`` cards of a rank that :func:`beats` the latest play's rank.
+  pile, exactly ``need`` cards of a rank that :func:`beats` the latest play's rank (in the
+  current order: :func:`follow_ranks`).
 - :func:`may_pass`: only on a pile (``need > 0``); the leader must play.
 - :func:`legal_actions`: every legal action of a hand, plays by rank then count, then
   :data:`PASS` when passing is allowed.
@@ -47,6 +51,11 @@ Sources (the seed files in ``/work/shared/seeds/``, the presets of :mod:`preside
   equal plays also in ``001`` as the ``family`` twist ``equal-plays``.
 - ``passing = sit-out``: ``000`` ("Pass and sit out", ``house`` twist ``sit-out``).
 - ``passing = once-around``: ``001`` ("Once around", ``family`` twist ``once-around``).
+- ``reversal`` (a four of a kind reverses the rank order until the deal ends; a second one
+  reverses it back): ``000`` names "rank-reversal versions" as a choice a table may make,
+  apart from its main game; the ``house`` and ``family`` twist ``reversal``. The details
+  (the four of a kind clears nothing by itself, the exchange is not affected) are this
+  project's, stated in docs/rules.md.
 
 Tables for hot loops
 --------------------
@@ -75,7 +84,8 @@ if TYPE_CHECKING:
 __all__ = ["PASS", "RANKS", "TOP_RANK", "PASSING", "BEAT_STRICT", "GOES_ON",
            "CLEARED_ALL_PASSED", "CLEARED_ONCE_AROUND", "CLEARED_LAST_OF_RANK", "ENDED",
            "CLEAR_REASONS", "encode", "decode", "strict_of", "mode_of", "first_rank_to_follow",
-           "beats", "may_play", "may_pass", "completes_rank", "legal_actions", "follow_masks",
+           "beats", "follow_ranks", "may_play", "may_pass", "completes_rank", "legal_actions",
+           "follow_masks",
            "STATE_SLOTS", "PlayState", "Position"]
 
 PASS: Final = -1
@@ -154,19 +164,36 @@ def first_rank_to_follow(top: int, strict: bool) -> int:
     return top + 1 if strict else top
 
 
-def beats(rank: int, top: int, strict: bool) -> bool:
+def beats(rank: int, top: int, strict: bool, reversed: bool = False) -> bool:
     """Whether a play of ``rank`` beats the latest play's rank ``top`` (counts equal);
-    ``strict`` is the ``beat`` option (see :func:`strict_of`)."""
+    ``strict`` is the ``beat`` option (see :func:`strict_of`), ``reversed`` the current
+    order under ``reversal`` (then a lower rank beats, or an equal one when not strict).
+
+    >>> beats(5, 9, True), beats(5, 9, True, reversed=True), beats(9, 9, False, True)
+    (False, True, True)
+    """
+    if reversed:
+        return rank <= 12 - first_rank_to_follow(12 - top, strict)
     return rank >= first_rank_to_follow(top, strict)
 
 
-def may_play(rank: int, count: int, need: int, top: int, strict: bool) -> bool:
+def follow_ranks(top: int, strict: bool, reversed: bool = False) -> range:
+    """The ranks that beat a play of rank ``top`` (:func:`beats`), low to high: from
+    :func:`first_rank_to_follow` up to the two, or, in reversed order, from the three up
+    to the last rank below ``top`` (``top`` included when not strict)."""
+    if reversed:
+        return range(0, 13 - first_rank_to_follow(12 - top, strict))
+    return range(first_rank_to_follow(top, strict), RANKS)
+
+
+def may_play(rank: int, count: int, need: int, top: int, strict: bool,
+             reversed: bool = False) -> bool:
     """Whether ``count`` cards of ``rank`` may go on a pile that needs ``need`` cards (0: an
-    empty pile, a lead) and whose latest play has rank ``top``. Holding the cards is the
-    caller's check."""
+    empty pile, a lead) and whose latest play has rank ``top``, in the current order
+    ``reversed``. Holding the cards is the caller's check."""
     if not (0 <= rank < RANKS and 1 <= count <= 4):
         return False
-    return need == 0 or (count == need and beats(rank, top, strict))
+    return need == 0 or (count == need and beats(rank, top, strict, reversed))
 
 
 def may_pass(need: int) -> bool:
@@ -181,30 +208,32 @@ def completes_rank(rank: int, count: int, top: int, same: int) -> bool:
     return (same + count if rank == top else count) == 4
 
 
-def legal_actions(hand: Sequence[int], need: int, top: int, strict: bool) -> list[int]:
+def legal_actions(hand: Sequence[int], need: int, top: int, strict: bool,
+                  reversed: bool = False) -> list[int]:
     """Every legal action int of a seat holding ``hand`` (13 counts): on an empty pile
     (``need == 0``) each count 1..held of each held rank, ranks low to high; on a pile each
-    rank that beats ``top`` held at least ``need`` times, then :data:`PASS`."""
+    rank that beats ``top`` (in the order ``reversed``, :func:`follow_ranks`) held at least
+    ``need`` times, low to high, then :data:`PASS`."""
     if need == 0:
         return [r * 4 + k for r in range(RANKS) for k in range(hand[r])]
-    acts = [r * 4 + need - 1 for r in range(first_rank_to_follow(top, strict), RANKS)
-            if hand[r] >= need]
+    acts = [r * 4 + need - 1 for r in follow_ranks(top, strict, reversed) if hand[r] >= need]
     acts.append(PASS)
     return acts
 
 
-_FOLLOW_MASKS: dict[bool, dict[int, int]] = {}
+_FOLLOW_MASKS: dict[tuple[bool, bool], dict[int, int]] = {}
 
 
-def follow_masks(strict: bool) -> dict[int, int]:
+def follow_masks(strict: bool, reversed: bool = False) -> dict[int, int]:
     """``{top: mask}`` for ``top`` in -1..12: bit ``r`` of ``mask`` is set when rank ``r``
-    beats ``top`` (:func:`beats`; ``top = -1`` gives every rank). Built once per
-    ``strict`` and shared: do not change it."""
-    table = _FOLLOW_MASKS.get(strict)
+    beats ``top`` (:func:`beats`, in the order ``reversed``; ``top = -1`` gives every rank).
+    Built once per ``strict`` and order and shared: do not change it."""
+    table = _FOLLOW_MASKS.get((strict, reversed))
     if table is None:
-        table = {t: sum(1 << r for r in range(RANKS) if beats(r, t, strict))
-                 for t in range(-1, RANKS)}
-        _FOLLOW_MASKS[strict] = table
+        table = {t: sum(1 << r for r in range(RANKS) if beats(r, t, strict, reversed))
+                 for t in range(RANKS)}
+        table[-1] = (1 << RANKS) - 1
+        _FOLLOW_MASKS[strict, reversed] = table
     return table
 
 
@@ -237,6 +266,14 @@ class PlayState:
         finish: seats in finishing order; every seat once the deal is over.
         strict: the ``beat`` option (:func:`strict_of`); mode: the ``passing`` option
             (:func:`mode_of`); lor: ``last_of_rank_clears``.
+        reversal: the ``reversal`` option: a play of four cards reverses the rank order.
+        reversed: whether the rank order is reversed now (``reversal`` only; ``False`` at
+            the start of every deal).
+
+    ``reversal`` and ``reversed`` are class attributes ``False`` here, so a subclass that
+    does not declare them as slots plays in normal order (:class:`president.players.
+    fastsim.FastDeal` for now: the play-outs do not model the twist);
+    :class:`Position` declares them and takes ``reversal``.
 
     The transitions are unchecked: :meth:`play` must be given a legal play (see
     :func:`may_play`) of the seat to act, :meth:`pass_` a legal pass (:func:`may_pass`).
@@ -257,6 +294,8 @@ class PlayState:
     strict: bool
     mode: int
     lor: bool
+    reversal: bool = False
+    reversed: bool = False
 
     def __init__(self, players: int, ncards: Sequence[int], leader: int, *, strict: bool,
                  mode: int, lor: bool) -> None:
@@ -278,14 +317,15 @@ class PlayState:
     @staticmethod
     def for_rules(rules: "Rules", ncards: Sequence[int], leader: int) -> "Position":
         """The state at the start of a deal under ``rules`` (a :class:`president.rules.Rules`;
-        only ``players``, ``beat``, ``passing`` and ``last_of_rank_clears`` are read), with
-        ``ncards`` cards per seat and ``leader`` to lead.
+        only ``players``, ``beat``, ``passing``, ``last_of_rank_clears`` and ``reversal`` are
+        read), with ``ncards`` cards per seat and ``leader`` to lead, in normal order.
 
         Raises:
             ValueError: for a ``beat`` or ``passing`` value the kernel does not know.
         """
         return Position(rules.players, ncards, leader, strict=strict_of(rules.beat),
-                        mode=mode_of(rules.passing), lor=bool(rules.last_of_rank_clears))
+                        mode=mode_of(rules.passing), lor=bool(rules.last_of_rank_clears),
+                        reversal=bool(rules.reversal))
 
     def next_with_cards(self, seat: int) -> int:
         """The next seat clockwise from ``seat`` that holds cards (RULES.md, "Turn order";
@@ -314,7 +354,9 @@ class PlayState:
         """``seat`` plays ``count`` cards of ``rank``; returns the outcome (:data:`GOES_ON`,
         :data:`CLEARED_LAST_OF_RANK`, :data:`CLEARED_ALL_PASSED` under ``sit-out`` when no
         one is left to answer, :data:`CLEARED_ONCE_AROUND`, or :data:`ENDED`). A seat whose
-        count reaches 0 is appended to ``finish`` (it went out)."""
+        count reaches 0 is appended to ``finish`` (it went out). Under ``reversal`` a play of
+        four cards reverses the order at once (it is then the play to beat in the new
+        order); it clears the pile only as any play would."""
         ncards = self.ncards
         held = ncards[seat] - count
         ncards[seat] = held
@@ -328,6 +370,8 @@ class PlayState:
             self.round_left.pop(0)
         same = self.same + count if rank == self.top else count
         self.same = same
+        if count == 4 and self.reversal:
+            self.reversed = not self.reversed
         self.top = rank
         self.last = seat
         self.passes = 0
@@ -414,10 +458,17 @@ class PlayState:
 
 class Position(PlayState):
     """A :class:`PlayState` with its own storage (what :class:`president.deal.Deal` keeps,
-    and what tests build): ``Position(players, ncards, leader, strict=, mode=, lor=)`` or
-    :meth:`PlayState.for_rules`."""
+    and what tests build): ``Position(players, ncards, leader, strict=, mode=, lor=,
+    reversal=False)`` or :meth:`PlayState.for_rules`; it carries the current order
+    (``reversed``) under the ``reversal`` option."""
 
-    __slots__ = STATE_SLOTS
+    __slots__ = STATE_SLOTS + ("reversal", "reversed")
+
+    def __init__(self, players: int, ncards: Sequence[int], leader: int, *, strict: bool,
+                 mode: int, lor: bool, reversal: bool = False) -> None:
+        PlayState.__init__(self, players, ncards, leader, strict=strict, mode=mode, lor=lor)
+        self.reversal = reversal
+        self.reversed = False
 
 
 # _AFTER[players][seat]: the seat on the left (the next one clockwise)

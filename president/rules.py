@@ -308,7 +308,7 @@ class Option:
         Raises:
             RulesError: for a yes-or-no option, text other than ``true`` or ``false``.
         """
-        if self.name == "last_of_rank_clears":
+        if self.table_values == "bool":
             if text in ("true", "false"):
                 return text == "true"
             raise RulesError(self.name, f"{self.name} = {text!r} is not allowed; use true or "
@@ -390,6 +390,12 @@ def _check_bool(value: Any, players: int) -> bool:
     if not isinstance(value, bool):
         raise RulesError("last_of_rank_clears", f"last_of_rank_clears = {value!r} is not "
                          "allowed; use true or false")
+    return value
+
+
+def _check_reversal(value: Any, players: int) -> bool:
+    if not isinstance(value, bool):
+        raise RulesError("reversal", f"reversal = {value!r} is not allowed; use true or false")
     return value
 
 
@@ -511,6 +517,18 @@ OPTIONS: dict[str, Option] = {o.name: o for o in [
         _check_bool,
         lambda r, names: "completing all four cards of a rank on the pile clears it"
         if r.last_of_rank_clears else "no special effect"),
+    Option(
+        "reversal", "Rank reversal", "true, false", "bool",
+        "a play of four of a kind reverses the rank order until the deal ends (a second one "
+        "reverses it back): a lower rank then beats (under `equal-or-higher`, an equal or "
+        "lower one); the four of a kind clears the pile only as any play would; every deal "
+        "starts in normal order and the exchange is not affected",
+        "When this is on, playing four of a kind turns the order of the ranks upside down "
+        "for the rest of the deal: threes are then the highest and twos the lowest, so you "
+        "beat a play with a lower rank. Another four of a kind turns it back.",
+        _check_reversal,
+        lambda r, names: "four of a kind reverses the rank order until the deal ends (a "
+        "second one reverses it back)" if r.reversal else None),
     _choice(
         "exchange", "Exchange", Exchange,
         {Exchange.NONE: "none",
@@ -600,20 +618,21 @@ def options_table() -> str:
 # preset name -> (min players, max players, options). RULES.md "Presets".
 PRESETS: dict[str, tuple[int, int, dict[str, Any]]] = {
     "house": (4, 7, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
-                         exchange="one-card", give_back="any", seating="fixed",
+                         reversal=False, exchange="one-card", give_back="any", seating="fixed",
                          first_lead="left-of-dealer", later_lead="president", scoring=(2, 1),
                          match_end="points:11", titles="places")),
     "family": (4, 7, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
-                          exchange="one-card", give_back="any", seating="by-finish",
+                          reversal=False, exchange="one-card", give_back="any", seating="by-finish",
                           first_lead="left-of-dealer", later_lead="president", scoring=(2, 1),
                           match_end="points:11", titles="last-to-finish")),
     "practice": (4, 4, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
-                            exchange="none", give_back="any", seating="fixed",
+                            reversal=False, exchange="none", give_back="any", seating="fixed",
                             first_lead="seat:0",
                             later_lead="president", scoring=None, match_end="single-deal",
                             titles="places")),
     "first-night": (3, 7, dict(beat="equal-or-higher", passing="re-enter",
-                               last_of_rank_clears=True, exchange="none", give_back="lowest",
+                               last_of_rank_clears=True, reversal=False, exchange="none",
+                               give_back="lowest",
                                seating="by-finish",
                                first_lead="left-of-dealer", later_lead="president",
                                scoring=None, match_end="never", titles="roles")),
@@ -633,6 +652,10 @@ PRESET_SEEDS = {
     "first-night": "004_7dd5a514fa081721.txt",
 }
 
+_REVERSAL = ("Four of a kind reverses the rank order until the deal ends (lower beats "
+             "higher; another four of a kind reverses it back); it clears nothing by itself, "
+             "and each deal and its exchange start in normal order.")
+
 # preset -> twist name -> (one-line explanation, option changes). A twist taking an
 # argument (``lowest-three-starts:3D``) has "{arg}" in a value and a default argument.
 TWISTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
@@ -643,6 +666,7 @@ TWISTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
                         dict(exchange="none", later_lead="left-of-dealer")),
         "three-deals": ("The match is exactly three deals instead of a race to 11 points.",
                         dict(match_end="deals:3")),
+        "reversal": (_REVERSAL, dict(reversal=True)),
     },
     "family": {
         "equal-plays": ("A play may be beaten by the same rank as well as a higher one.",
@@ -651,6 +675,7 @@ TWISTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
                         dict(passing="once-around")),
         "lowest-three-starts": ("On the first deal the holder of a chosen three (3C unless named) leads.",
                                 dict(first_lead="holder-of:{arg}")),
+        "reversal": (_REVERSAL, dict(reversal=True)),
     },
     "first-night": {
         "swap": ("Before each later deal the bottom gives the President their two best cards "
@@ -698,6 +723,9 @@ class Rules:
         beat: :class:`Beat`.
         passing: :class:`Passing`.
         last_of_rank_clears: whether completing all four cards of a rank on the pile clears it.
+        reversal: whether a play of four of a kind reverses the rank order until the deal
+            ends (a second one reverses it back); twist ``reversal`` of ``house`` and
+            ``family``.
         exchange: :class:`Exchange`.
         give_back: :class:`GiveBack`: what the President (and Vice-President) give back in
             the exchange: ``any`` cards of their choice (seeds 000 and 001) or their
@@ -731,6 +759,7 @@ class Rules:
     beat: Beat = Beat.HIGHER
     passing: Passing = Passing.RE_ENTER
     last_of_rank_clears: bool = False
+    reversal: bool = False
     exchange: Exchange = Exchange.ONE_CARD
     give_back: GiveBack = GiveBack.ANY
     seating: Seating = Seating.FIXED

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from president.actions import PASS  # noqa: E402
 from president.players import LEVELS  # noqa: E402
+from president.rules import TWISTS  # noqa: E402
 from president.web import protocol as P  # noqa: E402
 from president.web.app import create_app  # noqa: E402
 from president.web.sealing import SealError, Sealer  # noqa: E402
@@ -152,7 +153,7 @@ def test_page_and_options_need_nothing_from_another_host(client):
     opts = client.get("/api/options").json()
     house = next(p for p in opts["presets"] if p["name"] == "house")
     assert (house["min_players"], house["max_players"]) == (4, 7)
-    assert {t["name"] for t in house["twists"]} == {"sit-out", "fresh-hands", "three-deals"}
+    assert {t["name"] for t in house["twists"]} == set(TWISTS["house"])  # the registry
     assert "simple" in opts["levels"]
 
 

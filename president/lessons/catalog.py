@@ -565,5 +565,7 @@ ELSEWHERE: dict[str, str] = {
                    "in play",
     "three-of-clubs-starts": "the same opening rule as family's lowest-three-starts, shown in "
                              "the lesson 'lowest-three-starts'",
+    "reversal": "no lesson yet: the twist is new (a four of a kind reverses the rank order); "
+                "docs/rules.md states it and tests/test_reversal.py plays it",
 }
 """Twists of :data:`president.rules.TWISTS` without a lesson of their own, and why."""

@@ -58,8 +58,11 @@ _PYTHON = {"random": fastsim.random_playout, "greedy": fastsim.greedy_playout,
 _EPSILON = {"random": 0.0, "greedy": 0.1, "climbing": 0.05}  # fastsim's defaults
 
 
-def _compiled(rng: random.Random, pure: bool) -> bool:
-    return _ext is not None and not pure and type(rng) is random.Random
+def _compiled(rng: random.Random, pure: bool, reversal: bool = False) -> bool:
+    # The C code does not know the ``reversal`` twist (a four of a kind reverses the rank
+    # order): rules with it on take the Python play-outs, the reference (a FastDeal plays
+    # in normal order for now, ``deal.reversal`` is False: see kernel.PlayState).
+    return _ext is not None and not pure and not reversal and type(rng) is random.Random
 
 
 def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *,
@@ -87,7 +90,7 @@ def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *,
     if policy not in POLICIES:
         raise ValueError(f"no playout policy {policy!r}; use {', '.join(map(repr, POLICIES))}")
     eps = _EPSILON[policy] if epsilon is None else epsilon
-    if _compiled(rng, pure):
+    if _compiled(rng, pure, deal.reversal):
         return _ext.playout(deal, rng, POLICIES[policy], eps, False)
     if policy == "random":
         return fastsim.random_playout(deal, rng)
@@ -172,7 +175,7 @@ def traced_playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *
     if policy not in POLICIES:
         raise ValueError(f"no playout policy {policy!r}; use {', '.join(map(repr, POLICIES))}")
     eps = _EPSILON[policy] if epsilon is None else epsilon
-    if _compiled(rng, pure):
+    if _compiled(rng, pure, deal.reversal):
         finish, actions = _ext.playout(deal, rng, POLICIES[policy], eps, True)
         return finish, actions
     if policy == "random":
@@ -213,7 +216,7 @@ def random_deals(rules: Rules, rng: random.Random, count: int, *, policy: str = 
     if policy not in POLICIES:
         raise ValueError(f"no playout policy {policy!r}; use {', '.join(map(repr, POLICIES))}")
     eps = _EPSILON[policy] if epsilon is None else epsilon
-    if _compiled(rng, pure):
+    if _compiled(rng, pure, rules.reversal):
         n = rules.players
         raw = _ext.deals(n, rules.beat == "higher", fastsim._MODES[rules.passing],
                          bool(rules.last_of_rank_clears), leader, count, rng,
