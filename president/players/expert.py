@@ -59,10 +59,13 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import NotRequired, TypedDict
 
-from ..actions import PASS, Give, Pass, Play
+from ..actions import Give, Pass, Play
+from ..cards import Card
 from ..kernel import first_rank_to_follow
 from ..observation import Observation
+from ..rules import Rules
 from . import compiled, fastsim
 from .fastsim import FastDeal, encode
 from .endgame import DEFAULT_LIMIT, TooBig, endgame_choice, endgame_state, root_state, solve_wins
@@ -218,7 +221,8 @@ class ExpertPlayer:
             return self.heuristic.act(obs)
         by_code: dict[int, Play | Pass] = {}
         for a in legal:
-            code = fastsim.PASS if a is PASS else encode(a.rank, a.count)
+            assert not isinstance(a, Give)  # plays and PASS, outside an exchange
+            code = encode(a.rank, a.count) if isinstance(a, Play) else fastsim.PASS
             by_code.setdefault(code, a)
         if len(by_code) == 1:
             return legal[0]
@@ -227,7 +231,8 @@ class ExpertPlayer:
         begun = self._clock()
         st = self.stats
         guess = self.heuristic.act(obs)
-        guess_code = fastsim.PASS if guess is PASS else encode(guess.rank, guess.count)
+        assert not isinstance(guess, Give)  # one of the legal plays and PASS
+        guess_code = encode(guess.rank, guess.count) if isinstance(guess, Play) else fastsim.PASS
         if self.endgame_limit and endgame_state(obs) is not None:
             t0 = time.process_time()
             solved = endgame_choice(obs, guess, limit=self.endgame_limit,
@@ -280,14 +285,14 @@ class ExpertPlayer:
         clock = self._clock
         surprise = self.surprise
         prior = self.styles
-        history = [(seat, fastsim.PASS if a is PASS else encode(a.rank, a.count))
+        history = [(seat, encode(a.rank, a.count) if isinstance(a, Play) else fastsim.PASS)
                    for seat, a in obs.history]
         live = [s for s, k in enumerate(obs.hand_counts) if s != me and k]
         # with one other seat left there is one world: weights would change nothing
         others_acted = any(seat != me for seat, _ in history) and len(live) > 1
         played = [[0] * 13 for _ in range(obs.players)]
         for seat, a in obs.history:
-            if a is not PASS:
+            if isinstance(a, Play):
                 played[seat][a.rank] += a.count
         # per candidate: {world index: place}; per world: its weight, and (style mixture)
         # per live other seat the log-likelihood of its play this deal under each style
@@ -304,7 +309,7 @@ class ExpertPlayer:
             """The style weights of each live other seat from the worlds so far (each
             style's mean likelihood over them, times its prior), then every world's weight:
             the product over those seats of their mixture's likelihood."""
-            if not loglik:
+            if not loglik or prior is None:  # no likelihoods without a style prior
                 return
             refs = {}
             for j, s in enumerate(live):
@@ -328,7 +333,7 @@ class ExpertPlayer:
                 weight[i] = math.exp(lw - top)
 
         loglik_w: list[float] = []
-        cache: dict = {}
+        cache: dict[tuple[int, tuple[int, ...]], list[float]] = {}
 
         def play(alive: list[int], worlds: int, until: float = float("inf")) -> None:
             nonlocal used, out_of_time
@@ -510,9 +515,10 @@ _LOG_MISS: dict[int, float] = {}
 _LOG_ONE: dict[int, float] = {}
 
 
-def style_likelihoods(rules, hands: list[list[int]], played: list[list[int]], leader: int,
-                      history: list[tuple[int, int]], me: int,
-                      seats: list[int], cache: dict | None = None) -> list[list[float]]:
+def style_likelihoods(rules: Rules, hands: list[list[int]], played: list[list[int]],
+                      leader: int, history: list[tuple[int, int]], me: int, seats: list[int],
+                      cache: dict[tuple[int, tuple[int, ...]], list[float]] | None = None,
+                      ) -> list[list[float]]:
     """Log-likelihoods of each of ``seats``' actions so far this deal under each of
     :data:`STYLES`, had the hidden cards been dealt as in the world ``hands`` (counts per
     rank now; ``played``: counts per rank each seat has played this deal; ``history``:
@@ -535,8 +541,9 @@ def style_likelihoods(rules, hands: list[list[int]], played: list[list[int]], le
     keys = [(s, tuple(hands[s])) for s in seats]
     if cache is not None:
         got = [cache.get(k) for k in keys]
-        if all(r is not None for r in got):
-            return got
+        hits = [r for r in got if r is not None]
+        if len(hits) == len(got):
+            return hits
     start = [[hands[s][r] + played[s][r] for r in range(13)] for s in range(n)]
     fd = FastDeal(rules, start, leader)
     tot = [sum(start[s][r] for s in range(n)) for r in range(13)]
@@ -563,13 +570,16 @@ def style_likelihoods(rules, hands: list[list[int]], played: list[list[int]], le
         fd.apply(code)
     if cache is None:
         return [row_of[s] for s in seats]
+    rows: list[list[float]] = []
     for j, s in enumerate(seats):
-        if got[j] is None:
-            got[j] = cache[keys[j]] = row_of[s]
-    return got
+        row = got[j]
+        if row is None:
+            row = cache[keys[j]] = row_of[s]
+        rows.append(row)
+    return rows
 
 
-def surprises(rules, hands: list[list[int]], played: list[list[int]], leader: int,
+def surprises(rules: Rules, hands: list[list[int]], played: list[list[int]], leader: int,
               history: list[tuple[int, int]], me: int) -> int:
     """How many of the other seats' actions so far in this deal an ``intermediate`` player
     would not have taken, had the hidden cards been dealt as in the world ``hands`` (counts
@@ -591,7 +601,19 @@ def surprises(rules, hands: list[list[int]], played: list[list[int]], leader: in
     return missed
 
 
-def seat_constraints(obs: Observation) -> dict:
+class SeatConstraints(TypedDict):
+    """What :func:`seat_constraints` gives :func:`sample_world` (see there)."""
+
+    me: int
+    own: list[int]
+    known: list[list[int]]
+    pool: list[int]
+    need: list[int]
+    cap: list[int]
+    floor: NotRequired[list[int]]
+
+
+def seat_constraints(obs: Observation) -> SeatConstraints:
     """What the observing seat knows of the other hands, for :func:`sample_world`:
     ``own`` (its hand by rank), ``known`` (per seat, ranks of cards it must hold: cards
     this seat gave it in the exchange, that it has not played and that it did not give
@@ -604,9 +626,9 @@ def seat_constraints(obs: Observation) -> dict:
     n = obs.players
     me = obs.seat
     own = rank_counts(obs.hand)
-    played_cards = set()
+    played_cards: set[Card] = set()
     for _, action in obs.history:
-        if action is not PASS:
+        if isinstance(action, Play):
             played_cards.update(action.cards)
     known: list[list[int]] = [[] for _ in range(n)]
     cap = [12] * n
@@ -636,14 +658,14 @@ def seat_constraints(obs: Observation) -> dict:
             "floor": floor}
 
 
-def _forced_givers(obs: Observation) -> list:
+def _forced_givers(obs: Observation) -> list[tuple[int, tuple[Card, ...]]]:
     """(giver, cards) of exchanges in which another seat handed this seat its highest cards.
 
     In an exchange the first give of a pair of seats is the forced one (the lower-placed
     seat gives its best cards); the observation lists this seat's transfers in order."""
-    out = []
+    out: list[tuple[int, tuple[Card, ...]]] = []
     me = obs.seat
-    seen_pairs = set()
+    seen_pairs: set[frozenset[int]] = set()
     for giver, receiver, cards in obs.exchanges:
         pair = frozenset((giver, receiver))
         if pair in seen_pairs:
@@ -654,12 +676,12 @@ def _forced_givers(obs: Observation) -> list:
     return out
 
 
-def _given_back(obs: Observation) -> list:
+def _given_back(obs: Observation) -> list[tuple[int, tuple[Card, ...]]]:
     """(giver, cards) of exchanges in which another seat gave this seat cards back: the
     second give of a pair of seats (see :func:`_forced_givers`)."""
-    out = []
+    out: list[tuple[int, tuple[Card, ...]]] = []
     me = obs.seat
-    seen_pairs = set()
+    seen_pairs: set[frozenset[int]] = set()
     for giver, receiver, cards in obs.exchanges:
         pair = frozenset((giver, receiver))
         if pair not in seen_pairs:
@@ -670,7 +692,7 @@ def _given_back(obs: Observation) -> list:
     return out
 
 
-def sample_world(cons: dict, rng: random.Random) -> list[list[int]]:
+def sample_world(cons: SeatConstraints, rng: random.Random) -> list[list[int]]:
     """One deal of the hidden cards to the other seats, consistent with ``cons`` (from
     :func:`seat_constraints`): every seat gets exactly its count, known cards stay with
     their holder, no seat gets a card above its cap or below its floor, and no card the
