@@ -52,7 +52,7 @@ from __future__ import annotations
 
 import time
 
-from ..actions import PASS, Pass, Play
+from ..actions import Give, Pass, Play
 from ..kernel import beats
 from ..observation import Observation
 from . import fastsim
@@ -83,12 +83,12 @@ def root_state(obs: Observation) -> FastDeal:
     n = obs.players
     played = [[0] * 13 for _ in range(n)]
     for seat, action in obs.history:
-        if action is not PASS:
+        if isinstance(action, Play):
             played[seat][action.rank] += action.count
     fd = FastDeal(obs.rules, played, obs.leader)
     fd.ncards = [sum(played[s]) + obs.hand_counts[s] for s in range(n)]
     for _seat, action in obs.history:
-        fd.apply(fastsim.PASS if action is PASS else encode(action.rank, action.count))
+        fd.apply(_code(action))
     if fd.to_act != obs.seat or fd.ncards != list(obs.hand_counts):
         raise ValueError(f"the history does not lead to seat {obs.seat}'s turn; the expert "
                          "searches only its own decisions in play")
@@ -124,7 +124,27 @@ def endgame_state(obs: Observation) -> FastDeal | None:
     return fd
 
 
-def _key(d: FastDeal) -> tuple:
+def _code(action: Play | Pass) -> int:
+    """The fast engine's action int of a play or PASS."""
+    return encode(action.rank, action.count) if isinstance(action, Play) else fastsim.PASS
+
+
+#: A memo key of :func:`_key`.
+_Key = tuple[tuple[int, ...], int, int, int, int, int, int, int, tuple[int, ...]]
+
+
+class _Budget:
+    """What a solve may still spend, for :func:`_wins`: states left, CPU deadline or
+    ``None``."""
+
+    __slots__ = ("left", "deadline")
+
+    def __init__(self, left: int, deadline: float | None) -> None:
+        self.left = left
+        self.deadline = deadline
+
+
+def _key(d: FastDeal) -> _Key:
     """The memo key of a state of a two-player endgame: the ranks either live seat holds,
     in order, as ``5 * (cards of the lower seat) + (cards of the higher seat)``; the pile's
     top as ``2 * (held ranks below it) + (1 if a live seat holds its rank)``; and the rest
@@ -141,6 +161,7 @@ def _key(d: FastDeal) -> tuple:
             else:
                 b = hands[s]
                 break
+    assert a is not None and b is not None  # two seats hold cards (see _check)
     top = d.top
     pat = []
     at = 0
@@ -170,6 +191,7 @@ def _sure(d: FastDeal) -> bool:
         if s != seat and ncards[s]:
             opp = d.hands[s]
             break
+    assert opp is not None  # another seat holds cards (see _check)
     # best[k]: the highest rank of which the other seat holds k cards or more
     best = [-1, -1, -1, -1, -1]
     for r in range(13):
@@ -191,14 +213,14 @@ def _sure(d: FastDeal) -> bool:
     return True
 
 
-def _budget(limit: int | None, seconds: float | None) -> list:
-    """[states left, CPU deadline or None] for :func:`_wins`."""
-    return [(1 << 62) if limit is None else limit,
-            None if seconds is None else time.process_time() + seconds]
+def _budget(limit: int | None, seconds: float | None) -> _Budget:
+    """States left and CPU deadline (or None) for :func:`_wins`."""
+    return _Budget((1 << 62) if limit is None else limit,
+                   None if seconds is None else time.process_time() + seconds)
 
 
 def solve_wins(state: FastDeal, me: int, *, limit: int | None = DEFAULT_LIMIT,
-               memo: dict | None = None, seconds: float | None = None) -> bool:
+               memo: dict[_Key, bool] | None = None, seconds: float | None = None) -> bool:
     """Whether seat ``me`` goes out before the other seat still holding cards, with best
     play by both, from ``state`` (two seats holding cards, one of them ``me``; the state is
     not changed).
@@ -229,7 +251,8 @@ def _check(state: FastDeal, me: int) -> None:
                          f"holding cards, one of them seat {me}; seats holding cards: {live}")
 
 
-def _wins_after(state, action, me: int, memo: dict, budget) -> bool:
+def _wins_after(state: FastDeal, action: int, me: int, memo: dict[_Key, bool],
+                budget: _Budget) -> bool:
     """Whether ``me`` still wins after ``action`` from ``state`` (a copy is changed, never
     ``state``): at once if the deal ends with the other seat last, else by :func:`_wins`."""
     c = state.copy()
@@ -239,16 +262,16 @@ def _wins_after(state, action, me: int, memo: dict, budget) -> bool:
     return _wins(c, me, memo, budget)
 
 
-def _wins(d: FastDeal, me: int, memo: dict, budget: list) -> bool:
+def _wins(d: FastDeal, me: int, memo: dict[_Key, bool], budget: _Budget) -> bool:
     key = _key(d)
     got = memo.get(key)
     if got is not None:
         return got
-    left = budget[0] - 1
-    budget[0] = left
+    left = budget.left - 1
+    budget.left = left
     if left < 0:
         raise TooBig
-    if not left & 255 and budget[1] is not None and time.process_time() > budget[1]:
+    if not left & 255 and budget.deadline is not None and time.process_time() > budget.deadline:
         raise TooBig
     mine = d.to_act == me
     if not d.need and _sure(d):
@@ -277,7 +300,7 @@ def _ordered(d: FastDeal) -> list[int]:
     hand = d.hands[d.to_act]
     left = d.ncards[d.to_act]
 
-    def order(a: int) -> tuple:
+    def order(a: int) -> tuple[int, int]:
         if a < 0:
             return (3, 0)
         r, k = a >> 2, (a & 3) + 1
@@ -299,10 +322,10 @@ def winning_codes(state: FastDeal, *, limit: int | None = DEFAULT_LIMIT,
         ValueError: as :func:`solve_wins`.
     """
     me = state.to_act
-    memo: dict = {}
+    memo: dict[_Key, bool] = {}
     budget = _budget(limit, seconds)
     _check(state, me)
-    out = []
+    out: list[int] = []
     for a in state.legal_actions():
         if _wins_after(state, a, me, memo, budget):
             out.append(a)
@@ -321,9 +344,11 @@ def winning_moves(obs: Observation, *, limit: int | None = DEFAULT_LIMIT,
         codes = set(winning_codes(state, limit=limit, seconds=seconds))
     except TooBig:
         return []
-    out = []
+    out: list[Play | Pass] = []
     for a in obs.legal_actions:
-        code = fastsim.PASS if a is PASS else encode(a.rank, a.count)
+        if isinstance(a, Give):
+            continue  # none in play
+        code = _code(a)
         if code in codes:
             codes.discard(code)
             out.append(a)
@@ -344,16 +369,14 @@ def endgame_choice(obs: Observation, prefer: Play | Pass | None = None, *,
     state = endgame_state(obs)
     if state is None:
         return None
-    code = choose_code(state, None if prefer is None else
-                       (fastsim.PASS if prefer is PASS else encode(prefer.rank, prefer.count)),
+    code = choose_code(state, None if prefer is None else _code(prefer),
                        limit=limit, seconds=seconds)
     if code is None:
         return None
-    if prefer is not None and code == (fastsim.PASS if prefer is PASS
-                                       else encode(prefer.rank, prefer.count)):
+    if prefer is not None and code == _code(prefer):
         return prefer
     for a in obs.legal_actions:
-        if (fastsim.PASS if a is PASS else encode(a.rank, a.count)) == code:
+        if not isinstance(a, Give) and _code(a) == code:  # no gives in play
             return a
     return None
 
@@ -367,7 +390,7 @@ def choose_code(state: FastDeal, prefer: int | None = None, *,
     this on its play-out states, so its choices equal the player's."""
     me = state.to_act
     _check(state, me)
-    memo: dict = {}
+    memo: dict[_Key, bool] = {}
     budget = _budget(limit, seconds)
     acts = state.legal_actions()
     if prefer is not None and prefer in acts:
