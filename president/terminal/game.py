@@ -216,7 +216,7 @@ def _short_of(rank: Rank, held: int, wanted: int, why: str = "") -> str:
 
 def describe_action(action: Play | Pass | Give) -> str:
     """Plain words for an action: ``"pair of nines (9D 9S)"``, ``"pass"``, ``"give 2S"``."""
-    if action is PASS:
+    if isinstance(action, Pass):
         return "pass"
     if isinstance(action, Give):
         return f"give {action}"
@@ -410,6 +410,7 @@ class TerminalGame:
         file it came from keeps its comments and layout)."""
         from .. import records
 
+        assert self.record_path is not None, "no record file was named"
         path = os.fspath(self.record_path)
         if self.resumed and len(self.match.events) == self._resumed_at:
             self.console.print(f"Nothing was played since resuming; {escape(path)} is not "
@@ -448,6 +449,7 @@ class TerminalGame:
                     self._show_new_events()
                     continue
                 seat = m.to_act
+                assert seat is not None  # a seat acts in the exchange and in play
                 if seat == self.seat:
                     action = self._your_action()
                 else:
@@ -516,11 +518,13 @@ class TerminalGame:
         exchange = obs.phase == "exchange"
         if exchange:
             step = obs.pending_exchange
+            assert step is not None  # your step of the exchange
             legal = obs.legal_actions
             to = obs.names[step.receiver]
             what = f"{step.count} card{'s' if step.count > 1 else ''}"
             if step.forced and len(legal) == 1:
                 give = legal[0]
+                assert isinstance(give, Give)  # an exchange's actions are gives
                 t = Text(f"You must give your highest {what} to {to}: ")
                 t.append_text(cards_text(give.cards, self.symbols))
                 t.append(" goes.")
@@ -536,13 +540,15 @@ class TerminalGame:
                 example = " ".join(str(c) for c in obs.hand[:step.count])
                 prompt = (f"Choose {what} to give back to {to}; type the "
                           f"card{'s' if step.count > 1 else ''} (e.g. {example}): ")
-        elif forced_pass is not None:
-            prompt = (f"Nothing you hold beats {self._labels(obs.to_beat.cards)}: "
-                      "[bold]Enter[/] passes: ")
-        elif obs.pile:
-            kind = KIND_NAMES[obs.to_beat.count]
-            prompt = (f"Beat {self._labels(obs.to_beat.cards)}: a rank (a {kind} of it) or "
-                      "cards, or pass: ")
+        elif obs.to_beat is not None and (forced_pass is not None or obs.pile):
+            to_beat = obs.to_beat
+            if forced_pass is not None:
+                prompt = (f"Nothing you hold beats {self._labels(to_beat.cards)}: "
+                          "[bold]Enter[/] passes: ")
+            else:
+                kind = KIND_NAMES[to_beat.count]
+                prompt = (f"Beat {self._labels(to_beat.cards)}: a rank (a {kind} of it) or "
+                          "cards, or pass: ")
         else:
             prompt = "You lead: a rank (all your cards of it) or cards: "
         while True:
@@ -604,6 +610,7 @@ class TerminalGame:
         if obs.phase != "play" or obs.to_act != obs.seat or obs.legal_actions != (PASS,):
             return None
         top = obs.to_beat
+        assert top is not None  # only a pass is legal: there is a pile to beat
         kind = "card" if top.count == 1 else KIND_NAMES[top.count]
         cards = self._labels(top.cards)
         if obs.rules.beat == "equal-or-higher":
@@ -644,6 +651,7 @@ class TerminalGame:
             obs: your observation; its ``pending_exchange`` is your step.
         """
         step = obs.pending_exchange
+        assert step is not None  # asked during the exchange
         to = obs.names[step.receiver]
         n = step.count
         what = f"{n} card{'s' if n > 1 else ''}"
@@ -712,28 +720,29 @@ class TerminalGame:
                 ranks.append(None)
         if not words or all(r is None for r in ranks):
             return self.match.parse_action(" ".join(words))
-        if any(r is None for r in ranks):
+        typed = [r for r in ranks if r is not None]
+        if len(typed) != len(ranks):
             raise IllegalAction("bad-notation", "type ranks alone (9, or 9 9 for two) or the "
                                 "cards themselves (9S 9D), not both in one entry")
         hand = obs.hand
         if obs.phase == "exchange":
             chosen: list[Card] = []
-            for r in ranks:
+            for r in typed:
                 free = [c for c in hand if c.rank == r and c not in chosen]
                 if not free:
-                    held = sum(c.rank == r for c in hand)
+                    n_held = sum(c.rank == r for c in hand)
                     raise IllegalAction("not-in-hand", _short_of(
-                        r, held, ranks.count(r), f"you typed it {ranks.count(r)} times"))
+                        r, n_held, typed.count(r), f"you typed it {typed.count(r)} times"))
                 chosen.append(free[0])
             return Give(chosen)
-        rank = ranks[0]
-        if any(r != rank for r in ranks):
+        rank = typed[0]
+        if any(r != rank for r in typed):
             raise IllegalAction("mixed-ranks", f"{' '.join(words)} mixes ranks; a play is "
                                 "cards of one rank")
         held = [c for c in hand if c.rank == rank]
         if len(words) > 1:
             count, why = len(words), f"you typed it {len(words)} times"
-        elif obs.pile:
+        elif obs.to_beat is not None:  # a pile to beat
             count = obs.to_beat.count
             why = f"the pile needs a {KIND_NAMES[count]}"
         else:
@@ -785,6 +794,7 @@ class TerminalGame:
             c.print(self._gone_line(obs))
         elif obs.phase == "exchange":
             step = obs.pending_exchange
+            assert step is not None  # someone's step of the exchange
             giver = self._who(step.giver, obs)
             c.print(f"Exchange now: {giver} {'give' if giver == 'You' else 'gives'} "
                     f"{step.count} card{'s' if step.count > 1 else ''} to "
@@ -944,12 +954,12 @@ class TerminalGame:
             t.add_row(*row)
         c.print(t)
         _, places, titles, _ = summaries[-1]
-        groups: list[list] = []  # [first place, last place, title], equal titles together
-        for place, title in sorted(zip(places, titles)):
+        groups: list[tuple[int, int, str]] = []  # (first place, last place, title), equal
+        for place, title in sorted(zip(places, titles)):  # titles together
             if groups and groups[-1][2] == title:
-                groups[-1][1] = place
+                groups[-1] = (groups[-1][0], place, title)
             else:
-                groups.append([place, place, title])
+                groups.append((place, place, title))
         # A title that is only the place ("3rd" under the rules' place naming) is not repeated.
         named = ", ".join(f"{_ordinal(a)}{'' if a == b else f' to {_ordinal(b)}'}"
                           f"{'' if title == _ordinal(a) else f' {title}'}"
@@ -1120,7 +1130,7 @@ class TerminalGame:
 
     def _announce_exchange_plan(self, obs: Observation) -> None:
         m = self.match
-        parts = []
+        parts: list[str] = []
         for step in m.exchange_steps:  # public: who gives how many to whom
             what = f"{step.count} card{'s' if step.count > 1 else ''}"
             giver = self._who(step.giver, obs, start=not parts)
