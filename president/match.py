@@ -524,6 +524,7 @@ class Match:
             scores=tuple(self.scores[p] for p in self.seating),
             previous_titles=tuple(titles[p] for p in self.seating),
             legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
+            reversed=deal.reversed,
         )
 
     def snapshot(self) -> dict[str, Any]:

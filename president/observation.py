@@ -46,6 +46,8 @@ class Observation:
         scores: match totals per seat.
         previous_titles: titles from the previous deal per seat (``""`` if none).
         legal_actions: this seat's legal actions if it is to act, else ``()``.
+        reversed: whether the rank order is reversed now (option ``reversal``: an odd number
+            of fours of a kind played this deal; lower ranks beat), public information.
     """
 
     seat: int
@@ -69,6 +71,7 @@ class Observation:
     scores: tuple[int, ...]
     previous_titles: tuple[str, ...]
     legal_actions: tuple[Play | Pass | Give, ...]
+    reversed: bool = False
 
     @property
     def to_beat(self) -> Play | None:

@@ -206,6 +206,14 @@ def test_a_new_deal_starts_in_normal_order():
     deal = m.deal
     m.act(deal.to_act, Play.parse("9C 9D 9H 9S"))
     assert m.deal.reversed is True
+    # every seat is told (public information), and so is the page
+    assert all(m.observation(s).reversed for s in range(HOUSE.players))
+    if _has_web():
+        from president.web.protocol import state_message
+        msg = state_message(m.observation(0), table={}, player=0,
+                            levels=["human"] * HOUSE.players, deals=[], winners=None,
+                            snapshot=None)
+        assert msg["reversed"] is True and msg["to_beat"]["needs"].endswith("(the order is reversed).")
     rng = random.Random(3)
     while m.to_act is not None:
         legal = m.legal_actions()
@@ -296,3 +304,25 @@ def test_fastdeal_plays_out_under_the_twist():
     fd = FastDeal(HOUSE, [counts_of_mask(h) for h in deal.hands], deal.leader)
     assert fd.reversal is False
     assert sorted(compiled.random_playout(fd, random.Random(1))) == [0, 1, 2, 3]
+
+
+def test_the_page_is_told_the_order_is_reversed_and_what_answers_the_pile():
+    """The state message's ``reversed`` and ``to_beat.needs`` follow the current order."""
+    pytest.importorskip("fastapi")
+    from president.actions import Play
+    from president.web.protocol import needs_words
+
+    nine = Play.parse("9C")
+    assert needs_words(nine, "higher") == "Needs 1 card, higher than 9."
+    assert needs_words(nine, "higher", True) == "Needs 1 card, lower than 9 (the order is reversed)."
+    assert needs_words(Play.parse("9C 9D"), "equal-or-higher", True) == \
+        "Needs 2 cards, 9 or lower (the order is reversed)."
+    assert needs_words(Play.parse("3C"), "higher", True) == "Nothing beats it: pass."
+
+
+def _has_web() -> bool:
+    try:
+        import fastapi  # noqa: F401
+    except ImportError:
+        return False
+    return True

@@ -408,7 +408,8 @@ def state_message(obs: Observation, *, table: dict[str, Any], player: int,
         "to_beat": None if to_beat is None else {"seat": obs.pile[-1][0], "cards": _cards(to_beat.cards),
                                                  "count": to_beat.count, "kind": to_beat.kind,
                                                  "text": to_beat.describe(),
-                                                 "needs": needs_words(to_beat, obs.rules.beat)},
+                                                 "needs": needs_words(to_beat, obs.rules.beat, obs.reversed)},
+        "reversed": obs.reversed,
         "cleared": len(obs.cleared),
         "gone": gone_by_rank(obs),
         "finish_order": list(obs.finish_order),
@@ -425,18 +426,23 @@ def state_message(obs: Observation, *, table: dict[str, Any], player: int,
     }
 
 
-def needs_words(top: Play, beat: str) -> str:
-    """What answers the play to beat, in words, from the kernel's ``beat`` rule
-    (:func:`president.kernel.first_rank_to_follow`): ``"Needs 2 cards, higher than 9."``,
-    ``"Needs 2 cards, 9 or higher."`` (``equal-or-higher``), ``"Nothing beats it: pass."``,
-    ``"Only a 2 can match it, or pass."``. The page shows it under the pile."""
-    first = kernel.first_rank_to_follow(top.rank, kernel.strict_of(beat))
+def needs_words(top: Play, beat: str, reversed: bool = False) -> str:
+    """What answers the play to beat, in words, from the kernel's ``beat`` rule in the current
+    order (:func:`president.kernel.follow_ranks`; ``reversed`` under the ``reversal`` twist):
+    ``"Needs 2 cards, higher than 9."``, ``"Needs 2 cards, 9 or higher."``
+    (``equal-or-higher``), ``"Needs 1 card, lower than 9 (the order is reversed)."``,
+    ``"Nothing beats it: pass."``, ``"Only a 2 can match it, or pass."``. The page shows it
+    under the pile."""
+    ranks = kernel.follow_ranks(top.rank, kernel.strict_of(beat), reversed)
     size = top.count
     many = f"{size} card{'' if size == 1 else 's'}"
     symbol = top.rank.symbol
-    if first > kernel.TOP_RANK:
+    if not ranks:
         return "Nothing beats it: pass."
-    if first == top.rank:  # the same rank answers it
+    if reversed:
+        how = f"{symbol} or lower" if top.rank in ranks else f"lower than {symbol}"
+        return f"Needs {many}, {how} (the order is reversed)."
+    if ranks[0] == top.rank:  # the same rank answers it
         if top.rank == kernel.TOP_RANK:
             return f"Only {f'{size} twos' if size > 1 else 'a 2'} can match it, or pass."
         return f"Needs {many}, {symbol} or higher."

@@ -1555,6 +1555,7 @@ function renderPile() {
     toBeat.append(who, need);
   } else {
     toBeat.replaceChildren("Empty pile: ", ...named`${nameOf(s.to_act)} ${s.to_act === me() ? "lead" : "leads"} any single, pair, triple or four of a kind`);
+    if (s.reversed) toBeat.append(" (the order is reversed: lower ranks beat)");
   }
   // Earlier plays of this pile, tucked under the play to beat (the four latest).
   for (const p of pile.slice(0, -1).slice(-4)) {
