@@ -16,11 +16,11 @@ the two together).
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Any, Sequence
 
 from .actions import ALL_SUBSETS, PASS, SUBSETS_BY_COUNT, Give, Pass, Play
-from .cards import CARDS, DECK_MASK, Card, cards_from_mask, format_mask
-from .errors import IllegalAction, PresidentError
+from .cards import DECK_MASK, Card, cards_from_mask, format_mask
+from .errors import IllegalAction
 from .events import DealEnded, Event, Passed, PileCleared, Played, WentOut, title_for_place
 from .kernel import CLEAR_REASONS, ENDED, Position, follow_ranks, may_pass
 from .rules import Rules
@@ -302,10 +302,11 @@ class Deal:
             events: list[Event] = [Passed(seat)]
             outcome = k.pass_(seat)
         else:
-            events = [Played(seat, action, k.need == 0)]
-            self.hands[seat] ^= action.mask
-            self.pile.append((seat, action))
-            outcome = k.play(seat, action.rank, action.count)
+            play: Play = action  # type: ignore[assignment]  # not PASS: a Play (no isinstance here, the hot path)
+            events = [Played(seat, play, k.need == 0)]
+            self.hands[seat] ^= play.mask
+            self.pile.append((seat, play))
+            outcome = k.play(seat, play.rank, play.count)
             if not k.ncards[seat]:
                 place = k.finish.index(seat) + 1
                 events.append(WentOut(seat, place, title_for_place(place, self.players,
@@ -316,7 +317,9 @@ class Deal:
             for _, p in self.pile:
                 self.cleared |= p.mask
             self.pile = []
-            events.append(PileCleared(CLEAR_REASONS[outcome], k.last, k.to_act))
+            reason = CLEAR_REASONS[outcome]
+            assert reason is not None   # every outcome but GOES_ON and ENDED clears
+            events.append(PileCleared(reason, k.last, k.to_act))
         nxt = k.to_act  # as _sync, written out: this runs at every action
         self.to_act = None if nxt < 0 else nxt
         self.over = nxt < 0
@@ -372,7 +375,7 @@ class Deal:
 
     # ----- state snapshots ----------------------------------------------------------
 
-    def snapshot(self) -> dict:
+    def snapshot(self) -> dict[str, Any]:
         """Full state as plain JSON-ready data (all hands: for records and tests, never for
         a seat's view)."""
         return {

@@ -279,7 +279,10 @@ class PlayState:
     :func:`may_play`) of the seat to act, :meth:`pass_` a legal pass (:func:`may_pass`).
     """
 
-    __slots__ = ()
+    if not TYPE_CHECKING:
+        # No storage here (a subclass names it); mypy would read an empty __slots__ as "these
+        # attributes may not be assigned", although every subclass gives them slots.
+        __slots__ = ()
     players: int
     ncards: list[int]
     to_act: int

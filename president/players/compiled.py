@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 import random
 import time
-from typing import Any
+from typing import Any, Callable
 
 from ..rules import Rules
 from . import fastsim
@@ -53,8 +53,9 @@ AVAILABLE: bool = _ext is not None
 #: Play-out policy names -> the extension's policy number.
 POLICIES = {"random": 0, "greedy": 1, "climbing": 2}
 
-_PYTHON = {"random": fastsim.random_playout, "greedy": fastsim.greedy_playout,
-           "climbing": fastsim.climbing_playout}
+_PYTHON: dict[str, Callable[[FastDeal, random.Random, float], list[int]]] = {
+    "greedy": fastsim.greedy_playout, "climbing": fastsim.climbing_playout}
+"""The Python play-outs that take an epsilon (``random`` has its own call)."""
 _EPSILON = {"random": 0.0, "greedy": 0.1, "climbing": 0.05}  # fastsim's defaults
 
 
@@ -91,7 +92,8 @@ def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *,
         raise ValueError(f"no playout policy {policy!r}; use {', '.join(map(repr, POLICIES))}")
     eps = _EPSILON[policy] if epsilon is None else epsilon
     if _compiled(rng, pure, deal.reversal):
-        return _ext.playout(deal, rng, POLICIES[policy], eps, False)
+        finish: list[int] = _ext.playout(deal, rng, POLICIES[policy], eps, False)
+        return finish
     if policy == "random":
         return fastsim.random_playout(deal, rng)
     return _PYTHON[policy](deal, rng, eps)
@@ -142,6 +144,7 @@ class _Recording(FastDeal):
     :meth:`FastDeal.apply`)."""
 
     __slots__ = ("taken",)
+    taken: list[int]
 
     def apply(self, action: int) -> None:
         self.taken.append(action)
