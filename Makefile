@@ -23,15 +23,15 @@ browser:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
 
-# Set up and run every test.
-test: setup browser
+# Set up, lint and type-check, then run every test (a lint or type error fails it).
+test: setup browser lint
 	$(BIN)/python -m pytest -q
 
 bench: setup
 	$(BIN)/python benchmarks/run.py
 
-# Lint and type-check (the rule set and mypy's options are in pyproject.toml). Not yet part
-# of `make test`: that waits until the whole package is clean (issue 12 item 3).
+# Lint and type-check (the rule set and mypy's options are in pyproject.toml); part of
+# `make test`, so CI fails on either.
 lint: setup
 	$(BIN)/ruff check president tests benchmarks
 	$(BIN)/mypy president
