@@ -75,9 +75,14 @@ class Deal:
     """
 
     __slots__ = ("rules", "players", "dealer", "leader", "hands", "pile", "cleared", "history",
-                 "dealt", "points", "state", "counts", "to_act", "passed", "finish_order", "over")
+                 "dealt", "points", "totals_before", "state", "counts", "to_act", "passed",
+                 "finish_order", "over")
 
-    def __init__(self, rules: Rules, hands: Sequence[int], *, dealer: int, leader: int) -> None:
+    def __init__(self, rules: Rules, hands: Sequence[int], *, dealer: int, leader: int,
+                 totals: Sequence[int] | None = None) -> None:
+        """``totals``: the match's points per seat before this deal (a
+        :class:`~president.match.Match` passes them), so the deal-ended event carries the
+        totals after it; ``None`` for a deal on its own (its totals are its points)."""
         n = rules.players
         if len(hands) != n:
             raise IllegalAction("bad-deal", f"{len(hands)} hands given for {n} players")
@@ -104,6 +109,9 @@ class Deal:
         self.cleared = 0
         self.history: list[tuple[int, Play | Pass]] = []
         self.points: tuple[int, ...] | None = None
+        if totals is not None and len(totals) != n:
+            raise IllegalAction("bad-deal", f"{len(totals)} totals given for {n} players")
+        self.totals_before = tuple(totals) if totals is not None else (0,) * n
         # the play on ranks and counts: the kernel's state and transitions
         self.state = Position.for_rules(rules, [h.bit_count() for h in hands], leader)
         self.counts = self.state.ncards
@@ -371,7 +379,8 @@ class Deal:
         titles = [""] * n
         for place, s in enumerate(self.finish_order):
             titles[s] = title_for_place(place + 1, n, naming=self.rules.titles)
-        events.append(DealEnded(tuple(self.finish_order), self.points, self.points, tuple(titles)))
+        totals = tuple(t + p for t, p in zip(self.totals_before, points, strict=True))
+        events.append(DealEnded(tuple(self.finish_order), self.points, totals, tuple(titles)))
 
     # ----- state snapshots ----------------------------------------------------------
 

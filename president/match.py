@@ -24,7 +24,7 @@ from .actions import PASS, Give, Pass, Play, parse_action
 from .cards import Card, cards_from_mask, format_mask
 from .deal import Deal, deal_hands
 from .errors import IllegalAction, RulesError
-from .events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, title_for_place)
+from .events import (Dealt, Event, Exchanged, MatchEnded, title_for_place)
 from .observation import Observation
 from .rules import Rules
 
@@ -172,7 +172,8 @@ class Match:
         rules = self.rules
         if leader is None:
             leader = self._opening_lead(want_dealer, self.seating, masks)
-        self.deal = Deal(rules, masks, dealer=want_dealer, leader=leader)
+        self.deal = Deal(rules, masks, dealer=want_dealer, leader=leader,
+                         totals=[self.scores[p] for p in self.seating])
         self.deal_number += 1
         events: list[Event] = [Dealt(self.deal_number, want_dealer, self.seating,
                                      tuple(m.bit_count() for m in masks),
@@ -455,10 +456,6 @@ class Match:
                             tuple(self.seating[s] for s in deal.finish_order),
                             tuple(points_by_player))
         self.results.append(result)
-        ended = events[-1]
-        assert isinstance(ended, DealEnded)
-        events[-1] = DealEnded(ended.finish_order, ended.points,
-                               tuple(self.scores[self.seating[s]] for s in range(n)), ended.titles)
         if self._match_is_over():
             self.phase = "match-over"
             if self.rules.scoring is None:

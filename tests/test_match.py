@@ -674,3 +674,30 @@ def test_observation_bad_seat():
     with pytest.raises(IllegalAction) as info:
         match.observation(4)
     assert info.value.reason == "bad-seat"
+
+
+def test_the_deal_itself_ends_with_the_match_totals():
+    """The deal-ended event comes from the deal with the totals after it (the match passes its
+    totals in; nothing rewrites the event), and a deal on its own counts its points alone."""
+    import random
+
+    m = Match(Rules.preset("house", players=4), seed=5)
+    rng = random.Random(5)
+    seen = []
+    while len(seen) < 3:
+        if m.phase == "between-deals":
+            m.start_next_deal()
+            continue
+        legal = m.legal_actions()
+        for ev in m.act(m.to_act, legal[int(rng.random() * len(legal))]):
+            if isinstance(ev, DealEnded):
+                seen.append(ev)
+    # totals after each deal, by seat: the match's scores of the players in those seats
+    for i, ev in enumerate(seen):
+        assert sum(ev.totals) == 3 * (i + 1)          # house scores 2 and 1 each deal
+        assert all(t >= p for t, p in zip(ev.totals, ev.points, strict=True))
+    assert sorted(seen[-1].totals) == sorted(m.scores)
+    alone = Deal.shuffled(Rules.preset("house", players=4), 1, dealer=0)
+    assert alone.totals_before == (0, 0, 0, 0)
+    with pytest.raises(IllegalAction, match="3 totals given for 4 players"):
+        Deal(Rules.preset("house", players=4), alone.dealt, dealer=0, leader=1, totals=[0, 0, 0])
