@@ -522,6 +522,8 @@ class Match:
             previous_titles=tuple(titles[p] for p in self.seating),
             legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
             reversed=deal.reversed,
+            exchanges_forced=tuple(t.forced for t, _ in self.exchange_log
+                                   if seat in (t.giver, t.receiver)),
         )
 
     def snapshot(self) -> dict[str, Any]:

@@ -42,6 +42,8 @@ class Observation:
         history: ``((seat, Play | PASS), ...)`` every public action this deal.
         exchanges: ``((giver, receiver, cards), ...)`` this deal's transfers that this seat
             took part in (others' exchanged cards are hidden).
+        exchanges_forced: one flag per entry of ``exchanges``: whether that give was forced
+            (the lower-placed seat's highest cards) rather than a give back.
         pending_exchange: the exchange step waiting now (who gives how many to whom), if any.
         scores: match totals per seat.
         previous_titles: titles from the previous deal per seat (``""`` if none).
@@ -72,6 +74,7 @@ class Observation:
     previous_titles: tuple[str, ...]
     legal_actions: tuple[Play | Pass | Give, ...]
     reversed: bool = False
+    exchanges_forced: tuple[bool, ...] = ()
 
     @property
     def to_beat(self) -> Play | None:

@@ -621,9 +621,10 @@ def test_observation_shows_own_hand_and_public_facts_only():
         if seat in (1, 2):
             assert [e.cards for e in seen] == [cards("2C"), cards("9C")]
             assert [x[2] for x in obs.exchanges] == [cards("2C"), cards("9C")]
+            assert obs.exchanges_forced == (True, False)   # the 2 was forced, the 9 given back
         else:
             assert [e.cards for e in seen] == [None, None]
-            assert obs.exchanges == ()
+            assert obs.exchanges == () and obs.exchanges_forced == ()
         dealt = visible_to(match.events[-3], seat)
         assert isinstance(dealt, Dealt)
         assert [h is not None for h in dealt.hands] == [s == seat for s in range(4)]

@@ -659,37 +659,19 @@ def seat_constraints(obs: Observation) -> SeatConstraints:
 
 
 def _forced_givers(obs: Observation) -> list[tuple[int, tuple[Card, ...]]]:
-    """(giver, cards) of exchanges in which another seat handed this seat its highest cards.
-
-    In an exchange the first give of a pair of seats is the forced one (the lower-placed
-    seat gives its best cards); the observation lists this seat's transfers in order."""
-    out: list[tuple[int, tuple[Card, ...]]] = []
-    me = obs.seat
-    seen_pairs: set[frozenset[int]] = set()
-    for giver, receiver, cards in obs.exchanges:
-        pair = frozenset((giver, receiver))
-        if pair in seen_pairs:
-            continue
-        seen_pairs.add(pair)
-        if receiver == me and giver != me:
-            out.append((giver, cards))
-    return out
+    """(giver, cards) of exchanges in which another seat handed this seat its highest cards
+    (the observation's ``exchanges_forced``)."""
+    return [(giver, cards) for (giver, receiver, cards), forced
+            in zip(obs.exchanges, obs.exchanges_forced, strict=True)
+            if forced and receiver == obs.seat and giver != obs.seat]
 
 
 def _given_back(obs: Observation) -> list[tuple[int, tuple[Card, ...]]]:
-    """(giver, cards) of exchanges in which another seat gave this seat cards back: the
-    second give of a pair of seats (see :func:`_forced_givers`)."""
-    out: list[tuple[int, tuple[Card, ...]]] = []
-    me = obs.seat
-    seen_pairs: set[frozenset[int]] = set()
-    for giver, receiver, cards in obs.exchanges:
-        pair = frozenset((giver, receiver))
-        if pair not in seen_pairs:
-            seen_pairs.add(pair)
-            continue
-        if receiver == me and giver != me:
-            out.append((giver, cards))
-    return out
+    """(giver, cards) of exchanges in which another seat gave this seat cards back (the gives
+    that were not forced)."""
+    return [(giver, cards) for (giver, receiver, cards), forced
+            in zip(obs.exchanges, obs.exchanges_forced, strict=True)
+            if not forced and receiver == obs.seat and giver != obs.seat]
 
 
 def sample_world(cons: SeatConstraints, rng: random.Random) -> list[list[int]]:
