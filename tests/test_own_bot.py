@@ -143,3 +143,19 @@ def test_simulate_and_bench_print_plain_tables_without_rich(monkeypatch, capsys)
     assert main(["bench", "--deals", "3", "--no-presets"]) == 0
     out = capsys.readouterr().out
     assert "deals/s" in out and re.search(r"^house\s+4\s+3\s", out, re.M)
+
+
+def test_a_bot_whose_constructor_takes_no_seed_is_refused_with_the_fix(tmp_path, monkeypatch):
+    """A constructor with no parameters at all used to slip through and fail later with a
+    TypeError at ``cls(seed=...)``."""
+    (tmp_path / "noseed.py").write_text(
+        "class NoSeed:\n    def __init__(self):\n        pass\n\n"
+        "    def act(self, observation):\n        return observation.legal_actions[0]\n\n"
+        "class Plain:\n    def act(self, observation):\n        return observation.legal_actions[0]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        for name in ("NoSeed", "Plain"):
+            with pytest.raises(ValueError, match=r"constructor must take seed="):
+                load_class(f"noseed:{name}")
+    finally:
+        sys.modules.pop("noseed", None)

@@ -116,10 +116,9 @@ def load_class(path: str) -> Callable[..., Player]:
     import inspect
     try:
         params = inspect.signature(obj).parameters
-    except (TypeError, ValueError):
-        params = {}
-    if params and "seed" not in params and not any(p.kind is p.VAR_KEYWORD
-                                                   for p in params.values()):
+    except (TypeError, ValueError):   # a signature Python cannot read: trust the class
+        return obj
+    if "seed" not in params and not any(p.kind is p.VAR_KEYWORD for p in params.values()):
         raise ValueError(f"{path!r}: the constructor must take seed= (an int or None), e.g. "
                          "def __init__(self, *, seed=None)")
     return obj
