@@ -271,13 +271,15 @@ class Deal:
                 return IllegalAction("wrong-count", f"the pile is a {top.kind} "
                                      f"({top}); play exactly {need} card"
                                      f"{'s' if need > 1 else ''} of one rank or pass")
-            if action.rank not in follow_ranks(k.top, k.strict, k.reversed):  # kernel.beats
+            ranks = follow_ranks(k.top, k.strict, k.reversed)
+            if action.rank not in ranks:  # kernel.beats
                 words = ("lower than" if k.strict else "equal to or lower than") if k.reversed \
                     else "higher than" if k.strict else "equal to or higher than"
                 why = " (four of a kind has reversed the rank order)" if k.reversed else ""
+                answer = (f"play a rank {words} {top.rank.symbol} or pass" if ranks
+                          else "nothing beats it, so pass")
                 return IllegalAction("not-higher", f"{action.describe()} does not beat "
-                                     f"{top.describe()}; play a rank {words} {top.rank.symbol} "
-                                     f"or pass{why}")
+                                     f"{top.describe()}; {answer}{why}")
         return None
 
     def is_legal(self, seat: int, action: object) -> bool:

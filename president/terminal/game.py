@@ -613,11 +613,13 @@ class TerminalGame:
         assert top is not None  # only a pass is legal: there is a pile to beat
         kind = "card" if top.count == 1 else KIND_NAMES[top.count]
         cards = self._labels(top.cards)
+        way = "lower" if obs.reversed else "higher"
+        why = " (four of a kind has reversed the rank order)" if obs.reversed else ""
         if obs.rules.beat == "equal-or-higher":
             return (f"Nothing you hold matches or beats the {top.describe()} ({cards}): "
-                    f"no {kind} of an equal or higher rank")
+                    f"no {kind} of an equal or {way} rank{why}")
         return (f"Nothing you hold beats the {top.describe()} ({cards}): no {kind} of a "
-                "higher rank")
+                f"{way} rank{why}")
 
     def _enter_does_not_pass(self, obs: Observation) -> None:
         """The note for an empty line when it does not pass: a lead, a pile you can beat,
@@ -809,9 +811,10 @@ class TerminalGame:
         (8♣ 8♥) by you; 2 cards a play.`` An empty pile says who leads."""
         if not obs.pile:
             who = self._who(obs.to_act, obs) if obs.to_act is not None else "-"
-            if who == "You":
-                return Text("Pile: empty; you lead.")
-            return Text(f"Pile: empty; {who} leads.")
+            t = Text("Pile: empty; you lead." if who == "You" else f"Pile: empty; {who} leads.")
+            if obs.reversed:
+                t.append(" The rank order is reversed: lower ranks beat.", style="bold")
+            return t
         t = Text("Pile, oldest first: ")
         for i, (seat, play) in enumerate(obs.pile):
             if i:
@@ -823,6 +826,8 @@ class TerminalGame:
         t.append_text(cards_text(top.cards, self.symbols))
         t.append(f") by {self._who(seat, obs, start=False)}; "
                  f"{top.count} card{'s' if top.count > 1 else ''} a play.")
+        if obs.reversed:
+            t.append(" The rank order is reversed: lower ranks beat.", style="bold")
         return t
 
     def _gone_line(self, obs: Observation) -> Text:
@@ -1055,6 +1060,8 @@ class TerminalGame:
             t.append(event.play.describe() + " ")
             t.append_text(cards_text(event.play.cards, sym))
             t.append(".")
+            if obs.rules.reversal and event.play.count == 4:
+                t.append(" Four of a kind turns the rank order around.", style="bold")
             return t
         if isinstance(event, Passed):
             return Text(self._verb(event.seat, obs, "pass") + ".")
