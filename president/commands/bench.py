@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=float, default=None,
                         help="seconds per headline measurement (default 3; each preset "
                              "figure gets a third of it)")
-    parser.add_argument("--rules", default="house", metavar="PRESET[+TWIST...]",
+    parser.add_argument("--rules", default="house", metavar="PRESET[+TWIST...][/OPTION=VALUE...]",
                         help=f"rules of the headline figure: a preset ({', '.join(PRESETS)}) "
                              "with optional twists (default: house)")
     parser.add_argument("--players", type=int, default=4,

@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--levels", metavar="LEVEL,LEVEL,...",
                         help="self-play: a level or package.module:ClassName per player")
     parser.add_argument("--out", required=True, metavar="FILE.npz", help="the NPZ file to write")
-    parser.add_argument("--rules", default="house", metavar="PRESET[+TWIST...]",
+    parser.add_argument("--rules", default="house", metavar="PRESET[+TWIST...][/OPTION=VALUE...]",
                         help="self-play rules (default: house); the table size is the number "
                              "of --levels")
     parser.add_argument("--deals", type=int, default=100, metavar="N",

@@ -51,7 +51,7 @@ def seconds(text: str) -> float:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``president play``."""
-    parser.add_argument("--rules", default=None, metavar="PRESET[+TWIST...]",
+    parser.add_argument("--rules", default=None, metavar="PRESET[+TWIST...][/OPTION=VALUE...]",
                         help=f"a preset ({', '.join(PRESETS)}) with optional twists, e.g. "
                              "house+sit-out (default: house)")
     parser.add_argument("--players", type=int, default=None,

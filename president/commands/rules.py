@@ -14,7 +14,7 @@ HELP = "Print a preset's rules in plain words."
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of ``president rules``."""
-    parser.add_argument("spec", nargs="?", metavar="PRESET[+TWIST...]",
+    parser.add_argument("spec", nargs="?", metavar="PRESET[+TWIST...][/OPTION=VALUE...]",
                         help=f"a preset ({', '.join(PRESETS)}) with optional twists; "
                              "all presets if omitted")
     parser.add_argument("--players", type=int, default=None,

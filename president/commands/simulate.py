@@ -27,7 +27,7 @@ HELP = "Play computer levels against each other and report their strength."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rules", default="house", metavar="PRESET[+TWIST...]",
+    parser.add_argument("--rules", default="house", metavar="PRESET[+TWIST...][/OPTION=VALUE...]",
                         help="rules, e.g. house, first-night+swap (default: house)")
     parser.add_argument("--players", type=int, default=None, help="table size (default: "
                         "the number of --seats, else the preset's smallest table)")

@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="BOT,BOT,...",
                         help=f"two or more bots, each a level ({', '.join(LEVELS)}) or "
                              "package.module:ClassName (default: random,simple,intermediate)")
-    parser.add_argument("--rules", default="house", metavar="PRESET[+TWIST...]",
+    parser.add_argument("--rules", default="house", metavar="PRESET[+TWIST...][/OPTION=VALUE...]",
                         help="rules, e.g. house, first-night+swap (default: house)")
     parser.add_argument("--players", type=int, default=None,
                         help="table size (default: the preset's smallest table)")
