@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from .deal import deal_hands
+from .errors import IllegalAction
 from .match import Match
 from .players import LEVELS, Player, is_import_path, load_class, make_player
 from .rules import MatchEnd, Rules
@@ -134,8 +135,14 @@ def play_board(config: SimulationConfig, board: int) -> dict[str, Any]:
         while True:
             while match.to_act is not None:
                 seat = match.to_act
-                player = players[match.seating[seat]]
-                match.act(seat, player.act(match.observation(seat)))
+                p = match.seating[seat]
+                choice = players[p].act(match.observation(seat))
+                try:
+                    match.act(seat, choice)
+                except IllegalAction as e:   # a bot of one's own that breaks the rules
+                    raise ValueError(f"the computer player {levels[p]!r} chose an action the "
+                                     f"rules refuse ({choice!r}): {e}; a player must return "
+                                     "one of observation.legal_actions") from e
             result = match.results[-1]
             pts = result.points
             for place, p in enumerate(result.finish_order):

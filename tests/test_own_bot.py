@@ -159,3 +159,20 @@ def test_a_bot_whose_constructor_takes_no_seed_is_refused_with_the_fix(tmp_path,
                 load_class(f"noseed:{name}")
     finally:
         sys.modules.pop("noseed", None)
+
+
+def test_a_bot_that_breaks_the_rules_is_named_not_a_traceback(tmp_path, monkeypatch, capsys):
+    (tmp_path / "cheat.py").write_text(
+        "from president import PASS\n\n"
+        "class AlwaysPass:\n    def __init__(self, *, seed=None):\n        pass\n\n"
+        "    def act(self, observation):\n        return PASS\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        code = main(["simulate", "--seats", "cheat:AlwaysPass,simple,simple,simple",
+                     "--deals", "4", "--quiet"])
+    finally:
+        sys.modules.pop("cheat", None)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "president simulate: the computer player 'cheat:AlwaysPass' chose an action" in err
+    assert "observation.legal_actions" in err and "Traceback" not in err

@@ -17,11 +17,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesError
 from ..players import LEVELS, is_import_path
 from ..rules import Rules
+
+if TYPE_CHECKING:
+    from ..simulate import SimulationConfig
 
 HELP = "Play computer levels against each other and report their strength."
 
@@ -111,7 +114,7 @@ def _check_counts(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..simulate import SimulationConfig, simulate
+    from ..simulate import SimulationConfig
 
     wrong = _check_counts(args) or backend_problem(args)
     if wrong:
@@ -153,22 +156,32 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         bar_available = False
     where = {"jobs": args.jobs, "backend": args.backend, "address": args.address}
-    if args.quiet or not bar_available:
-        result = simulate(config, **where)
-    else:
-        from rich.console import Console
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
-        with Progress(TextColumn("[bold]boards"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), TimeRemainingColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("boards", total=config.boards)
-            result = simulate(config, **where, progress=lambda k: bar.advance(task, k))
+    try:
+        result = _run(config, where, quiet=args.quiet or not bar_available)
+    except ValueError as e:     # e.g. a bot of one's own that returned an illegal action
+        return _fail(str(e))
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         print_table(result)
     return 0
+
+
+def _run(config: "SimulationConfig", where: dict[str, Any], *, quiet: bool) -> dict[str, Any]:
+    """:func:`~president.simulate.simulate`, with a progress bar on standard error unless
+    ``quiet``. Raises ``ValueError`` as it does."""
+    from ..simulate import simulate
+
+    if quiet:
+        return simulate(config, **where)
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+    with Progress(TextColumn("[bold]boards"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TimeRemainingColumn(),
+                  console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("boards", total=config.boards)
+        return simulate(config, **where, progress=lambda k: bar.advance(task, k))
 
 
 def _ci(iv: dict[str, Any], digits: int = 3, scale: float = 1.0) -> str:
