@@ -178,6 +178,10 @@ def test_under_reversal_lower_ranks_beat_and_higher_are_refused():
     _play(deal, "5D")
     _play(deal, "3H")
     assert deal.legal_actions() == [PASS]  # nothing beats a three in reversed order
+    held = deal.hand(deal.to_act)[0]
+    err = deal.refusal(deal.to_act, Play.parse(str(held)))
+    assert isinstance(err, IllegalAction)
+    assert "nothing beats it, so pass" in str(err) and "lower than 3" not in str(err)
 
 
 def test_without_the_twist_a_quad_changes_nothing():
@@ -326,3 +330,21 @@ def _has_web() -> bool:
     except ImportError:
         return False
     return True
+
+
+def test_the_terminal_game_says_the_order_is_reversed():
+    """Found by a new user: four of a kind went by unannounced in the terminal, and the pile
+    line read as in normal order."""
+    pytest.importorskip("rich")
+    from president.terminal.game import TerminalGame
+
+    m = Match(HOUSE, hands=HANDS, record_events=False)
+    seat = m.deal.to_act
+    m.act(seat, Play.parse("9C 9D 9H 9S"))
+    game = TerminalGame.__new__(TerminalGame)
+    game.symbols = False
+    assert "The rank order is reversed: lower ranks beat." in game._pile_text(m.observation(seat)).plain
+    normal = Match(Rules.preset("house", players=4), hands=HANDS, record_events=False)
+    normal.act(seat, Play.parse("9C 9D 9H 9S"))
+    assert "reversed" not in game._pile_text(normal.observation(seat)).plain
+
