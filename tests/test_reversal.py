@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 import president.records as records
 from president import Match, kernel
 from president.actions import PASS, Play
-from president.deal import Deal
+from president.deal import Deal, hand_sizes
 from president.errors import IllegalAction, RulesError
 from president.kernel import Position
-from president.players import compiled
+from president.players import compiled, fastsim
 from president.players.fastsim import FastDeal, counts_of_mask
 from president.rules import OPTIONS, TWISTS, Rules
 
@@ -302,12 +302,129 @@ def test_random_deals_under_the_twist_finish_legally(rules, seed, quad_bias):
     assert all(deal.hands[s] == 0 for s in order[:-1])
 
 
-def test_fastdeal_plays_out_under_the_twist():
-    """The play-outs do not model the twist yet (docs/rules.md): they still finish."""
+def test_fastdeal_takes_the_option_and_copies_the_order():
     deal = Deal.shuffled(HOUSE, 5)
     fd = FastDeal(HOUSE, [counts_of_mask(h) for h in deal.hands], deal.leader)
-    assert fd.reversal is False
+    assert fd.reversal is True and fd.reversed is False
+    assert FastDeal.shuffled(Rules.preset("house", players=4), 5).reversal is False
+    fd.reversed = True
+    c = fd.copy()
+    assert c.reversal is True and c.reversed is True
     assert sorted(compiled.random_playout(fd, random.Random(1))) == [0, 1, 2, 3]
+
+
+def _hands_with_quads(players: int, rng: random.Random) -> list[int]:
+    """Card masks of a whole deck dealt to ``players`` seats, two to four ranks of it given
+    whole (four of a kind) to random seats, so that play-outs play quads."""
+    sizes = hand_sizes(players)
+    masks = [0] * players
+    held = [0] * players
+    quads = rng.sample(range(13), rng.randint(2, 4))
+    for r in quads:
+        seat = rng.choice([s for s in range(players) if held[s] + 4 <= sizes[s]])
+        masks[seat] |= 15 << (4 * r)
+        held[seat] += 4
+    rest = [c for c in range(52) if (c >> 2) not in quads]
+    rng.shuffle(rest)
+    for seat in range(players):
+        for _ in range(sizes[seat] - held[seat]):
+            masks[seat] |= 1 << rest.pop()
+    assert not rest
+    return masks
+
+
+class _Logged(FastDeal):
+    """A FastDeal that records every action applied to it (greedy, climbing and
+    intermediate play-outs act through :meth:`FastDeal.apply`)."""
+
+    def __init__(self, rules, hands, leader):
+        super().__init__(rules, hands, leader)
+        self.log = []
+
+    def apply(self, action):
+        self.log.append(action)
+        FastDeal.apply(self, action)
+
+
+def _engine_codes(deal: Deal) -> dict[int, object]:
+    return {kernel.PASS if a is PASS else kernel.encode(a.rank, a.count): a
+            for a in deal.legal_actions()}
+
+
+def _follow_in_lockstep(rules: Rules, masks: list[int], leader: int, actions: list[int],
+                        order: list[int]) -> int:
+    """Replay ``actions`` on the engine and on a fresh FastDeal side by side: at every step
+    both list the same legal actions, the action is among them and both are in the same
+    order; the deal ends with the actions and gives ``order``. Returns the reversals."""
+    deal = Deal.from_hands(rules, masks, leader=leader)
+    fd = FastDeal(rules, [counts_of_mask(m) for m in masks], leader)
+    flips = 0
+    for step, act in enumerate(actions):
+        assert not deal.over and fd.to_act == deal.to_act, step
+        engine = _engine_codes(deal)
+        fast = fd.legal_actions()
+        assert sorted(fast) == sorted(engine), (step, deal.reversed)
+        assert act in engine, (step, act)
+        was = deal.reversed
+        deal.apply(deal.to_act, engine[act])
+        fd.apply(act)
+        flips += deal.reversed != was
+        assert fd.reversed is deal.reversed, step
+        assert fd.need == deal.pile_count and fd.ncards == deal.counts, step
+    assert deal.over and fd.over
+    assert order == fd.finish == list(deal.finish_order)
+    return flips
+
+
+LOCKSTEP_RULES = [("house+reversal", 4), ("house+reversal", 5), ("family+reversal", 4),
+                  ("family+equal-plays+reversal", 4), ("house+reversal+sit-out", 5),
+                  ("family+once-around+reversal", 6)]
+
+
+@pytest.mark.parametrize("spec,players", LOCKSTEP_RULES)
+def test_random_playout_follows_the_engine_under_the_twist(spec, players):
+    """The inlined random play-out flips the order on a quad exactly as the engine does:
+    the same draws step by step through legal_actions()/apply() give its game, and that
+    game is legal move for move in the engine."""
+    rules = Rules.parse(spec, players=players)
+    flips = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        masks = _hands_with_quads(players, rng)
+        leader = seed % players
+        fast = FastDeal(rules, [counts_of_mask(m) for m in masks], leader)
+        slow = fast.copy()
+        order = fastsim.random_playout(fast, random.Random(seed))
+        draws = random.Random(seed)
+        actions = []
+        while not slow.over:
+            legal = slow.legal_actions()
+            act = legal[int(draws.random() * len(legal))] if len(legal) > 1 else legal[0]
+            actions.append(act)
+            slow.apply(act)
+        assert fast.hands == slow.hands and fast.reversed is slow.reversed
+        flips += _follow_in_lockstep(rules, masks, leader, actions, order)
+    assert flips  # the order was reversed in some of these deals
+
+
+@pytest.mark.parametrize("policy", ["greedy", "climbing", "intermediate"])
+@pytest.mark.parametrize("spec,players", LOCKSTEP_RULES)
+def test_policy_playouts_follow_the_engine_under_the_twist(spec, players, policy):
+    """Every action the greedy, climbing and intermediate play-outs take under the twist
+    is legal in the engine, both list the same actions at every step and the finishing
+    orders agree."""
+    rules = Rules.parse(spec, players=players)
+    run = {"greedy": fastsim.greedy_playout, "climbing": fastsim.climbing_playout,
+           "intermediate": fastsim.intermediate_playout}[policy]
+    flips = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        masks = _hands_with_quads(players, rng)
+        leader = seed % players
+        fd = _Logged(rules, [counts_of_mask(m) for m in masks], leader)
+        order = run(fd, random.Random(seed))
+        flips += _follow_in_lockstep(rules, masks, leader, fd.log, order)
+    assert flips
 
 
 def test_the_page_is_told_the_order_is_reversed_and_what_answers_the_pile():

@@ -12,8 +12,9 @@ a play        ``rank * 4 + count - 1`` (``rank`` 0..12, ``count`` 1..4)
 The actions, what may be played and what a play or a pass does are the rules kernel's
 (:mod:`president.kernel`), which :class:`president.deal.Deal` plays on too: :class:`FastDeal`
 is the kernel's :class:`~president.kernel.PlayState` with the hands, for every ``beat``,
-``passing`` and ``last_of_rank_clears``; ``tests/test_fastsim.py`` plays random games on both
-and checks they agree action by action. It has no exchange, scoring or events: it exists for
+``passing``, ``last_of_rank_clears`` and ``reversal`` (a four of a kind flips the rank order
+as in the engine); ``tests/test_fastsim.py`` plays random games on both and checks they agree
+action by action (``tests/test_reversal.py`` does it under ``reversal`` for every play-out). It has no exchange, scoring or events: it exists for
 the expert player's search and for research loops that need many deals per second.
 
 >>> from president import Rules
@@ -26,11 +27,11 @@ the expert player's search and for research loops that need many deals per secon
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..deal import Deal, deal_hands
 from ..kernel import (PASS, PASSING, PlayState, completes_rank, decode, encode, first_rank_to_follow,
-                      follow_masks, legal_actions, mode_of, strict_of)
+                      follow_masks, follow_ranks, legal_actions, mode_of, strict_of)
 from ..rules import Rules
 
 __all__ = ["PASS", "FastDeal", "encode", "decode", "counts_of_mask", "random_playout",
@@ -52,12 +53,14 @@ class FastDeal(PlayState):
     Attributes (mutable; ``copy`` before exploring): those of
     :class:`~president.kernel.PlayState` (``players``, ``ncards``, ``to_act`` (``-1`` once
     the deal is over), ``need``, ``top``, ``same``, ``last``, ``passes``, ``passed``,
-    ``round_left``, ``finish``, ``strict``, ``mode``, ``lor``), and
+    ``round_left``, ``finish``, ``strict``, ``mode``, ``lor``, ``reversal`` (the option,
+    from the rules) and ``reversed`` (the current order)), and
         hands: per seat, a list of 13 counts per rank.
     """
 
     __slots__ = ("players", "hands", "ncards", "to_act", "need", "top", "same", "last",
-                 "passes", "passed", "round_left", "finish", "strict", "mode", "lor")
+                 "passes", "passed", "round_left", "finish", "strict", "mode", "lor",
+                 "reversal", "reversed")
 
     def __init__(self, rules: Rules, hands: Sequence[Sequence[int]], leader: int) -> None:
         n = rules.players
@@ -72,6 +75,8 @@ class FastDeal(PlayState):
         PlayState.__init__(self, n, [sum(h) for h in self.hands], leader,
                            strict=strict_of(rules.beat), mode=mode_of(rules.passing),
                            lor=bool(rules.last_of_rank_clears))
+        self.reversal = bool(rules.reversal)
+        self.reversed = False
 
     @classmethod
     def from_deal(cls, deal: Deal) -> "FastDeal":
@@ -129,6 +134,8 @@ class FastDeal(PlayState):
         c.strict = self.strict
         c.mode = self.mode
         c.lor = self.lor
+        c.reversal = self.reversal
+        c.reversed = self.reversed
         return c
 
     @property
@@ -142,7 +149,8 @@ class FastDeal(PlayState):
         pile). Empty once the deal is over."""
         if self.to_act < 0:
             return []
-        return legal_actions(self.hands[self.to_act], self.need, self.top, self.strict)
+        return legal_actions(self.hands[self.to_act], self.need, self.top, self.strict,
+                             self.reversed)
 
     def apply(self, action: int) -> None:
         """Take ``action`` for the seat to act: the kernel's :meth:`~president.kernel.
@@ -166,8 +174,9 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
     The choice is ``legal_actions()[int(rng.random() * len(legal_actions()))]``, drawn
     only when there is more than one legal action (a forced pass or a last card takes no
     draw), made on per-seat masks of the ranks held k times or more and the kernel's
-    :func:`~president.kernel.follow_masks` (which ranks beat the pile) without listing the
-    actions.
+    :func:`~president.kernel.follow_masks` (which ranks beat the pile, in the current order)
+    without listing the actions. Under ``reversal`` a play of four cards flips the order
+    (and the masks) as :meth:`~president.kernel.PlayState.play` does.
 
     The transitions are the kernel's :meth:`~president.kernel.PlayState.play` and
     :meth:`~president.kernel.PlayState.pass_` written out on local variables inside this
@@ -186,6 +195,8 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
     strict = deal.strict
     mode = deal.mode
     lor = deal.lor
+    reversal = deal.reversal
+    rev = deal.reversed
     seat = deal.to_act
     need = deal.need
     top = deal.top
@@ -212,7 +223,7 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
             bit <<= 1
         at_least.append([0, a1, a2, a3, a4])
     after = [(s + 1) % n for s in range(n)]  # the seat on the left
-    above = follow_masks(strict)
+    above = follow_masks(strict, rev)
     while True:
         hand = hands[seat]
         clear = False
@@ -289,6 +300,9 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
             same += count
         else:
             same = count
+        if count == 4 and reversal:
+            rev = not rev
+            above = follow_masks(strict, rev)
         top = rank
         last = seat
         passes = 0
@@ -305,6 +319,7 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
                 deal.to_act = -1
                 deal.need, deal.top, deal.same, deal.last = need, top, same, last
                 deal.passes, deal.passed, deal.round_left = passes, passed, round_left
+                deal.reversed = rev
                 return finish
         if lor and same == 4:
             clear = True
@@ -349,19 +364,24 @@ def greedy_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.1) -> 
     the lowest rank held in exactly the pile's count (no broken sets), passing otherwise;
     a two (rank 12) is kept unless it wins the deal out or nothing else is left to lead
     with. It is the ``simple`` player's idea with a little noise, so search sees varied
-    opponents.
+    opponents. While the order is reversed (``reversal``) "lowest" and "two" are read in
+    the current order: the highest rank held goes first and the three (rank 0) is kept.
     """
     rand = rng.random
     apply = deal.apply
     hands = deal.hands
     ncards = deal.ncards
     strict = deal.strict
+    reversal = deal.reversal
     while True:
         seat = deal.to_act
         if seat < 0:
             return deal.finish
         hand = hands[seat]
         need = deal.need
+        if reversal and deal.reversed:
+            apply(_greedy_reversed(deal, hand, need, ncards[seat], rand, epsilon))
+            continue
         if need == 0:
             if rand() < epsilon:
                 ranks = [r for r in range(13) if hand[r]]
@@ -385,6 +405,26 @@ def greedy_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.1) -> 
         apply(act)
 
 
+def _greedy_reversed(deal: FastDeal, hand: list[int], need: int, mine: int,
+                     rand: Callable[[], float], epsilon: float) -> int:
+    # greedy_playout's choice in reversed order: ranks read from the two down to the three
+    if need == 0:
+        if rand() < epsilon:
+            ranks = [r for r in range(13) if hand[r]]
+            r = ranks[int(rand() * len(ranks))]
+        else:
+            r = 12
+            while not hand[r]:
+                r -= 1
+        return r * 4 + hand[r] - 1
+    for r in reversed(follow_ranks(deal.top, deal.strict, True)):
+        if hand[r] == need:
+            if r > 0 or mine == need or mine - hand[0] == 0 or rand() < epsilon:
+                return r * 4 + need - 1
+            break
+    return PASS
+
+
 def climbing_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.05) -> list[int]:
     """Play ``deal`` (in place) to its end with the ``intermediate`` player's main habits;
     returns the finishing order (seats).
@@ -393,12 +433,15 @@ def climbing_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.05) 
     whole set of a random rank); when following, the lowest rank held in exactly the pile's
     count, else the lowest larger set broken to fit (twos excepted); twos are spent only
     when at most one other rank would be left or an opponent holds two cards or fewer.
+    While the order is reversed (``reversal``) "lowest" and "two" are read in the current
+    order: ranks from the two down, and the three (rank 0) is the card kept back.
     """
     rand = rng.random
     apply = deal.apply
     hands = deal.hands
     ncards = deal.ncards
     strict = deal.strict
+    reversal = deal.reversal
     n = deal.players
     while True:
         seat = deal.to_act
@@ -406,6 +449,9 @@ def climbing_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.05) 
             return deal.finish
         hand = hands[seat]
         need = deal.need
+        if reversal and deal.reversed:
+            apply(_climbing_reversed(deal, seat, hand, need, rand, epsilon))
+            continue
         if need == 0:
             if rand() < epsilon:
                 ranks = [r for r in range(13) if hand[r]]
@@ -442,6 +488,42 @@ def climbing_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.05) 
         apply(act)
 
 
+def _climbing_reversed(deal: FastDeal, seat: int, hand: list[int], need: int,
+                       rand: Callable[[], float], epsilon: float) -> int:
+    # climbing_playout's choice in reversed order: ranks read from the two down to the
+    # three, the three (rank 0, the highest card now) kept back as the two is
+    if need == 0:
+        if rand() < epsilon:
+            ranks = [r for r in range(13) if hand[r]]
+            r = ranks[int(rand() * len(ranks))]
+        else:
+            r = 12
+            while not hand[r]:
+                r -= 1
+        return r * 4 + hand[r] - 1
+    stop = follow_ranks(deal.top, deal.strict, True).stop  # ranks 0 .. stop - 1 beat the pile
+    broken = -1
+    for r in range(stop - 1, 0, -1):
+        k = hand[r]
+        if k == need:
+            return r * 4 + need - 1
+        if k > need and broken < 0:
+            broken = r
+    if broken >= 0:
+        return broken * 4 + need - 1
+    if stop > 0 and hand[0] >= need:  # a three beats the pile
+        ncards = deal.ncards
+        mine = ncards[seat]
+        if mine == need or mine - hand[0] == 0:
+            return need - 1
+        left = sum(1 for r in range(1, 13) if hand[r])
+        danger = min((ncards[s] for s in range(deal.players) if s != seat and ncards[s]),
+                     default=99) <= 2
+        if left <= 1 or danger:
+            return need - 1
+    return PASS
+
+
 def intermediate_choice(deal: FastDeal, tot: list[int], endgame_limit: int | None = None) -> int:
     """The ``intermediate`` player's choice (:mod:`president.players.intermediate`) for the
     seat to act, on counts. ``tot`` is the cards per rank still in all hands together, so
@@ -452,6 +534,12 @@ def intermediate_choice(deal: FastDeal, tot: list[int], endgame_limit: int | Non
     player this copy plays a winning action of the solved endgame when one exists
     (:func:`president.players.endgame.choose_code`), searching at most ``endgame_limit``
     states (``None``: the player's default, ``0``: no endgame solving).
+
+    While the order is reversed (``reversal``) the heuristics read the position in the
+    current order: rank ``r`` then plays as rank ``12 - r`` does in normal order, so the
+    choice is made on the mirrored position. The ``intermediate`` player and the endgame
+    solve do not model the twist, so under it this copy is only sure to choose a legal
+    action (the play-outs' ``endgame_limit = 0`` uses no solve).
     """
     code = _heuristic_choice(deal, tot)
     if deal.players - len(deal.finish) == 2 and endgame_limit != 0:
@@ -464,6 +552,15 @@ def intermediate_choice(deal: FastDeal, tot: list[int], endgame_limit: int | Non
 
 
 def _heuristic_choice(deal: FastDeal, tot: list[int]) -> int:
+    if deal.reversed:
+        # In reversed order rank r plays as rank 12 - r does in normal order (kernel.beats):
+        # choose on the mirrored position and mirror the choice back.
+        m = deal.copy([h[::-1] for h in deal.hands])
+        m.reversed = False
+        if m.top >= 0:
+            m.top = 12 - m.top
+        code = _heuristic_choice(m, tot[::-1])
+        return code if code < 0 else (12 - (code >> 2)) * 4 + (code & 3)
     seat = deal.to_act
     hand = deal.hands[seat]
     need = deal.need
