@@ -61,8 +61,7 @@ _EPSILON = {"random": 0.0, "greedy": 0.1, "climbing": 0.05}  # fastsim's default
 
 def _compiled(rng: random.Random, pure: bool, reversal: bool = False) -> bool:
     # The C code does not know the ``reversal`` twist (a four of a kind reverses the rank
-    # order): rules with it on take the Python play-outs, the reference (a FastDeal plays
-    # in normal order for now, ``deal.reversal`` is False: see kernel.PlayState).
+    # order): rules with it on take the Python play-outs, which play it exactly.
     return _ext is not None and not pure and not reversal and type(rng) is random.Random
 
 
