@@ -182,13 +182,18 @@ class ComputerPlayers(TableState):
                 action = self._standin_bot(player).act(m.observation(seat))
                 events = m.act(seat, action)
                 self.standin_moves[player] = self.standin_moves.get(player, 0) + 1
-                self._accept([seat, str(action)])
-                self._collect(events)
-                batch: list[Event] = list(events)
-                self._instant_bots(batch)
-                self._arm_timer()
-                await self._broadcast(batch)
+                await self._acted(seat, action, events)
         self.kick()
+
+    async def _acted(self, seat: int, action: Any, events: list[Event]) -> None:
+        """After an accepted action of a human (or of the stand-in for one): log it, let the
+        instant computer players reply, re-arm the timer and send it all as one batch."""
+        self._accept([seat, str(action)])
+        self._collect(events)
+        batch: list[Event] = list(events)
+        self._instant_bots(batch)
+        self._arm_timer()
+        await self._broadcast(batch)
 
     def _count_standin(self, player: int) -> None:
         if player in self.standins:

@@ -187,12 +187,7 @@ class Table(ComputerPlayers, Hints):
                 except PresidentError as e:
                     await conn.send(P.error_message(e.reason, P.readable(e.message, names, seat)))
                     return
-                self._accept([seat, str(action)])
-                self._collect(events)
-                batch: list[Event] = list(events)
-                self._instant_bots(batch)
-                self._arm_timer()
-                await self._broadcast(batch)
+                await self._acted(seat, action, events)
             self.kick()
         elif isinstance(msg, P.HintMsg):
             await conn.send(await self.hint_async(player, msg.level or DEFAULT_HINT_LEVEL))
@@ -241,7 +236,7 @@ class Table(ComputerPlayers, Hints):
                     if p != self.host and p not in self.seen and not self.humans[p].connections:
                         self.standins.add(p)
                         await self._announce(p, "standin")
-                batch = []
+                batch: list[Event] = []
                 self._instant_bots(batch)
                 self._arm_timer()
                 await self._broadcast(batch)
