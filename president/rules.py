@@ -992,7 +992,9 @@ class Rules:
 def _check_option_names(options: Mapping[str, Any]) -> None:
     for key in options:
         if key not in OPTIONS or key == "players":
-            raise RulesError(key, f"there is no option {key!r}; options are: "
+            more = (" (the table size is not an option of the name: give it on its own, "
+                    "e.g. --players 5 on the command line)") if key == "players" else ""
+            raise RulesError(key, f"there is no option {key!r}{more}; options are: "
                              f"{', '.join(k for k in OPTIONS if k != 'players')}")
 
 

@@ -176,3 +176,35 @@ def test_a_bot_that_breaks_the_rules_is_named_not_a_traceback(tmp_path, monkeypa
     assert code == 2
     assert "president simulate: the computer player 'cheat:AlwaysPass' chose an action" in err
     assert "observation.legal_actions" in err and "Traceback" not in err
+
+
+def test_a_bot_that_breaks_the_rules_in_a_tournament_is_named_not_a_traceback(
+        tmp_path, monkeypatch, capsys):
+    (tmp_path / "cheat2.py").write_text(
+        "from president import PASS\n\n"
+        "class AlwaysPass:\n    def __init__(self, *, seed=None):\n        pass\n\n"
+        "    def act(self, observation):\n        return PASS\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        code = main(["tournament", "--seats", "cheat2:AlwaysPass,random", "--deals", "4",
+                     "--quiet"])
+    finally:
+        sys.modules.pop("cheat2", None)
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "president tournament: the computer player 'cheat2:AlwaysPass' chose an action" in err
+    assert "Traceback" not in err
+
+
+def test_serve_level_names_a_built_in_level_as_offered_already(monkeypatch):
+    monkeypatch.setattr(players, "LEVELS", dict(players.LEVELS))
+    with pytest.raises(ValueError, match="'simple' is a built-in level, offered already"):
+        players.register_level("simple")
+
+
+def test_players_in_a_rules_name_points_to_the_players_flag(capsys):
+    code = main(["simulate", "--rules", "house/players=9", "--deals", "4", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "there is no option 'players' (the table size is not an option of the name" in err
+    assert "--players 5" in err

@@ -127,9 +127,14 @@ def run(args: argparse.Namespace) -> int:
         done[0] += k
         print(f"\rboards {done[0]}/{total}", end="", file=sys.stderr, flush=True)
 
-    stats = run_tournament(config, jobs=args.jobs, boards=boards,
-                           progress=None if args.quiet else progress,
-                           backend=args.backend, address=args.address)
+    try:
+        stats = run_tournament(config, jobs=args.jobs, boards=boards,
+                               progress=None if args.quiet else progress,
+                               backend=args.backend, address=args.address)
+    except ValueError as e:     # e.g. a bot of one's own that returned an illegal action
+        if done[0] and not args.quiet:
+            print(file=sys.stderr)
+        return _fail(str(e))
     if not args.quiet:
         print(file=sys.stderr)
     if args.save:

@@ -128,6 +128,9 @@ def register_level(path: str) -> str:
     """Add the player class at import path ``path`` to :data:`LEVELS` under that path, so
     :func:`make_player` and :func:`available_levels` know it in this process. Returns
     ``path``. Raises ``ValueError`` as :func:`load_class`."""
+    if path in LEVELS and not is_import_path(path):
+        raise ValueError(f"{path!r} is a built-in level, offered already; --level adds a bot of "
+                         "your own by import path, e.g. mybots.greedy:GreedyPlayer")
     cls = load_class(path)
     LEVELS[path] = lambda seed: cls(seed=seed)
     return path
