@@ -1,14 +1,20 @@
-"""Build of the optional compiled play-outs (``president._playout``, issue 12 item 4).
+"""Build of the optional compiled parts (issue 12 item 4, issue 13 item 2):
 
-Everything else about the package is in ``pyproject.toml``. The extension is optional: when
-the C compiler or the Python headers are missing, or the build fails, setuptools prints a
-warning and installs the package without it, and :mod:`president.players.compiled` falls
-back to the pure-Python play-outs of :mod:`president.players.fastsim`.
+- ``president._playout``: the compiled play-outs;
+- ``president._vector``: the batched one-deal core under :class:`president.env.VectorEnv`.
+
+Everything else about the package is in ``pyproject.toml``. Both extensions are optional:
+when the C compiler or the Python headers are missing, or a build fails, setuptools prints a
+warning and installs the package without it; :mod:`president.players.compiled` then falls
+back to the pure-Python play-outs of :mod:`president.players.fastsim`, and ``VectorEnv`` to
+its Python tables.
 """
 
 from setuptools import Extension, setup
 
 setup(ext_modules=[
     Extension("president._playout", ["president/_playout.c"], optional=True,
+              extra_compile_args=["-O3"]),
+    Extension("president._vector", ["president/_vector.c"], optional=True,
               extra_compile_args=["-O3"]),
 ])

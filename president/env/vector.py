@@ -24,6 +24,19 @@ Seeding follows Gymnasium's vector environments: ``reset(seed=s)`` seeds table `
 ``env(...).reset(seed=s + i)`` followed by ``reset()`` calls, for the same actions (a test
 checks observations, masks and rewards against the AEC environment).
 
+Two backends play the tables, to the same numbers (``backend=`` and :attr:`VectorEnv.backend`):
+
+- ``"python"``: one :class:`~president.env.table.Table` per table, each action through the
+  engine's checked ``Match.act``;
+- ``"compiled"``: the C core ``president._vector``
+  (:mod:`president.env._compiled_vector`), which holds every table's deal in C arrays, takes
+  the ``N`` actions in one call and writes the observations, masks, rewards and ends straight
+  into numpy arrays. It plays one-deal episodes (``episode="deal"``) of every preset and
+  twist and 3–7 players, except the ``reversal`` twist; dealing stays in Python, with the
+  same draws as the Python tables, so a seed gives the same episodes under both (a test
+  checks every output byte for byte). ``"auto"`` (the default) takes it when it is built,
+  ``PRESIDENT_PURE`` is not ``1`` and it plays the rules, else ``"python"``.
+
 >>> import numpy as np
 >>> from president.env.vector import VectorEnv
 >>> v = VectorEnv(8, preset="house", players=4)
@@ -45,10 +58,14 @@ import numpy as np
 
 from ..errors import IllegalAction
 from ..rules import Rules
+from . import _compiled_vector
 from .encoding import NUM_ACTIONS, OBS_SIZE, encode_batch
 from .table import Table, make_rules
 
-__all__ = ["VectorEnv"]
+__all__ = ["VectorEnv", "BACKENDS"]
+
+#: ``backend`` option values of :class:`VectorEnv`.
+BACKENDS = ("auto", "compiled", "python")
 
 
 class VectorEnv:
@@ -58,29 +75,54 @@ class VectorEnv:
         num_envs: number of tables ``N`` (at least 1).
         rules, preset, twists, players, episode, reward, max_deals: as
             :class:`~president.env.aec.raw_env`, the same for every table.
+        backend: ``"auto"`` (the compiled core when it is built, the environment variable
+            ``PRESIDENT_PURE`` is not ``"1"`` and it plays these options; else Python),
+            ``"compiled"`` (the compiled core or a ``ValueError``) or ``"python"`` (the
+            engine's ``Match`` per table). Both give the same numbers.
 
     Attributes:
         num_envs: ``N``.
         players: players per table.
         rules: the tables' :class:`~president.rules.Rules`.
+        backend: the backend in use, ``"compiled"`` or ``"python"``.
+        tables: the Python backend's :class:`~president.env.table.Table` per table (empty
+            under the compiled backend).
         observation_size: 702. num_actions: 66.
 
     Raises:
-        ValueError: ``num_envs`` not a whole number of at least 1, or a bad option (saying
-            which values are allowed).
+        ValueError: ``num_envs`` not a whole number of at least 1, a bad option (saying
+            which values are allowed), an unknown ``backend``, or ``backend="compiled"``
+            when the compiled core cannot run these tables (saying why: not built,
+            ``PRESIDENT_PURE=1``, ``episode="match"``, the ``reversal`` twist).
     """
 
     def __init__(self, num_envs: int, *, rules: Rules | str | None = None,
                  preset: str = "house", twists: Any = (), players: int | None = None,
-                 episode: str = "deal", reward: str = "place", max_deals: int = 20) -> None:
+                 episode: str = "deal", reward: str = "place", max_deals: int = 20,
+                 backend: str = "auto") -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
                 or num_envs < 1:
             raise ValueError(f"num_envs = {num_envs!r} must be a whole number of at least 1")
+        if backend not in BACKENDS:
+            raise ValueError(f"backend = {backend!r} is not allowed; choose one of: "
+                             f"{', '.join(BACKENDS)}")
         made = make_rules(rules=rules, preset=preset, twists=twists, players=players)
-        self.tables = [Table(made, episode=episode, reward=reward, max_deals=max_deals)
-                       for _ in range(int(num_envs))]
+        first = Table(made, episode=episode, reward=reward, max_deals=max_deals)
         self.num_envs = int(num_envs)
-        self.rules = self.tables[0].rules
+        self.rules = first.rules
+        why = None if backend == "python" else _compiled_vector.unsupported(self.rules, episode)
+        if backend == "compiled" and why is not None:
+            raise ValueError(f"backend = 'compiled' cannot run these tables: {why}; use "
+                             "backend = 'auto' or 'python'")
+        self.backend = "python" if backend == "python" or why is not None else "compiled"
+        self._compiled: _compiled_vector.CompiledTables | None = None
+        if self.backend == "compiled":
+            self.tables: list[Table] = []
+            self._compiled = _compiled_vector.CompiledTables(self.num_envs, self.rules, reward)
+        else:
+            self.tables = [first] + [Table(made, episode=episode, reward=reward,
+                                           max_deals=max_deals)
+                                     for _ in range(self.num_envs - 1)]
         self.players = self.rules.players
         self.observation_size = OBS_SIZE
         self.num_actions = NUM_ACTIONS
@@ -112,12 +154,19 @@ class VectorEnv:
             self._rngs = [random.Random(int(s)) for s in seeds]
         elif self._rngs is None:
             self._rngs = [random.Random() for _ in range(n)]
+        compiled = self._compiled
+        if compiled is not None:
+            for i, rng in enumerate(self._rngs):
+                compiled.deal(i, rng)
         for table, rng in zip(self.tables, self._rngs):
             table.reset(rng)
         obs, masks, players = self._outputs()
         return obs, {"action_mask": masks, "player": players}
 
     def _outputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every table's observation, mask and player to act (new arrays)."""
+        if self._compiled is not None:
+            return self._compiled.observe()
         lanes: list[int] = []
         ints: list[int] = []
         per_seat: list[int] = []
@@ -155,6 +204,8 @@ class VectorEnv:
         if acts.shape != (n,) or not np.issubdtype(acts.dtype, np.integer):
             raise ValueError(f"actions must be {n} whole numbers (shape ({n},)), one action "
                              f"index per table; got shape {acts.shape} of {acts.dtype}")
+        if self._compiled is not None:
+            return self._step_compiled(acts)
         acts = acts.tolist()
         tables = self.tables
         for i, (table, a) in enumerate(zip(tables, acts)):
@@ -176,3 +227,29 @@ class VectorEnv:
         obs, masks, who = self._outputs()
         return (obs, np.array(rewards, dtype=np.float32), np.array(terminated),
                 np.array(truncated), {"action_mask": masks, "player": who})
+
+    def _step_compiled(self, acts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                         np.ndarray, dict[str, Any]]:
+        """:meth:`step` under the compiled backend: ``acts`` is checked to be ``N``
+        integers."""
+        compiled = self._compiled
+        rngs = self._rngs
+        assert compiled is not None and rngs is not None
+        n = self.num_envs
+        # values beyond int64 cannot be indices: make them -1 so that the core refuses them
+        wide = acts.dtype.kind == "u" and acts.dtype.itemsize >= 8
+        as64 = np.where(acts > NUM_ACTIONS, -1, acts).astype(np.int64) if wide \
+            else np.ascontiguousarray(acts, dtype=np.int64)
+        rewards = np.empty((n, self.players), dtype=np.float32)
+        ended = np.empty(n, dtype=np.bool_)
+        done = compiled.step(as64, rewards, ended)
+        if done < 0:
+            i = -1 - done
+            raise IllegalAction("illegal-index",
+                                f"table {i}: {_compiled_vector.refusal(acts[i].item())}")
+        if done:
+            for i in np.flatnonzero(ended).tolist():
+                compiled.deal(i, rngs[i])
+        obs, masks, who = compiled.observe()
+        return (obs, rewards, ended, np.zeros(n, dtype=np.bool_),
+                {"action_mask": masks, "player": who})

@@ -1,0 +1,634 @@
+/* president._vector: the batched core under president.env.VectorEnv (issues 12 and 13).
+ *
+ * A Core holds the play of N deals (one deal per table, the episode = "deal" case) in C
+ * arrays. One call applies N action indices; another writes every table's next observation
+ * (the 702 float32 numbers of president/env/encoding.py PIECES) and int8 mask (66) straight
+ * into caller buffers (the buffer protocol: numpy arrays, bytearrays, ...).
+ *
+ * The rules of play are president/kernel.py's PlayState.play, PlayState.pass_ and
+ * legal_actions, restated here statement for statement on the same state (ncards, to_act,
+ * need, top, same, last, passes, passed, round_left, finish), for every value of the
+ * options beat (strict), passing (mode 0 re-enter, 1 sit-out, 2 once-around) and
+ * last_of_rank_clears (lor), for 3 to 7 players. The reversal twist is not here: the
+ * Python glue (president/env/_compiled_vector.py) refuses it and VectorEnv plays it in
+ * Python. Cards follow president/env/encoding.py: card index rank * 4 + suit, a play of
+ * `count` cards of a rank takes the `count` lowest suits held (play_for).
+ *
+ * Dealing stays in Python (the same random draws as president.env.table.Table.reset); the
+ * glue hands each new deal's hands and leader to Core.load. tests/test_env_vector_compiled.py
+ * checks every output against the Python VectorEnv, byte for byte.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAXP 7
+#define NUM_ACTIONS 66
+#define PASS_ACTION 52
+
+/* Offsets of the observation's pieces (encoding.PIECES); the glue checks them against
+ * encoding.piece_slices() before using this module. */
+#define OBS_SIZE 702
+#define O_HAND 0
+#define O_PILE 52
+#define O_CLEARED 104
+#define O_PLAYED 156
+#define O_GIVEN 520
+#define O_RECEIVED 572
+#define O_TO_BEAT_RANK 624
+#define O_TO_BEAT_COUNT 637
+#define O_HAND_COUNTS 641
+#define O_PASSED 648
+#define O_FINISHED 655
+#define O_TO_ACT 662
+#define O_LATEST 669
+#define O_SEATED 676
+#define O_SCORES 683
+#define O_PHASE 690
+#define O_GIVE_COUNT 694
+#define O_GIVE_TO 695
+#define PHASE_PLAY 1
+#define MAX_HAND 20.0
+
+/* kernel outcomes */
+#define GOES_ON 0
+#define CLEARED_ALL_PASSED 1
+#define CLEARED_ONCE_AROUND 2
+#define CLEARED_LAST_OF_RANK 3
+#define ENDED 4
+
+typedef struct {
+    uint64_t hand[MAXP];      /* card mask per seat */
+    uint64_t played[MAXP];    /* cards each seat played this deal */
+    uint64_t pile;            /* cards on the current pile */
+    uint64_t cleared;         /* cards cleared from earlier piles */
+    int ncards[MAXP];
+    int finish[MAXP];
+    int nfinish;
+    int to_act, need, top, same, last, passes;
+    int passed;               /* bit mask of seats */
+    int round_left[MAXP];     /* once-around: seats still to answer, from rl_head */
+    int rl_head, rl_len;
+    int loaded;
+} Deal;
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t num;
+    int players, strict, mode, lor;
+    double reward[MAXP];      /* reward by finishing place (0 = first) */
+    Deal *deals;
+} CoreObject;
+
+/* ------------------------------------------------------------------------------------------ */
+/* kernel.PlayState, on one Deal                                                              */
+
+static inline int after(int seat, int n) { return seat + 1 == n ? 0 : seat + 1; }
+
+static inline int next_with_cards(const Deal *d, int seat, int n) {
+    int s = after(seat, n);
+    while (!d->ncards[s]) s = after(s, n);
+    return s;
+}
+
+/* sit-out: the next seat clockwise holding cards that has not passed on this pile, -1 if none */
+static int next_eligible(const Deal *d, int seat, int n) {
+    int s = after(seat, n);
+    while (s != seat) {
+        if (d->ncards[s] && !((d->passed >> s) & 1)) return s;
+        s = after(s, n);
+    }
+    return -1;
+}
+
+static int clear_pile(Deal *d, int n, int outcome) {
+    int w;
+    d->need = 0;
+    d->top = -1;
+    d->same = 0;
+    d->passes = 0;
+    d->passed = 0;
+    d->rl_head = d->rl_len = 0;
+    w = d->last;
+    if (!d->ncards[w]) {
+        w = after(w, n);
+        while (!d->ncards[w]) w = after(w, n);
+    }
+    d->to_act = w;
+    return outcome;
+}
+
+static int kernel_play(Deal *d, int n, int mode, int lor, int seat, int rank, int count) {
+    int held = d->ncards[seat] - count, same, i, s;
+    d->ncards[seat] = held;
+    if (d->need == 0) {  /* the lead fixes the count of the pile */
+        d->need = count;
+        if (mode == 2) {
+            d->rl_head = d->rl_len = 0;
+            for (i = 1; i < n; i++) {
+                s = (seat + i) % n;
+                if (d->ncards[s]) d->round_left[d->rl_len++] = s;
+            }
+        }
+    } else if (mode == 2) {
+        d->rl_head++;
+        d->rl_len--;
+    }
+    same = rank == d->top ? d->same + count : count;
+    d->same = same;
+    d->top = rank;
+    d->last = seat;
+    d->passes = 0;
+    if (mode == 0) d->passed = 0;
+    if (!held) {  /* going out: the next place, at once */
+        d->finish[d->nfinish++] = seat;
+        if (n - d->nfinish == 1) {  /* one seat left holding cards: it is last */
+            for (s = 0; s < n; s++) {
+                if (d->ncards[s]) {
+                    d->finish[d->nfinish++] = s;
+                    break;
+                }
+            }
+            d->to_act = -1;
+            return ENDED;
+        }
+    }
+    if (same == 4 && lor) return clear_pile(d, n, CLEARED_LAST_OF_RANK);
+    if (mode == 0) {
+        d->to_act = next_with_cards(d, seat, n);
+    } else if (mode == 1) {
+        int nxt = next_eligible(d, seat, n);
+        if (nxt < 0) return clear_pile(d, n, CLEARED_ALL_PASSED);
+        d->to_act = nxt;
+    } else if (d->rl_len) {
+        d->to_act = d->round_left[d->rl_head];
+    } else {
+        return clear_pile(d, n, CLEARED_ONCE_AROUND);
+    }
+    return GOES_ON;
+}
+
+static int kernel_pass(Deal *d, int n, int mode, int seat) {
+    int passes = d->passes + 1;
+    d->passes = passes;
+    d->passed |= 1 << seat;
+    if (mode == 0) {  /* re-enter: every other seat with cards passed since the latest play */
+        int active = n - d->nfinish;
+        if (passes >= (d->ncards[d->last] ? active - 1 : active))
+            return clear_pile(d, n, CLEARED_ALL_PASSED);
+        d->to_act = next_with_cards(d, seat, n);
+    } else if (mode == 1) {  /* sit-out: no one but the latest player still eligible */
+        int nxt = next_eligible(d, seat, n);
+        if (nxt < 0 || nxt == d->last) return clear_pile(d, n, CLEARED_ALL_PASSED);
+        d->to_act = nxt;
+    } else {  /* once-around: one turn each after the lead */
+        d->rl_head++;
+        d->rl_len--;
+        if (d->rl_len) d->to_act = d->round_left[d->rl_head];
+        else return clear_pile(d, n, CLEARED_ONCE_AROUND);
+    }
+    return GOES_ON;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* legality (kernel.legal_actions on the hand's counts per rank) and the table's step         */
+
+static inline int rank_count(uint64_t hand, int rank) {
+    return __builtin_popcountll((hand >> (rank * 4)) & 15);
+}
+
+/* the lowest rank that beats `top` (kernel.first_rank_to_follow) */
+static inline int first_to_follow(int top, int strict) { return strict ? top + 1 : top; }
+
+static int is_legal(const Deal *d, int strict, long long action) {
+    int rank, count;
+    if (action < 0 || action >= NUM_ACTIONS || d->to_act < 0) return 0;
+    if (action == PASS_ACTION) return d->need > 0;  /* kernel.may_pass */
+    if (action > PASS_ACTION) return 0;              /* a give: there is no exchange here */
+    rank = (int)(action >> 2);
+    count = (int)(action & 3) + 1;
+    if (rank_count(d->hand[d->to_act], rank) < count) return 0;
+    if (d->need == 0) return 1;
+    return count == d->need && rank >= first_to_follow(d->top, strict);
+}
+
+static void write_mask(const Deal *d, int strict, int8_t *m) {
+    uint64_t hand = d->hand[d->to_act];
+    int r, k, held;
+    memset(m, 0, NUM_ACTIONS);
+    if (d->need == 0) {
+        for (r = 0; r < 13; r++) {
+            held = rank_count(hand, r);
+            for (k = 0; k < held; k++) m[r * 4 + k] = 1;
+        }
+        return;
+    }
+    for (r = first_to_follow(d->top, strict); r < 13; r++)
+        if (rank_count(hand, r) >= d->need) m[r * 4 + d->need - 1] = 1;
+    m[PASS_ACTION] = 1;
+}
+
+/* the `count` lowest suits held of `rank`, as a card mask (encoding.play_for) */
+static inline uint64_t lowest_suits(uint64_t hand, int rank, int count) {
+    uint64_t nib = (hand >> (rank * 4)) & 15, take = 0;
+    int k;
+    for (k = 0; k < count; k++) {
+        uint64_t low = nib & (~nib + 1);
+        take |= low;
+        nib ^= low;
+    }
+    return take << (rank * 4);
+}
+
+/* One legal action at table d; returns 1 when the deal ended (rewards then written). */
+static int table_step(CoreObject *self, Deal *d, int action, float *rewards) {
+    int n = self->players, seat = d->to_act, outcome, place;
+    if (action == PASS_ACTION) {
+        outcome = kernel_pass(d, n, self->mode, seat);
+    } else {
+        int rank = action >> 2, count = (action & 3) + 1;
+        uint64_t cards = lowest_suits(d->hand[seat], rank, count);
+        d->hand[seat] ^= cards;
+        d->played[seat] |= cards;
+        d->pile |= cards;
+        outcome = kernel_play(d, n, self->mode, self->lor, seat, rank, count);
+    }
+    if (outcome == ENDED) {
+        for (place = 0; place < n; place++)
+            rewards[d->finish[place]] = (float)self->reward[place];
+        d->loaded = 0;
+        return 1;
+    }
+    if (outcome != GOES_ON) {
+        d->cleared |= d->pile;
+        d->pile = 0;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* the observation (encoding.fill_observation for the acting seat, phase "play")              */
+
+static inline void put_bits(float *o, uint64_t m) {
+    while (m) {
+        o[__builtin_ctzll(m)] = 1.0f;
+        m &= m - 1;
+    }
+}
+
+static void write_obs(const Deal *d, int n, float *o) {
+    int seat = d->to_act, k, s, place;
+    memset(o, 0, OBS_SIZE * sizeof(float));
+    put_bits(o + O_HAND, d->hand[seat]);
+    put_bits(o + O_PILE, d->pile);
+    put_bits(o + O_CLEARED, d->cleared);
+    for (k = 0; k < n; k++) {
+        s = (seat + k) % n;
+        put_bits(o + O_PLAYED + 52 * k, d->played[s]);
+        o[O_HAND_COUNTS + k] = (float)((double)d->ncards[s] / MAX_HAND);
+        if ((d->passed >> s) & 1) o[O_PASSED + k] = 1.0f;
+        o[O_SEATED + k] = 1.0f;
+    }
+    /* given, received, scores, give_count, give_to: zero in a one-deal episode's play */
+    if (d->pile) {
+        o[O_TO_BEAT_RANK + d->top] = 1.0f;
+        o[O_TO_BEAT_COUNT + d->need - 1] = 1.0f;
+        o[O_LATEST + (d->last - seat + n) % n] = 1.0f;
+    }
+    for (place = 0; place < d->nfinish; place++)
+        o[O_FINISHED + (d->finish[place] - seat + n) % n] = (float)((double)(place + 1) / n);
+    o[O_TO_ACT] = 1.0f;  /* the observing seat is the one to act */
+    o[O_PHASE + PHASE_PLAY] = 1.0f;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Python type                                                                                 */
+
+static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t items,
+                      int writable, const char *what) {
+    int flags = PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) return -1;
+    if (view->itemsize != itemsize || view->len != itemsize * items) {
+        PyErr_Format(PyExc_ValueError, "%s must be a C-contiguous buffer of %zd items of %zd "
+                     "bytes; got %zd bytes of items of %zd", what, items, itemsize,
+                     view->len, view->itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static void Core_dealloc(CoreObject *self) {
+    PyMem_Free(self->deals);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int Core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
+    static char *kwlist[] = {"num_envs", "players", "strict", "mode", "lor", "rewards", NULL};
+    Py_ssize_t num, i, len;
+    int players, strict, mode, lor;
+    PyObject *rewards, *seq;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niiiiO", kwlist, &num, &players, &strict,
+                                     &mode, &lor, &rewards))
+        return -1;
+    if (num < 1) {
+        PyErr_SetString(PyExc_ValueError, "num_envs must be at least 1");
+        return -1;
+    }
+    if (players < 3 || players > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "players must be 3 to 7");
+        return -1;
+    }
+    if (mode < 0 || mode > 2) {
+        PyErr_SetString(PyExc_ValueError, "mode must be 0 (re-enter), 1 (sit-out) or 2 (once-around)");
+        return -1;
+    }
+    seq = PySequence_Fast(rewards, "rewards must be a sequence of floats, one per place");
+    if (!seq) return -1;
+    len = PySequence_Fast_GET_SIZE(seq);
+    if (len != players) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "rewards must give one float per finishing place");
+        return -1;
+    }
+    for (i = 0; i < len; i++) {
+        double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        self->reward[i] = v;
+    }
+    Py_DECREF(seq);
+    PyMem_Free(self->deals);
+    self->deals = PyMem_Calloc((size_t)num, sizeof(Deal));
+    if (!self->deals) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    self->num = num;
+    self->players = players;
+    self->strict = strict != 0;
+    self->mode = mode;
+    self->lor = lor != 0;
+    return 0;
+}
+
+PyDoc_STRVAR(load_doc,
+"load(i, hands, leader)\n--\n\n"
+"Start a new deal at table i: hands is a sequence of `players` card masks (ints, bit\n"
+"rank * 4 + suit), disjoint and non-empty; leader is the seat that leads. Nothing is\n"
+"played yet. Raises IndexError or ValueError for a bad table, hand or seat.");
+
+static PyObject *Core_load(CoreObject *self, PyObject *args) {
+    Py_ssize_t i, k, len;
+    PyObject *hands, *seq;
+    int leader, n = self->players;
+    uint64_t seen = 0, h[MAXP];
+    Deal *d;
+    if (!PyArg_ParseTuple(args, "nOi", &i, &hands, &leader)) return NULL;
+    if (i < 0 || i >= self->num) {
+        PyErr_SetString(PyExc_IndexError, "table index out of range");
+        return NULL;
+    }
+    if (leader < 0 || leader >= n) {
+        PyErr_SetString(PyExc_ValueError, "leader must be a seat of the table");
+        return NULL;
+    }
+    seq = PySequence_Fast(hands, "hands must be a sequence of card masks");
+    if (!seq) return NULL;
+    len = PySequence_Fast_GET_SIZE(seq);
+    if (len != n) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "hands must give one card mask per seat");
+        return NULL;
+    }
+    for (k = 0; k < n; k++) {
+        unsigned long long v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, k));
+        if (v == (unsigned long long)-1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        if (!v || (v & seen) || (v >> 52)) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "hands must be disjoint, non-empty masks of cards 0 to 51");
+            return NULL;
+        }
+        seen |= v;
+        h[k] = v;
+    }
+    Py_DECREF(seq);
+    d = &self->deals[i];
+    memset(d, 0, sizeof(Deal));
+    for (k = 0; k < n; k++) {
+        d->hand[k] = h[k];
+        d->ncards[k] = __builtin_popcountll(h[k]);
+    }
+    d->to_act = leader;
+    d->top = -1;
+    d->last = -1;
+    d->loaded = 1;
+    Py_RETURN_NONE;
+}
+
+static int all_loaded(CoreObject *self) {
+    Py_ssize_t i;
+    for (i = 0; i < self->num; i++) {
+        if (!self->deals[i].loaded) {
+            PyErr_Format(PyExc_RuntimeError, "table %zd has no deal in play; load one first", i);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+PyDoc_STRVAR(step_doc,
+"step(actions, rewards, ended) -> int\n--\n\n"
+"Take actions[i] (int64, N) at every table i for its seat to act. First every action is\n"
+"checked: if table i refuses its action, nothing changes and -1 - i is returned (the\n"
+"first such table). Else every table steps; rewards (float32, N x players, written in\n"
+"full) gets the rewards by seat of each table whose deal ended, by place, and ended\n"
+"(1 byte per table) is set to 1 there and 0 elsewhere; returns how many deals ended.\n"
+"A table whose deal ended must be loaded again before the next step or observe.");
+
+static PyObject *Core_step(CoreObject *self, PyObject *args) {
+    PyObject *a_obj, *r_obj, *e_obj;
+    Py_buffer a, r, e;
+    Py_ssize_t i, n = self->num;
+    long long *acts;
+    float *rew;
+    uint8_t *ended;
+    long result = 0;
+    if (!PyArg_ParseTuple(args, "OOO", &a_obj, &r_obj, &e_obj)) return NULL;
+    if (!all_loaded(self)) return NULL;
+    if (get_buffer(a_obj, &a, 8, n, 0, "actions") < 0) return NULL;
+    if (get_buffer(r_obj, &r, 4, n * self->players, 1, "rewards") < 0) {
+        PyBuffer_Release(&a);
+        return NULL;
+    }
+    if (get_buffer(e_obj, &e, 1, n, 1, "ended") < 0) {
+        PyBuffer_Release(&a);
+        PyBuffer_Release(&r);
+        return NULL;
+    }
+    acts = (long long *)a.buf;
+    rew = (float *)r.buf;
+    ended = (uint8_t *)e.buf;
+    for (i = 0; i < n; i++) {
+        if (!is_legal(&self->deals[i], self->strict, acts[i])) {
+            result = -1 - (long)i;
+            goto done;
+        }
+    }
+    memset(rew, 0, (size_t)r.len);
+    for (i = 0; i < n; i++) {
+        ended[i] = (uint8_t)table_step(self, &self->deals[i], (int)acts[i],
+                                       rew + i * self->players);
+        result += ended[i];
+    }
+done:
+    PyBuffer_Release(&a);
+    PyBuffer_Release(&r);
+    PyBuffer_Release(&e);
+    return PyLong_FromLong(result);
+}
+
+PyDoc_STRVAR(observe_doc,
+"observe(obs, masks, players)\n--\n\n"
+"Write each table's observation of its seat to act (float32, N x 702), that seat's\n"
+"action mask (int8, N x 66) and the seat (int64, N; seat = player in a one-deal episode).");
+
+static PyObject *Core_observe(CoreObject *self, PyObject *args) {
+    PyObject *o_obj, *m_obj, *p_obj;
+    Py_buffer o, m, p;
+    Py_ssize_t i, n = self->num;
+    if (!PyArg_ParseTuple(args, "OOO", &o_obj, &m_obj, &p_obj)) return NULL;
+    if (!all_loaded(self)) return NULL;
+    if (get_buffer(o_obj, &o, 4, n * OBS_SIZE, 1, "obs") < 0) return NULL;
+    if (get_buffer(m_obj, &m, 1, n * NUM_ACTIONS, 1, "masks") < 0) {
+        PyBuffer_Release(&o);
+        return NULL;
+    }
+    if (get_buffer(p_obj, &p, 8, n, 1, "players") < 0) {
+        PyBuffer_Release(&o);
+        PyBuffer_Release(&m);
+        return NULL;
+    }
+    for (i = 0; i < n; i++) {
+        const Deal *d = &self->deals[i];
+        write_obs(d, self->players, (float *)o.buf + i * OBS_SIZE);
+        write_mask(d, self->strict, (int8_t *)m.buf + i * NUM_ACTIONS);
+        ((long long *)p.buf)[i] = d->to_act;
+    }
+    PyBuffer_Release(&o);
+    PyBuffer_Release(&m);
+    PyBuffer_Release(&p);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(state_doc,
+"state(i) -> dict\n--\n\n"
+"Table i's play state (for tests): hands, played, pile, cleared, ncards, finish, to_act,\n"
+"need, top, same, last, passes, passed, round_left.");
+
+static PyObject *Core_state(CoreObject *self, PyObject *args) {
+    Py_ssize_t i;
+    int k, n = self->players;
+    const Deal *d;
+    PyObject *hands, *played, *ncards, *finish, *rl, *out;
+    if (!PyArg_ParseTuple(args, "n", &i)) return NULL;
+    if (i < 0 || i >= self->num) {
+        PyErr_SetString(PyExc_IndexError, "table index out of range");
+        return NULL;
+    }
+    d = &self->deals[i];
+    hands = PyList_New(n);
+    played = PyList_New(n);
+    ncards = PyList_New(n);
+    finish = PyList_New(d->nfinish);
+    rl = PyList_New(d->rl_len);
+    if (!hands || !played || !ncards || !finish || !rl) goto fail;
+    for (k = 0; k < n; k++) {
+        PyList_SET_ITEM(hands, k, PyLong_FromUnsignedLongLong(d->hand[k]));
+        PyList_SET_ITEM(played, k, PyLong_FromUnsignedLongLong(d->played[k]));
+        PyList_SET_ITEM(ncards, k, PyLong_FromLong(d->ncards[k]));
+    }
+    for (k = 0; k < d->nfinish; k++) PyList_SET_ITEM(finish, k, PyLong_FromLong(d->finish[k]));
+    for (k = 0; k < d->rl_len; k++)
+        PyList_SET_ITEM(rl, k, PyLong_FromLong(d->round_left[d->rl_head + k]));
+    out = Py_BuildValue("{sNsNsKsKsNsNsisisisisisisisN}", "hands", hands, "played", played,
+                        "pile", (unsigned long long)d->pile, "cleared",
+                        (unsigned long long)d->cleared, "ncards", ncards, "finish", finish,
+                        "to_act", d->to_act, "need", d->need, "top", d->top, "same", d->same,
+                        "last", d->last, "passes", d->passes, "passed", d->passed,
+                        "round_left", rl);
+    return out;
+fail:
+    Py_XDECREF(hands);
+    Py_XDECREF(played);
+    Py_XDECREF(ncards);
+    Py_XDECREF(finish);
+    Py_XDECREF(rl);
+    return NULL;
+}
+
+static PyMethodDef Core_methods[] = {
+    {"load", (PyCFunction)Core_load, METH_VARARGS, load_doc},
+    {"step", (PyCFunction)Core_step, METH_VARARGS, step_doc},
+    {"observe", (PyCFunction)Core_observe, METH_VARARGS, observe_doc},
+    {"state", (PyCFunction)Core_state, METH_VARARGS, state_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+PyDoc_STRVAR(core_doc,
+"Core(num_envs, players, strict, mode, lor, rewards)\n--\n\n"
+"N one-deal tables of `players` seats under beat (strict: 1 higher, 0 equal-or-higher),\n"
+"passing (mode: 0 re-enter, 1 sit-out, 2 once-around) and last_of_rank_clears (lor);\n"
+"rewards: the reward of each finishing place, first place first.");
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "president._vector.Core",
+    .tp_basicsize = sizeof(CoreObject),
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = core_doc,
+    .tp_methods = Core_methods,
+    .tp_init = (initproc)Core_init,
+    .tp_new = PyType_GenericNew,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "president._vector",
+    "The batched one-deal core under president.env.VectorEnv (see president/_vector.c).",
+    -1, NULL, NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__vector(void) {
+    PyObject *m, *layout;
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    /* the layout this file writes, for the glue to compare with encoding.piece_slices() */
+    layout = Py_BuildValue(
+        "{sisisisisisisisisisisisisisisisisisisisi}",
+        "hand", O_HAND, "pile", O_PILE, "cleared", O_CLEARED, "played", O_PLAYED,
+        "given", O_GIVEN, "received", O_RECEIVED, "to_beat_rank", O_TO_BEAT_RANK,
+        "to_beat_count", O_TO_BEAT_COUNT, "hand_counts", O_HAND_COUNTS, "passed", O_PASSED,
+        "finished", O_FINISHED, "to_act", O_TO_ACT, "latest", O_LATEST, "seated", O_SEATED,
+        "scores", O_SCORES, "phase", O_PHASE, "give_count", O_GIVE_COUNT,
+        "give_to", O_GIVE_TO, "OBS_SIZE", OBS_SIZE, "NUM_ACTIONS", NUM_ACTIONS);
+    if (!layout || PyModule_AddObject(m, "LAYOUT", layout) < 0) {
+        Py_XDECREF(layout);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
