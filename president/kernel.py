@@ -417,11 +417,12 @@ class PlayState:
         self.passed |= 1 << seat
         mode = self.mode
         if mode == 0:  # re-enter: every other seat with cards passed since the latest play
-            active = self.players - len(self.finish)
-            if passes >= (active - 1 if self.ncards[self.last] else active):
-                return self._clear(CLEARED_ALL_PASSED)
-            after = _AFTER[self.players]
             ncards = self.ncards
+            players = self.players
+            active = players - len(self.finish)
+            if passes >= (active - 1 if ncards[self.last] else active):
+                return self._clear(CLEARED_ALL_PASSED)
+            after = _AFTER[players]
             s = after[seat]
             while not ncards[s]:
                 s = after[s]

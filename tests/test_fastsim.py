@@ -150,9 +150,9 @@ def test_intermediate_choice_matches_the_intermediate_player(spec, players):
 @pytest.mark.parametrize("spec,players", [("house", 4), ("house+sit-out", 5),
                                           ("family+once-around", 6), ("first-night", 3),
                                           ("first-night", 7), ("family+equal-plays", 4)])
-def test_inlined_random_playout_is_the_same_game_as_apply(spec, players):
-    """random_playout writes the rules out in one loop for speed; with the same generator it
-    must play the same game as legal_actions() + apply() step by step."""
+def test_random_playout_is_the_same_game_as_apply(spec, players):
+    """random_playout chooses on rank masks without listing the actions (for speed); with the
+    same generator it must play the same game as legal_actions() + apply() step by step."""
     rules = Rules.parse(spec, players=players)
     for seed in range(25):
         fast = FastDeal.shuffled(rules, seed)

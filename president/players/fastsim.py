@@ -30,7 +30,7 @@ import random
 from typing import Callable, Sequence
 
 from ..deal import Deal, deal_hands
-from ..kernel import (PASS, PASSING, PlayState, completes_rank, decode, encode, first_rank_to_follow,
+from ..kernel import (ENDED, PASS, PASSING, PlayState, completes_rank, decode, encode, first_rank_to_follow,
                       follow_masks, follow_ranks, legal_actions, mode_of, strict_of)
 from ..rules import Rules
 
@@ -175,37 +175,24 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
     only when there is more than one legal action (a forced pass or a last card takes no
     draw), made on per-seat masks of the ranks held k times or more and the kernel's
     :func:`~president.kernel.follow_masks` (which ranks beat the pile, in the current order)
-    without listing the actions. Under ``reversal`` a play of four cards flips the order
-    (and the masks) as :meth:`~president.kernel.PlayState.play` does.
-
-    The transitions are the kernel's :meth:`~president.kernel.PlayState.play` and
-    :meth:`~president.kernel.PlayState.pass_` written out on local variables inside this
-    one loop: calling the kernel at each step makes this play-out about 30% slower (the
-    greedy, climbing and intermediate play-outs do call it, through :meth:`FastDeal.apply`).
-    ``tests/test_compiled.py`` and ``tests/test_fastsim.py`` check that the same generator
-    gives the same game as :meth:`FastDeal.apply` step by step, over every rules value.
+    without listing the actions. Every transition is the kernel's: a play is
+    :meth:`~president.kernel.PlayState.play`, a pass :meth:`~president.kernel.PlayState.pass_`
+    (under ``reversal`` the play of four cards flips ``deal.reversed`` there, and the masks
+    follow it). ``tests/test_compiled.py`` and ``tests/test_fastsim.py`` check that the same
+    generator gives the same game as :meth:`FastDeal.apply` step by step, over every rules
+    value.
     """
-    if deal.to_act < 0:
+    seat = deal.to_act
+    if seat < 0:
         return deal.finish
     random_ = rng.random
-    n = deal.players
+    play = deal.play
+    pass_ = deal.pass_
     hands = deal.hands
     ncards = deal.ncards
-    finish = deal.finish
     strict = deal.strict
-    mode = deal.mode
-    lor = deal.lor
     reversal = deal.reversal
-    rev = deal.reversed
-    seat = deal.to_act
     need = deal.need
-    top = deal.top
-    same = deal.same
-    last = deal.last
-    passes = deal.passes
-    passed = deal.passed
-    round_left = deal.round_left[:]
-    left = n - len(finish)  # seats still holding cards
     # at_least[seat][k]: bit mask of the ranks of which the seat holds k cards or more
     at_least = []
     for h in hands:
@@ -222,12 +209,10 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
                             a4 |= bit
             bit <<= 1
         at_least.append([0, a1, a2, a3, a4])
-    after = [(s + 1) % n for s in range(n)]  # the seat on the left
-    above = follow_masks(strict, rev)
+    above = follow_masks(strict, deal.reversed)
     while True:
-        hand = hands[seat]
-        clear = False
         if need == 0:  # a lead: the options are (rank, 1..held) by rank, ncards of them
+            hand = hands[seat]
             i = int(random_() * ncards[seat]) if ncards[seat] > 1 else 0
             rank = 0
             while i >= hand[rank]:
@@ -235,124 +220,35 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
                 rank += 1
             count = i + 1
         else:
-            avail = at_least[seat][need] & above[top]
+            avail = at_least[seat][need] & above[deal.top]
             nopts = avail.bit_count()
             i = int(random_() * (nopts + 1)) if nopts else 0
-            if i == nopts:  # pass
-                passes += 1
-                passed |= 1 << seat
-                if mode == 0:
-                    if passes >= (left - 1 if ncards[last] else left):
-                        clear = True
-                    else:
-                        seat = after[seat]
-                        while not ncards[seat]:
-                            seat = after[seat]
-                elif mode == 1:
-                    s = seat
-                    nxt = -1
-                    for _ in range(n - 1):
-                        s = (s + 1) % n
-                        if ncards[s] and not (passed >> s) & 1:
-                            nxt = s
-                            break
-                    if nxt < 0 or nxt == last:
-                        clear = True
-                    else:
-                        seat = nxt
-                else:
-                    round_left.pop(0)
-                    if round_left:
-                        seat = round_left[0]
-                    else:
-                        clear = True
-                if clear:
-                    need = 0
-                    top = -1
-                    same = 0
-                    passes = 0
-                    passed = 0
-                    round_left = []
-                    seat = last
-                    while not ncards[seat]:
-                        seat = after[seat]
+            if i == nopts:  # pass (a pass never ends the deal)
+                pass_(seat)
+                seat = deal.to_act
+                need = deal.need
                 continue
             while i:
                 avail &= avail - 1
                 i -= 1
             rank = (avail & -avail).bit_length() - 1
             count = need
-        # a play of ``count`` cards of ``rank``
+            hand = hands[seat]
+        # a play of ``count`` cards of ``rank``: the cards leave the hand and its masks
         a = at_least[seat]
         bit = ~(1 << rank)
         k = hand[rank]
-        for j in range(k - count + 1, k + 1):
-            a[j] &= bit
-        hand[rank] -= count
-        ncards[seat] -= count
-        if need == 0:
-            need = count
-            if mode == 2:
-                round_left = [s for s in ((seat + j) % n for j in range(1, n)) if ncards[s]]
-        elif mode == 2:
-            round_left.pop(0)
-        if rank == top:
-            same += count
-        else:
-            same = count
+        a[k] &= bit
+        if count > 1:
+            for j in range(k - count + 1, k):
+                a[j] &= bit
+        hand[rank] = k - count
+        if play(seat, rank, count) == ENDED:
+            return deal.finish
         if count == 4 and reversal:
-            rev = not rev
-            above = follow_masks(strict, rev)
-        top = rank
-        last = seat
-        passes = 0
-        if mode == 0:
-            passed = 0
-        if not ncards[seat]:
-            finish.append(seat)
-            left -= 1
-            if left == 1:
-                for s in range(n):
-                    if ncards[s]:
-                        finish.append(s)
-                        break
-                deal.to_act = -1
-                deal.need, deal.top, deal.same, deal.last = need, top, same, last
-                deal.passes, deal.passed, deal.round_left = passes, passed, round_left
-                deal.reversed = rev
-                return finish
-        if lor and same == 4:
-            clear = True
-        elif mode == 0:
-            seat = after[seat]
-            while not ncards[seat]:
-                seat = after[seat]
-        elif mode == 1:
-            s = seat
-            nxt = -1
-            for _ in range(n - 1):
-                s = (s + 1) % n
-                if ncards[s] and not (passed >> s) & 1:
-                    nxt = s
-                    break
-            if nxt < 0:
-                clear = True
-            else:
-                seat = nxt
-        elif round_left:
-            seat = round_left[0]
-        else:
-            clear = True
-        if clear:
-            need = 0
-            top = -1
-            same = 0
-            passes = 0
-            passed = 0
-            round_left = []
-            seat = last
-            while not ncards[seat]:
-                seat = after[seat]
+            above = follow_masks(strict, deal.reversed)
+        seat = deal.to_act
+        need = deal.need
 
 
 def greedy_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.1) -> list[int]:
