@@ -1,0 +1,222 @@
+"""The compiled VectorEnv backend (president._vector) against the Python one: on the same
+seeds and the same random legal actions, byte-identical observations, masks, rewards,
+terminated, truncated and players over every preset and twist of the registries (but
+reversal, played in Python), 3-7 players and both reward kinds, auto-resets included; the
+same refusals; backend selection. Skipped when the extension is not built."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+pytest.importorskip("president._vector")
+
+from president.env import _compiled_vector  # noqa: E402
+from president.env.vector import VectorEnv  # noqa: E402
+from president.errors import IllegalAction  # noqa: E402
+from president.rules import PRESETS, TWISTS, Rules  # noqa: E402
+from president.kernel import PASSING  # noqa: E402
+
+NOT_COMPILED = {"reversal"}     # twists the compiled core leaves to the Python tables
+
+
+def _registry_cases() -> list[tuple[Rules, str]]:
+    """Every preset alone and with each of its twists (bar reversal), at every table size it
+    allows, with each reward kind its scoring allows."""
+    cases = []
+    for preset, (lo, hi, _) in PRESETS.items():
+        twists = [()] + [(t,) for t in TWISTS[preset] if t not in NOT_COMPILED]
+        for twist, players in itertools.product(twists, range(max(lo, 3), min(hi, 7) + 1)):
+            rules = Rules.preset(preset, players=players, twists=list(twist))
+            for reward in ("place", "points") if rules.scoring else ("place",):
+                cases.append((rules, reward))
+    return cases
+
+
+def _option_cases() -> list[tuple[Rules, str]]:
+    """Every combination of the options of the play (beat, passing, last of rank) that the
+    presets do not reach on their own, at 3 and 7 players; and twists combined."""
+    cases = []
+    for beat, passing, lor, players in itertools.product(
+            ("higher", "equal-or-higher"), PASSING, (False, True), (3, 7)):
+        cases.append((Rules(players=players, beat=beat, passing=passing,
+                            last_of_rank_clears=lor), "points"))
+    cases.append((Rules.preset("family", players=5,
+                               twists=["equal-plays", "once-around", "lowest-three-starts:3D"]),
+                  "place"))
+    cases.append((Rules.preset("house", players=6, twists=["sit-out", "fresh-hands"]), "points"))
+    cases.append((Rules(players=4, first_lead="seat:2", scoring=(3, 2, 1)), "points"))
+    return cases
+
+
+CASES = _registry_cases() + _option_cases()
+
+
+def _twins(rules: Rules, reward: str, n_envs: int = 3) -> tuple[VectorEnv, VectorEnv]:
+    py = VectorEnv(n_envs, rules=rules, reward=reward, backend="python")
+    c = VectorEnv(n_envs, rules=rules, reward=reward, backend="compiled")
+    assert (py.backend, c.backend) == ("python", "compiled")
+    return py, c
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def _same_state(py: VectorEnv, c: VectorEnv) -> None:
+    """The core's play state equals the engine's, table by table."""
+    assert c._compiled is not None
+    for i, table in enumerate(py.tables):
+        assert table.match is not None
+        deal = table.match.deal
+        k = deal.state
+        got = c._compiled.state(i)
+        want = {"hands": list(deal.hands), "played": list(table.played), "pile": sum(
+            p.mask for _, p in deal.pile), "cleared": deal.cleared, "ncards": list(k.ncards),
+            "finish": list(k.finish), "to_act": k.to_act, "need": k.need, "top": k.top,
+            "same": k.same, "last": k.last, "passes": k.passes, "passed": k.passed,
+            "round_left": list(k.round_left)}
+        assert got == want, i
+
+
+@pytest.mark.parametrize("rules, reward", CASES,
+                         ids=[f"{r.name}-{r.players}p-{w}" for r, w in CASES])
+def test_same_bytes_as_the_python_tables(rules, reward):
+    py, c = _twins(rules, reward)
+    seed = 5 + rules.players
+    out_py = py.reset(seed=seed)
+    out_c = c.reset(seed=seed)
+    rng = np.random.default_rng(rules.players)
+    ended = 0
+    for step in range(300):
+        obs_p, info_p = out_py[0], out_py[-1]
+        obs_c, info_c = out_c[0], out_c[-1]
+        assert _same(obs_p, obs_c), step
+        assert _same(info_p["action_mask"], info_c["action_mask"]), step
+        assert _same(info_p["player"], info_c["player"]), step
+        if step % 25 == 0:
+            _same_state(py, c)
+        mask = info_p["action_mask"]
+        actions = (rng.random(mask.shape) * mask).argmax(1)
+        out_py = py.step(actions)
+        out_c = c.step(actions)
+        for name, a, b in zip(("rewards", "terminated", "truncated"), out_py[1:4], out_c[1:4]):
+            assert _same(a, b), (step, name, a, b)
+        ended += int(out_c[2].sum())
+    assert ended >= 3                      # auto-resets were compared too
+    # reset() without a seed continues each table's generator the same way
+    assert _same(py.reset()[0], c.reset()[0])
+
+
+def test_refusals_are_the_python_words_and_change_nothing():
+    py, c = _twins(Rules.preset("house", players=4), "place", n_envs=2)
+    obs_p, info_p = py.reset(seed=3)
+    obs_c, info_c = c.reset(seed=3)
+    mask = info_c["action_mask"]
+    good = int(np.flatnonzero(mask[0])[0])
+    bad = int(np.flatnonzero(mask[1] == 0)[0])
+    for actions in ([good, bad], [66, good], [good, -1], [good, 53], [52, good]):
+        if actions == [52, good] and mask[0][52]:
+            continue                       # a pass is legal there: not a refusal
+        with pytest.raises(IllegalAction) as want:
+            py.step(np.array(actions))
+        with pytest.raises(IllegalAction) as got:
+            c.step(np.array(actions))
+        assert got.value.reason == want.value.reason == "illegal-index"
+        assert str(got.value) == str(want.value)
+        assert str(got.value).startswith(f"table {0 if actions[0] != good else 1}: ")
+    # numbers beyond int64 are refused too, with the number given
+    with pytest.raises(IllegalAction, match=f"table 1: action {2 ** 64 - 1} is not an action"):
+        c.step(np.array([good, 2 ** 64 - 1], dtype=np.uint64))
+    # nothing moved: the same outputs, and the next legal step agrees with Python
+    after = c._outputs()
+    assert _same(after[0], obs_c) and _same(after[1], info_c["action_mask"])
+    assert _same(after[2], info_c["player"])
+    _same_state(py, c)
+    acts = np.array([good, int(np.flatnonzero(mask[1])[0])])
+    assert _same(py.step(acts)[0], c.step(acts)[0])
+
+
+def test_the_first_lead_is_a_refusal_to_pass():
+    c = VectorEnv(1, preset="first-night", players=3, backend="compiled")
+    _, info = c.reset(seed=0)
+    assert info["action_mask"][0][52] == 0         # the leader may not pass
+    with pytest.raises(IllegalAction, match=r"table 0: pass is not legal now \(see the action mask\)"):
+        c.step([52])
+
+
+def test_backend_selection_and_errors(monkeypatch):
+    monkeypatch.delenv("PRESIDENT_PURE", raising=False)
+    assert VectorEnv(2, preset="house", players=4).backend == "compiled"
+    assert VectorEnv(2, preset="house", players=4, backend="python").backend == "python"
+    assert VectorEnv(2, preset="house", players=4, backend="python").tables
+    assert VectorEnv(2, preset="house", players=4, twists="reversal").backend == "python"
+    assert VectorEnv(2, preset="house", players=4, episode="match").backend == "python"
+    with pytest.raises(ValueError, match="backend = 'gpu' is not allowed; choose one of: "
+                                         "auto, compiled, python"):
+        VectorEnv(2, backend="gpu")
+    with pytest.raises(ValueError, match="backend = 'compiled' cannot run these tables: "
+                                         "the reversal twist is played in Python only"):
+        VectorEnv(2, preset="family", players=4, twists="reversal", backend="compiled")
+    with pytest.raises(ValueError, match="cannot run these tables: episode = 'match'"):
+        VectorEnv(2, preset="house", players=4, episode="match", backend="compiled")
+    with pytest.raises(ValueError, match="reward = 'points' needs rules that score points"):
+        VectorEnv(2, preset="practice", reward="points", backend="compiled")   # options first
+
+
+def test_president_pure_falls_back(monkeypatch):
+    monkeypatch.setenv("PRESIDENT_PURE", "1")
+    v = VectorEnv(2, preset="house", players=4)
+    assert v.backend == "python" and len(v.tables) == 2
+    with pytest.raises(ValueError, match="PRESIDENT_PURE=1 is set"):
+        VectorEnv(2, preset="house", players=4, backend="compiled")
+    obs, _ = v.reset(seed=1)
+    monkeypatch.delenv("PRESIDENT_PURE")
+    assert _same(obs, VectorEnv(2, preset="house", players=4).reset(seed=1)[0])
+
+
+def test_shapes_dtypes_fresh_arrays_and_bad_input():
+    c = VectorEnv(4, preset="family", players=5, backend="compiled")
+    with pytest.raises(RuntimeError, match="call reset"):
+        c.step([0, 0, 0, 0])
+    obs, info = c.reset(seed=[1, 2, 3, 4])
+    assert obs.shape == (4, 702) and obs.dtype == np.float32 and obs.flags.writeable
+    assert info["action_mask"].shape == (4, 66) and info["action_mask"].dtype == np.int8
+    assert info["player"].shape == (4,) and info["player"].dtype == np.int64
+    with pytest.raises(ValueError, match=r"actions must be 4 whole numbers \(shape \(4,\)\)"):
+        c.step(np.zeros(4, dtype=np.float32))
+    with pytest.raises(ValueError, match="a sequence of 4 ints"):
+        c.reset(seed=[1, 2])
+    keep = obs.copy()
+    acts = np.array([np.flatnonzero(m)[-1] for m in info["action_mask"]], dtype=np.int32)
+    obs2, rewards, term, trunc, info2 = c.step(acts)
+    assert _same(obs, keep)                        # the earlier arrays are the caller's
+    assert rewards.shape == (4, 5) and rewards.dtype == np.float32
+    assert term.dtype == bool and trunc.dtype == bool and not trunc.any()
+
+
+def test_the_core_refuses_bad_calls():
+    core = _compiled_vector.CompiledTables(2, Rules.preset("house", players=4), "place").core
+    with pytest.raises(RuntimeError, match="table 0 has no deal in play"):
+        core.observe(np.empty((2, 702), np.float32), np.empty((2, 66), np.int8),
+                     np.empty(2, np.int64))
+    hands = [0xF, 0xF0, 0xF00, 0xF000]
+    with pytest.raises(ValueError, match="disjoint, non-empty"):
+        core.load(0, [0xF, 0xF, 0xF00, 0xF000], 0)
+    with pytest.raises(IndexError):
+        core.load(2, hands, 0)
+    with pytest.raises(ValueError, match="leader"):
+        core.load(0, hands, 4)
+    core.load(0, hands, 0)
+    core.load(1, hands, 1)
+    with pytest.raises(ValueError, match="obs must be a C-contiguous buffer of 1404 items"):
+        core.observe(np.empty((1, 702), np.float32), np.empty((2, 66), np.int8),
+                     np.empty(2, np.int64))
+    obs = np.empty((2, 702), np.float32)
+    masks = np.empty((2, 66), np.int8)
+    players = np.empty(2, np.int64)
+    core.observe(obs, masks, players)
+    assert players.tolist() == [0, 1]
+    assert np.flatnonzero(masks[0]).tolist() == [0, 1, 2, 3]   # one to four threes
