@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Coroutine, Iterable, Protocol, Self, Sequence
 
+import orjson
+
 from ..errors import PresidentError
 from ..events import DealEnded, Dealt, Event
 from ..match import Match
@@ -197,6 +199,7 @@ class TableState:
         self._snapshot: str | None = None
         self._snapshot_len = -1
         self._log_json: list[str] = []
+        self._rules_dict: tuple[Rules | None, dict[str, Any]] = (None, {})
         """Each entry of :attr:`log` as JSON text, encoded once (a sealed record joins them)."""
         self._hinting: set[int] = set()
         self.on_send: Callable[[int, dict[str, Any]], None] | None = None
@@ -238,7 +241,9 @@ class TableState:
     def setup(self) -> dict[str, Any]:
         """The table without its actions: rules, names, levels, seat tokens, the secret match
         seed (secret: seal it or keep it in the private state folder)."""
-        return {"v": RECORD_VERSION, "id": self.id, "kind": self.kind, "rules": self.rules.to_dict(),
+        if self._rules_dict[0] is not self.rules:      # the rules change only at a rematch
+            self._rules_dict = (self.rules, self.rules.to_dict())
+        return {"v": RECORD_VERSION, "id": self.id, "kind": self.kind, "rules": self._rules_dict[1],
                 "names": list(self.names), "levels": list(self.levels), "seed": self.seed,
                 "deal_seed_bits": self.deal_seed_bits,
                 "tokens": {str(p): h.token for p, h in self.humans.items()},
@@ -256,7 +261,7 @@ class TableState:
         """Log an action the engine accepted; :meth:`_save` keeps it before anything is sent
         about it."""
         self.log.append(entry)
-        self._log_json.append(json.dumps(entry, separators=(",", ":")))
+        self._log_json.append(orjson.dumps(entry).decode())
         self._unsaved += 1
 
     async def _save(self) -> None:
@@ -305,7 +310,7 @@ class TableState:
                     seat, text = entry
                     events = table.match.act(int(seat), str(text))
                 table.log.append(entry)
-                table._log_json.append(json.dumps(entry, separators=(",", ":")))
+                table._log_json.append(orjson.dumps(entry).decode())
                 table._collect(events)
         except (PresidentError, TableError, KeyError, TypeError, ValueError) as e:
             raise TableError("bad-record", f"the saved match cannot be restored ({e})") from None
@@ -316,7 +321,7 @@ class TableState:
         if self.sealer is None or self.kind != "match":
             return None
         if self._snapshot_len != len(self.log):
-            setup = json.dumps(self.setup(), separators=(",", ":"))
+            setup = json.dumps(self.setup(), separators=(",", ":"))   # a 128-bit seed: not orjson
             text = f'{setup[:-1]},"log":[{",".join(self._log_json)}]}}'   # == record(), encoded
             self._snapshot = self.sealer.seal_text(text)
             self._snapshot_len = len(self.log)
