@@ -71,7 +71,7 @@ def scripted(lines):
 
 def played_lines(out: str) -> list[str]:
     return re.findall(r"^(?:You|Robin|Alex|Sam|Casey|Drew|Blair) "
-                      r"(?:(?:leads?|plays?) (?:single|pair|triple|quad) .*|pass(?:es)?)\.$", out, re.M)
+                      r"(?:(?:leads?|plays?) an? (?:single|pair|triple|quad) .*|pass(?:es)?)\.$", out, re.M)
 
 
 def test_whole_practice_deal_following_hints():
@@ -95,7 +95,7 @@ def test_whole_practice_deal_following_hints():
         if str(action) == "pass":
             assert " pass" in line
         else:
-            assert line.endswith(f"{action.describe()} {shown(action)}.")
+            assert line.endswith(f"a {action.describe()} ({shown(action)}).")
     # Every answer typed was a hint or what the hint said; each one was accepted.
     assert driver.lines.count("hint") == sum(1 for s, _ in history if s == 0)
     assert "Not accepted" not in out
@@ -312,14 +312,15 @@ def test_whole_short_match_with_exchanges(seed, role, opponents):
             assert re.search(rf"^You give {last} \S+\.$", text, re.M)
         elif prev[-1] == 0:  # you were last (house, seed 000): your forced give is shown
             roles.append("last")
-            given = Card.parse(re.search(rf"^You give {pres} (\S+)\.$", text, re.M).group(1))
+            given = Card.parse(re.search(rf"^You give {pres} (\S+) \(your highest\)\.$", text,
+                                         re.M).group(1))
             shown = text[text.index("Your hand ("):].splitlines()[1].split()
             assert given.rank == max(Card.parse(c).rank for c in shown)  # your highest
             assert re.search(r"(You must give your highest 1 card to|Give your highest 1 card)",
                              text)
             assert re.search(rf"^{pres} gives you \S+\.$", text, re.M)
         else:  # others' exchanged cards stay hidden
-            assert f"{last} gives {pres} 1 card." in text
+            assert f"{last} gives {pres} 1 card (their highest)." in text
             assert f"{pres} gives {last} 1 card." in text
         # The President of the previous deal leads.
         who = "You lead" if prev[0] == 0 else f"{pres} leads"

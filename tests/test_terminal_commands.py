@@ -126,20 +126,20 @@ def test_history_lists_this_deals_plays_and_passes_in_order():
     shown = lines_of(out[out.index("Deal 1 so far"):])[:16]
     assert shown == [
         "Deal 1 so far, oldest first, 13 turns:",
-        "   1  Sam leads single five 5♠.",
-        "   2  You play single nine 9♦.",
+        "   1  Sam leads a single five (5♠).",
+        "   2  You play a single nine (9♦).",
         "   3  Robin passes.",
-        "   4  Alex plays single jack J♦.",
+        "   4  Alex plays a single jack (J♦).",
         "   5  Sam passes.",
-        "   6  You play single king K♠.",
+        "   6  You play a single king (K♠).",
         "   7  Robin passes.",
         "   8  Alex passes.",
         "   9  Sam passes.",
         "      The pile is cleared (everyone else passed); you lead next.",
-        "  10  You lead single three 3♣.",
-        "  11  Robin plays single five 5♣.",
-        "  12  Alex plays single six 6♦.",
-        "  13  Sam plays single seven 7♠.",
+        "  10  You lead a single three (3♣).",
+        "  11  Robin plays a single five (5♣).",
+        "  12  Alex plays a single six (6♦).",
+        "  13  Sam plays a single seven (7♠).",
         "Beat 7♠: a rank (a single of it) or cards, or pass: quit",
     ]
     assert len(game.match.deal.history) == 13  # history plays nothing

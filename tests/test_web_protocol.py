@@ -316,8 +316,8 @@ def test_match_deals_exchange_and_scores(client):
         # the previous President leads.
         assert dealt["dealer"] == state["dealer"] == 0
         president = deal["order"][0]["name"]
-        assert dealt["text"] == f"Deal 2: You deal; {president} leads the first pile." or \
-            (president == "You" and dealt["text"] == "Deal 2: You deal; you lead the first pile.")
+        assert dealt["text"] == f"Deal 2: You deal. {president} leads the first pile." or \
+            (president == "You" and dealt["text"] == "Deal 2: You deal. You lead the first pile.")
         assert state["deal"] == 2
 
 
@@ -365,7 +365,7 @@ def test_bottom_gives_the_highest_card_and_a_lower_one_is_refused(client):
         ws.send_json({"type": "give", "cards": state["legal"][0]})
         state, seen = until_state(ws, lambda m: m["phase"] == "play")
         texts = [m["text"] for m in seen if m["type"] == "event"]
-        assert texts[0].startswith("You give ") and "(highest card)" in texts[0]
+        assert texts[0].startswith("You give ") and texts[0].endswith(" (your highest).")
         assert any(" gives you " in t for t in texts)        # the President gives one back
         assert len(state["hand"]) == 13
 
@@ -654,10 +654,10 @@ def test_match_over_says_you_win_to_the_winner():
     from president.events import MatchEnded
     names = ["You", "Robin", "Alex", "Sam"]
     ev = MatchEnded(winners=(0,), scores=(11, 3, 2, 1))
-    assert P.event_message(ev, 0, names, 4, names)["text"] == "Match over: you win."
+    assert P.event_message(ev, 0, names, 4, names)["text"] == "Match over: You win."
     assert P.event_message(ev, 1, names, 4, names)["text"] == "Match over: You wins."
     both = MatchEnded(winners=(0, 2), scores=(11, 3, 11, 1))
-    assert P.event_message(both, 0, names, 4, names)["text"] == "Match over: you and Alex share the win."
+    assert P.event_message(both, 0, names, 4, names)["text"] == "Match over: You and Alex share the win."
     assert P.event_message(both, 3, names, 4, names)["text"] == "Match over: You and Alex share the win."
 
 

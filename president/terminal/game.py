@@ -63,6 +63,8 @@ from ..errors import IllegalAction, NotationError, PresidentError
 from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, Passed, PileCleared,
                      Played, WentOut, visible_to)
 from ..match import Match
+from ..narration import (SUIT_SYMBOLS, Line, Reader, card_label, exchange_plan, left_holding,
+                         narrate, ordinal)
 from ..observation import Observation
 from ..players import available_levels, make_player
 from ..rules import Rules
@@ -96,12 +98,6 @@ HELP_TEXT = (
     "many cards as the lead, of a higher rank (or an equal one where\n"
     "the rules allow it). 3 is the lowest rank, 2 the highest.")
 
-_CLEAR_REASONS = {
-    "all-passed": "everyone else passed",
-    "last-of-rank": "all four cards of the rank are on the pile",
-    "once-around": "everyone had their one turn on it",
-}
-
 #: What "passed" means in the table's "Now" column under each ``passing`` option
 #: (RULES.md ``passing``): under ``re-enter`` a pass only declines one turn.
 PASSED_LABELS = {
@@ -109,8 +105,6 @@ PASSED_LABELS = {
     "sit-out": "passed: out of this pile",
     "once-around": "passed: has had their turn",
 }
-
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
 #: A seed drawn when none is given is below this (six digits at most: easy to type back).
 SEED_LIMIT = 1_000_000
@@ -121,9 +115,6 @@ SCORE_COLUMNS = 8
 #: The pause after a deal's result lasts this many times ``delay`` (time to read it).
 RESULT_PAUSE = 4
 
-#: The suit symbols, clubs, diamonds, hearts, spades (the order of :class:`Suit`).
-SUIT_SYMBOLS = "♣♦♥♠"
-
 #: Rank names typed instead of a rank symbol (``queen``, ``queens``, ``sixes``): the
 #: unambiguous way to name queens, since ``q`` alone asks whether you want to quit.
 RANK_NAMES = {name: rank for rank in Rank
@@ -132,10 +123,6 @@ RANK_NAMES = {name: rank for rank in Rank
 
 class Quit(Exception):
     """Raised inside the game loop when you ask to leave (``quit``, end of input)."""
-
-
-def _ordinal(n: int) -> str:
-    return _ORDINALS.get(n, f"{n}th")
 
 
 def can_write(console: Console, text: str) -> bool:
@@ -161,15 +148,26 @@ def help_text(symbols: bool = True) -> str:
     return HELP_TEXT.replace(", [bold]9♠[/]", "").replace(" or ♣ ♦ ♥ ♠", "")
 
 
-def card_label(card: Card, symbols: bool = False) -> str:
-    """A card as text: ``"10H"``, or ``"10♥"`` with ``symbols`` (both can be typed)."""
-    return card.rank.symbol + (SUIT_SYMBOLS[card.suit] if symbols else card.suit.letter)
+def _card_style(card: Card) -> str:
+    return "bold red" if card.suit in (Suit.HEARTS, Suit.DIAMONDS) else "bold"
 
 
 def card_text(card: Card, symbols: bool = False) -> Text:
-    """A card as styled text (:func:`card_label`), red for hearts and diamonds."""
-    red = card.suit in (Suit.HEARTS, Suit.DIAMONDS)
-    return Text(card_label(card, symbols), style="bold red" if red else "bold")
+    """A card as styled text (:func:`~president.narration.card_label`), red for hearts and
+    diamonds."""
+    return Text(card_label(card, symbols), style=_card_style(card))
+
+
+def line_text(line: Line) -> Text:
+    """A narration :class:`~president.narration.Line` (its sentence, not its title) as styled
+    text: cards coloured by suit, strong parts bold, a quiet line dim and a strong one bold."""
+    out = Text(style={"quiet": "dim", "strong": "bold"}.get(line.tone, ""))
+    for span in line.spans:
+        if span.card is not None:
+            out.append(span.text, style=_card_style(span.card))
+        else:
+            out.append(span.text, style="bold" if span.strong else "")
+    return out
 
 
 def cards_text(cards: Sequence[Card], symbols: bool = False) -> Text:
@@ -376,18 +374,14 @@ class TerminalGame:
         name = obs.names[seat]
         return f"{name} (you)" if seat == obs.seat and name != "You" else name
 
+    def reader(self, obs: Observation) -> Reader:
+        """You as the reader of the narration (:mod:`president.narration`): the names by
+        seat, your seat, and the suits as the console shows them."""
+        return Reader(tuple(obs.names), obs.seat, self.symbols, player=0)
+
     def _who(self, seat: int, obs: Observation, start: bool = True) -> str:
         """``"You"`` (``"you"`` when not at the start of a sentence) or the seat's name."""
-        if seat == obs.seat:
-            return "You" if start else "you"
-        return obs.names[seat]
-
-    def _verb(self, seat: int, obs: Observation, verb: str) -> str:
-        """``"You play"`` / ``"Robin plays"``."""
-        if seat == obs.seat:
-            return f"You {verb}"
-        ending = "es" if verb.endswith(("s", "sh", "ch")) else "s"
-        return f"{obs.names[seat]} {verb}{ending}"
+        return self.reader(obs).who(seat, start=start)
 
     # ----- the loop -----------------------------------------------------------------
 
@@ -779,7 +773,7 @@ class TerminalGame:
                 marks.append("dealer")
             if s in obs.finish_order:
                 place = obs.finish_order.index(s) + 1
-                marks.append(f"out {_ordinal(place)}")
+                marks.append(f"out {ordinal(place)}")
             elif s == obs.to_act:
                 marks.append("[bold]to act[/]")
             elif s in obs.passed:
@@ -952,8 +946,8 @@ class TerminalGame:
                 row.append(str(sum(s[3][p] for s in earlier)) if scored
                            else f"{sum(s[1][p] == 1 for s in earlier)} won")
             for _, places, _, points in summaries[first:]:
-                row.append(f"{_ordinal(places[p])} +{points[p]}" if scored
-                           else _ordinal(places[p]))
+                row.append(f"{ordinal(places[p])} +{points[p]}" if scored
+                           else ordinal(places[p]))
             if scored:
                 row.append(str(self.match.scores[p]))
             t.add_row(*row)
@@ -966,8 +960,8 @@ class TerminalGame:
             else:
                 groups.append((place, place, title))
         # A title that is only the place ("3rd" under the rules' place naming) is not repeated.
-        named = ", ".join(f"{_ordinal(a)}{'' if a == b else f' to {_ordinal(b)}'}"
-                          f"{'' if title == _ordinal(a) else f' {title}'}"
+        named = ", ".join(f"{ordinal(a)}{'' if a == b else f' to {ordinal(b)}'}"
+                          f"{'' if title == ordinal(a) else f' {title}'}"
                           for a, b, title in groups)
         each = "place and points" if scored else "place"
         c.print(f"Each deal's {each} per player. Titles by place: {named}. {how}")
@@ -1037,73 +1031,35 @@ class TerminalGame:
 
     def _event_text(self, event: Event, obs: Observation) -> Text | None:
         """The line for an exchange, a play, a pass, a cleared pile or a player going out,
-        as your seat sees it (``event`` already :func:`visible_to` your seat); ``None``
-        for other events. Shared by the running story and ``history``."""
-        sym = self.symbols
-        if isinstance(event, Exchanged):
-            giver, receiver = self._who(event.giver, obs), self._who(event.receiver, obs)
-            n = event.count
-            what = f"{n} card{'s' if n > 1 else ''}"
-            if event.cards is None:
-                return Text(f"{giver} gives {receiver} {what}.")  # neither is you
-            if event.receiver == obs.seat:
-                t = Text(f"{giver} gives you ")
-                t.append_text(cards_text(event.cards, sym))
-                t.append(" (their highest)." if event.forced else ".")
-                return t
-            t = Text(f"You give {receiver} ")
-            t.append_text(cards_text(event.cards, sym))
-            t.append(".")
-            return t
-        if isinstance(event, Played):
-            t = Text(self._verb(event.seat, obs, "lead" if event.lead else "play") + " ")
-            t.append(event.play.describe() + " ")
-            t.append_text(cards_text(event.play.cards, sym))
-            t.append(".")
-            if obs.rules.reversal and event.play.count == 4:
-                t.append(" Four of a kind turns the rank order around.", style="bold")
-            return t
-        if isinstance(event, Passed):
-            return Text(self._verb(event.seat, obs, "pass") + ".")
-        if isinstance(event, PileCleared):
-            why = _CLEAR_REASONS.get(event.reason, event.reason)
-            if event.leader is None:
-                return Text(f"The pile is cleared ({why}).", style="dim")
-            leader = self._who(event.leader, obs, start=False)
-            return Text(f"The pile is cleared ({why}); {leader} "
-                        f"lead{'' if leader == 'you' else 's'} next.", style="dim")
-        if isinstance(event, WentOut):
-            who = self._who(event.seat, obs)
-            t = Text(f"{who} {'go' if who == 'You' else 'goes'} out in "
-                     f"{_ordinal(event.place)} place", style="bold")
-            t.append("." if event.title == _ordinal(event.place) else f" ({event.title}).")
-            return t
-        return None
+        as your seat sees it (:func:`~president.narration.narrate`); ``None`` for other
+        events. Shared by the running story and ``history``."""
+        if not isinstance(event, (Exchanged, Played, Passed, PileCleared, WentOut)):
+            return None
+        return line_text(narrate(event, self.reader(obs), rules=obs.rules))
 
     def announce(self, event: Event, obs: Observation) -> None:
         """Print one event as your seat sees it (``event`` must already be
         :func:`visible_to` your seat)."""
         c = self.console
         if isinstance(event, Dealt):
-            dealer = self._who(event.dealer, obs)
-            c.rule(f"Deal {event.deal_number}")
+            line = narrate(event, self.reader(obs), leader=obs.leader, rules=self.rules)
+            c.rule(line.title or "")
             if self.rules.seating == "by-finish" and event.deal_number > 1:
                 self._announce_reseating(event, obs)
-            deals = "deal" if dealer == "You" else "deals"
-            leader = self._who(obs.leader, obs)
-            leads = "lead" if leader == "You" else "leads"
-            why = self._lead_reason(event.deal_number)
-            c.print(f"{dealer} {deals}. {leader} {leads} the first pile{why}.")
+            c.print(line_text(line))
             if obs.phase == "exchange":
-                self._announce_exchange_plan(obs)
+                plan = exchange_plan(self.match.exchange_steps, self.reader(obs),
+                                     obs.rules.give_back)
+                if plan is not None:
+                    c.print(line_text(plan))
         elif isinstance(event, DealEnded):
             self._show_deal_end(event, obs)
         elif isinstance(event, MatchEnded):
-            self._show_match_end(event)
+            self._show_match_end(event, obs)
         else:
-            line = self._event_text(event, obs)
-            if line is not None:
-                c.print(line)
+            text = self._event_text(event, obs)
+            if text is not None:
+                c.print(text)
 
     def _announce_reseating(self, event: Dealt, obs: Observation) -> None:
         """Under ``by-finish`` seating (RULES.md ``seating``): the new seats, clockwise,
@@ -1124,44 +1080,12 @@ class TerminalGame:
         else:
             c.print(f"You stay in seat {new}.")
 
-    def _lead_reason(self, deal_number: int) -> str:
-        r = self.rules
-        if deal_number == 1:
-            fl = r.first_lead
-            if fl.kind == "left-of-dealer":
-                return " (left of the dealer)"
-            if fl.card is not None:
-                return f" (holds {fl.card})"
-            return ""
-        return " (the President leads)" if r.later_lead == "president" else " (left of the dealer)"
-
-    def _announce_exchange_plan(self, obs: Observation) -> None:
-        m = self.match
-        parts: list[str] = []
-        for step in m.exchange_steps:  # public: who gives how many to whom
-            what = f"{step.count} card{'s' if step.count > 1 else ''}"
-            giver = self._who(step.giver, obs, start=not parts)
-            receiver = self._who(step.receiver, obs, start=False)
-            gives = "give" if giver.lower() == "you" else "gives"
-            if step.forced:
-                their = "your" if gives == "give" else "their"
-                parts.append(f"{giver} {gives} {their} highest {what} to {receiver}")
-            elif obs.rules.give_back == "lowest":
-                their = "your" if gives == "give" else "their"
-                parts.append(f"{giver} {gives} back {their} lowest {what}")
-            else:
-                parts.append(f"{giver} {gives} back any {what}")
-        if parts:
-            self.console.print("Exchange: " + "; ".join(parts) + ".")
-
     def _show_deal_end(self, event: DealEnded, obs: Observation) -> None:
         c = self.console
         n = obs.players
         last = event.finish_order[-1]
-        who = self._who(last, obs)
-        held = obs.hand_counts[last]
-        c.print(f"[bold]{who} {'are' if who == 'You' else 'is'} left holding {held} "
-                f"card{'s' if held != 1 else ''}: {_ordinal(n)} place[/] ({event.titles[last]}).")
+        c.print(line_text(left_holding(last, obs.hand_counts[last], n, event.titles[last],
+                                       self.reader(obs))))
         scored = self.rules.scoring is not None
         t = Table(title=f"Deal {obs.deal_number} result", title_justify="left",
                   show_edge=False, pad_edge=False)
@@ -1172,7 +1096,7 @@ class TerminalGame:
             t.add_column("Points", justify="right")
             t.add_column("Total", justify="right")
         for place, s in enumerate(event.finish_order, 1):
-            row = [_ordinal(place), self._name(s, obs),
+            row = [ordinal(place), self._name(s, obs),
                    event.titles[s]]
             if scored:
                 row += [str(event.points[s]), str(event.totals[s])]
@@ -1199,26 +1123,12 @@ class TerminalGame:
             t.add_row(label, *earlier, *map(str, pts[first:]), str(sum(pts)))
         return t
 
-    def _show_match_end(self, event: MatchEnded) -> None:
+    def _show_match_end(self, event: MatchEnded, obs: Observation) -> None:
         c = self.console
-        winners = [self.names[p] for p in event.winners]  # "You" for you by default
-        together = " and ".join(winners) if len(winners) < 3 else \
-            ", ".join(winners[:-1]) + " and " + winners[-1]
+        line = narrate(event, self.reader(obs), rules=self.rules, player_names=self.names)
         c.print()
-        if self.rules.match_end == "single-deal":
-            c.print(f"[bold]The deal is over.[/] {escape(winners[0])} finished first.")
-        else:
-            c.rule("Match over")
-            if len(winners) > 1:
-                verb = "share the win"
-            elif winners[0] == "You":
-                verb = "win"
-            else:
-                verb = "wins"
-            if self.rules.scoring is not None:
-                scores = ", ".join(f"{self.names[p]} {s}" for p, s in enumerate(event.scores))
-                c.print(f"[bold]{escape(together)} {verb}[/] (scores: {escape(scores)}).")
-            else:
-                c.print(f"[bold]{escape(together)} {verb}.[/]")
+        if line.title is not None:  # a match of more than one deal
+            c.rule(line.title)
+        c.print(line_text(line))
         if 0 in event.winners:
             c.print("Well played!")

@@ -24,7 +24,9 @@ from ..actions import PASS, Give, Pass, Play
 from ..cards import Card, Rank
 from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, PileCleared, Passed,
                       Played, WentOut, title_for_place, visible_to)
+from ..narration import Reader, card_label, narrate
 from ..observation import Observation
+from ..rules import Rules
 from .sealing import MAX_SEALED_CHARS
 
 __all__ = ["ClientMessage", "parse_client", "MessageError", "event_message", "state_message",
@@ -243,28 +245,11 @@ def to_action(msg: Any, phase: str) -> Play | Pass | Give:
 
 def card_text(card: Card) -> str:
     """A card as a person reads it: ``"10♥"``."""
-    return f"{card.rank.symbol}{card.suit.symbol}"
+    return card_label(card)
 
 
 def _cards(cards: Sequence[Card] | None) -> list[str] | None:
     return None if cards is None else [str(c) for c in cards]
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
-
-
-def _verb(who: str, you: bool, verb: str) -> str:
-    if you:
-        return f"{who} {verb}"
-    if verb.endswith(("s", "sh", "ch")):
-        return f"{who} {verb}es"
-    return f"{who} {verb}s"
-
-
-def _a(play: Play) -> str:
-    text = play.describe()
-    return ("an " if text[0] in "aeiou" else "a ") + text
 
 
 def readable(message: str, names: Sequence[str], seat: int) -> str:
@@ -281,8 +266,11 @@ def readable(message: str, names: Sequence[str], seat: int) -> str:
 
 
 def event_message(event: Event, seat: int, names: Sequence[str], players: int,
-                  player_names: Sequence[str], leader: int | None = None) -> dict[str, Any]:
-    """One event as ``seat`` may see it (:func:`visible_to`), with a sentence for that reader.
+                  player_names: Sequence[str], leader: int | None = None,
+                  rules: Rules | None = None) -> dict[str, Any]:
+    """One event as ``seat`` may see it (:func:`visible_to`), with a sentence for that reader
+    (:func:`president.narration.narrate`, the terminal's words too; a heading such as "Deal 2"
+    starts the sentence: ``"Deal 2: Robin deals. You lead the first pile."``).
 
     Args:
         event: an engine event (full information; hidden parts are removed here).
@@ -290,67 +278,36 @@ def event_message(event: Event, seat: int, names: Sequence[str], players: int,
         names: names by seat; ``player_names`` by match player index.
         players: table size.
         leader: for :class:`Dealt`, the seat that leads the deal.
+        rules: the table's rules, when given: the sentences add why a seat leads, the rank
+            reversal note and the final scores (see :func:`~president.narration.narrate`).
     """
     ev = visible_to(event, seat)
-
-    def who(s: int) -> str:
-        return "You" if s == seat else names[s]
-
-    def whom(s: int) -> str:
-        return "you" if s == seat else names[s]
-
+    me = names[seat]  # the reader among the match players (the winners are match players)
+    reader = Reader(tuple(names), seat, player=next(
+        (p for p, name in enumerate(player_names) if name == me), None))
+    text = narrate(ev, reader, leader=leader, rules=rules, player_names=player_names).full
     if isinstance(ev, Dealt):
-        text = f"Deal {ev.deal_number}: {_verb(who(ev.dealer), ev.dealer == seat, 'deal')}"
-        if leader is not None:
-            text += f"; {whom(leader)} lead{'' if leader == seat else 's'} the first pile"
         return {"type": "event", "kind": "dealt", "deal": ev.deal_number, "dealer": ev.dealer,
-                "hand_sizes": list(ev.hand_sizes), "text": text + "."}
+                "hand_sizes": list(ev.hand_sizes), "text": text}
     if isinstance(ev, Exchanged):
-        many = f"{ev.count} card{'s' if ev.count > 1 else ''}"
-        shown = ", ".join(card_text(c) for c in ev.cards) if ev.cards is not None else many
-        how = (" (highest card" + ("s" if ev.count > 1 else "") + ")") if ev.forced else ""
-        if ev.giver == seat:
-            text = f"You give {shown} to {names[ev.receiver]}{how}."
-        elif ev.receiver == seat:
-            text = f"{names[ev.giver]} gives you {shown}{how}."
-        else:
-            text = f"{names[ev.giver]} gives {names[ev.receiver]} {many}{how}."
         return {"type": "event", "kind": "exchanged", "giver": ev.giver, "receiver": ev.receiver,
                 "count": ev.count, "forced": ev.forced, "cards": _cards(ev.cards), "text": text}
     if isinstance(ev, Played):
-        verb = "lead" if ev.lead else "play"
         return {"type": "event", "kind": "played", "seat": ev.seat, "cards": _cards(ev.play.cards),
-                "lead": ev.lead, "play": ev.play.kind,
-                "text": f"{_verb(who(ev.seat), ev.seat == seat, verb)} {_a(ev.play)}."}
+                "lead": ev.lead, "play": ev.play.kind, "text": text}
     if isinstance(ev, Passed):
-        return {"type": "event", "kind": "passed", "seat": ev.seat,
-                "text": f"{_verb(who(ev.seat), ev.seat == seat, 'pass')}."}
+        return {"type": "event", "kind": "passed", "seat": ev.seat, "text": text}
     if isinstance(ev, PileCleared):
-        why = {"all-passed": "everyone else passed", "last-of-rank": "the last card of that rank was played",
-               "once-around": "everyone had their turn"}.get(ev.reason, ev.reason)
-        text = f"Pile cleared ({why})."
-        if ev.leader is not None:
-            text += f" {who(ev.leader)} lead{'' if ev.leader == seat else 's'}."
         return {"type": "event", "kind": "cleared", "reason": ev.reason, "winner": ev.winner,
                 "leader": ev.leader, "text": text}
     if isinstance(ev, WentOut):
-        title = ev.title  # as the rules name the place; only the place is not said twice
-        return {"type": "event", "kind": "out", "seat": ev.seat, "place": ev.place, "title": title,
-                "text": f"{who(ev.seat)} {'go' if ev.seat == seat else 'goes'} out: "
-                        f"{_ordinal(ev.place)} place"
-                        f"{'' if title == _ordinal(ev.place) else f' ({title})'}."}
+        return {"type": "event", "kind": "out", "seat": ev.seat, "place": ev.place,
+                "title": ev.title, "text": text}
     if isinstance(ev, DealEnded):
-        order = ", ".join(f"{names[s]} ({ev.titles[s]})" for s in ev.finish_order)
         return {"type": "event", "kind": "deal-ended", "finish_order": list(ev.finish_order),
                 "points": list(ev.points), "totals": list(ev.totals), "titles": list(ev.titles),
-                "text": f"Deal over: {order}."}
+                "text": text}
     if isinstance(ev, MatchEnded):
-        me = names[seat]
-        won = ["you" if player_names[p] == me else player_names[p] for p in ev.winners]
-        if len(won) == 1:
-            text = "Match over: you win." if won[0] == "you" else f"Match over: {won[0]} wins."
-        else:
-            text = f"Match over: {', '.join(won[:-1])} and {won[-1]} share the win."
         return {"type": "event", "kind": "match-ended", "winners": list(ev.winners),
                 "scores": list(ev.scores), "text": text}
     raise TypeError(f"unknown event {ev!r}")  # pragma: no cover

@@ -1,0 +1,322 @@
+"""Every event in plain words, as one seat may read it: the one place the sentences live.
+
+The terminal game (:mod:`president.terminal`) and the browser game
+(:func:`president.web.protocol.event_message`) both tell a match as it happens: "Robin
+deals. You lead the first pile.", "Alex plays a pair of nines (9♦ 9♠).", "The pile is
+cleared (everyone else passed); you lead next.". This module states each of those sentences
+once. A front end only dresses them: the terminal colours the cards and draws headings as
+rules; the browser joins a heading to its sentence ("Deal 2: Robin deals. ...").
+
+A sentence is a :class:`Line`: its words in :class:`Span` pieces (a piece that names a card
+carries the card, a piece to stress is marked ``strong``), a ``tone`` for the whole line
+and an optional ``title`` (a heading such as ``"Deal 2"``). ``line.text`` is the sentence
+alone, ``line.full`` the heading and the sentence in one (``"Deal 2: Robin deals. ..."``).
+
+Grammar follows the reader (a :class:`Reader`: the names by seat and the reader's seat):
+the reader is "You" ("you" inside a sentence) with the verb unchanged ("You play"), anyone
+else is their name ("Alex plays").
+
+Information: every event is passed through :func:`~president.events.visible_to` for the
+reader's seat before it is put into words, so a sentence never names a card the reader may
+not know (another seat's hand, the cards of an exchange between two other seats; RULES.md
+"Information").
+
+Standard library and the rules core only (like :mod:`president.events`).
+
+>>> from president.actions import Play
+>>> from president.events import Played
+>>> reader = Reader(("You", "Robin", "Alex", "Sam"), seat=0)
+>>> narrate(Played(2, Play.parse("9D 9S"), lead=False), reader).text
+'Alex plays a pair of nines (9♦ 9♠).'
+>>> narrate(Played(0, Play.parse("3C"), lead=True), reader).text
+'You lead a single three (3♣).'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from .actions import Play
+from .cards import Card
+from .events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, Passed, PileCleared,
+                     Played, WentOut, visible_to)
+from .match import Transfer
+from .rules import Rules
+
+__all__ = ["Span", "Line", "Reader", "narrate", "card_label", "ordinal", "lead_reason",
+           "exchange_plan", "left_holding", "CLEAR_REASONS", "SUIT_SYMBOLS"]
+
+#: The suit symbols, clubs, diamonds, hearts, spades (the order of :class:`~president.cards.Suit`).
+SUIT_SYMBOLS = "♣♦♥♠"
+
+#: Why a pile cleared (:attr:`PileCleared.reason`), in words.
+CLEAR_REASONS = {
+    "all-passed": "everyone else passed",
+    "last-of-rank": "all four cards of the rank are on the pile",
+    "once-around": "everyone had their one turn on it",
+}
+
+
+def ordinal(n: int) -> str:
+    """``1`` → ``"1st"``, ``2`` → ``"2nd"``, ``11`` → ``"11th"``, ``23`` → ``"23rd"``."""
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
+def card_label(card: Card, symbols: bool = True) -> str:
+    """A card as a person reads it: ``"10♥"``, or ``"10H"`` without ``symbols`` (both can
+    be typed in the terminal)."""
+    return card.rank.symbol + (SUIT_SYMBOLS[card.suit] if symbols else card.suit.letter)
+
+
+def _many(count: int, what: str = "card") -> str:
+    return f"{count} {what}{'s' if count != 1 else ''}"
+
+
+def _a(play: Play) -> str:
+    text = play.describe()
+    return ("an " if text[0] in "aeiou" else "a ") + text
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A piece of a sentence: ``text``; ``card`` when the piece names that card (its label),
+    ``strong`` when it is to be stressed (the terminal shows it in bold)."""
+
+    text: str
+    card: Card | None = None
+    strong: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One sentence (or two) about one event.
+
+    Attributes:
+        spans: the words, in order; ``"".join(s.text for s in spans)`` is the sentence.
+        tone: how the whole line reads: ``""`` (plain), ``"quiet"`` (a pile cleared: the
+            terminal dims it) or ``"strong"`` (someone went out: bold).
+        title: a heading the sentence belongs under (``"Deal 2"``, ``"Deal over"``,
+            ``"Match over"``) or ``None``.
+    """
+
+    spans: tuple[Span, ...]
+    tone: str = ""
+    title: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The sentence alone, without the title."""
+        return "".join(s.text for s in self.spans)
+
+    @property
+    def full(self) -> str:
+        """The title and the sentence in one: ``"Deal 2: Robin deals. ..."`` (the text
+        alone when there is no title)."""
+        return self.text if self.title is None else f"{self.title}: {self.text}"
+
+    def __str__(self) -> str:
+        return self.full
+
+
+class _Words:
+    """Builds a :class:`Line` piece by piece."""
+
+    def __init__(self, symbols: bool) -> None:
+        self.spans: list[Span] = []
+        self.symbols = symbols
+
+    def say(self, text: str, strong: bool = False) -> _Words:
+        if text:
+            self.spans.append(Span(text, strong=strong))
+        return self
+
+    def cards(self, cards: Sequence[Card]) -> _Words:
+        for i, card in enumerate(cards):
+            if i:
+                self.say(" ")
+            self.spans.append(Span(card_label(card, self.symbols), card=card))
+        return self
+
+    def line(self, tone: str = "", title: str | None = None) -> Line:
+        return Line(tuple(self.spans), tone, title)
+
+
+@dataclass(frozen=True, slots=True)
+class Reader:
+    """Who reads the sentences.
+
+    Attributes:
+        names: player names by seat in the current deal.
+        seat: the reader's seat (their own moves read "You play", "you lead").
+        symbols: cards with suit symbols (``9♠``) or suit letters (``9S``).
+        player: the reader's match player index (to find the reader among a match's winners,
+            which are match players, not seats); ``None`` when it is not known.
+    """
+
+    names: tuple[str, ...]
+    seat: int
+    symbols: bool = True
+    player: int | None = None
+
+    def who(self, seat: int, *, start: bool = True) -> str:
+        """``"You"`` (``"you"`` inside a sentence) for the reader, else the seat's name."""
+        if seat == self.seat:
+            return "You" if start else "you"
+        return self.names[seat]
+
+    def does(self, seat: int, verb: str, *, start: bool = True) -> str:
+        """``"You play"`` for the reader, ``"Robin plays"`` (``"passes"``, ``"goes"``) for
+        anyone else."""
+        if seat == self.seat:
+            return f"{self.who(seat, start=start)} {verb}"
+        ending = "es" if verb.endswith(("s", "sh", "ch", "o")) else "s"
+        return f"{self.names[seat]} {verb}{ending}"
+
+
+def lead_reason(rules: Rules, deal_number: int) -> str:
+    """Why a seat leads the deal, in words: ``"left of the dealer"``, ``"holds 3C"``, ``"the
+    President leads"`` (RULES.md ``first_lead`` and ``later_lead``); ``""`` when the rules
+    name the seat (``seat:<n>``)."""
+    if deal_number == 1:
+        fl = rules.first_lead
+        if fl.kind == "left-of-dealer":
+            return "left of the dealer"
+        if fl.card is not None:
+            return f"holds {fl.card}"
+        return ""
+    return "the President leads" if rules.later_lead == "president" else "left of the dealer"
+
+
+def exchange_plan(steps: Sequence[Transfer], reader: Reader, give_back: str) -> Line | None:
+    """The exchange of a deal before it starts (public: who gives how many to whom):
+    ``"Exchange: Sam gives their highest 1 card to you; you give back any 1 card."``
+    ``None`` when there is no exchange.
+
+    Args:
+        steps: the deal's exchange steps in order (:attr:`Match.exchange_steps`).
+        reader: who reads it.
+        give_back: the rules' ``give_back`` (``"any"`` or ``"lowest"``).
+    """
+    parts: list[str] = []
+    for step in steps:
+        what = _many(step.count)
+        giver = reader.does(step.giver, "give", start=not parts)
+        their = "your" if step.giver == reader.seat else "their"
+        if step.forced:
+            receiver = reader.who(step.receiver, start=False)
+            parts.append(f"{giver} {their} highest {what} to {receiver}")
+        elif give_back == "lowest":
+            parts.append(f"{giver} back {their} lowest {what}")
+        else:
+            parts.append(f"{giver} back any {what}")
+    if not parts:
+        return None
+    return Line((Span("Exchange: " + "; ".join(parts) + "."),))
+
+
+def left_holding(seat: int, held: int, place: int, title: str, reader: Reader) -> Line:
+    """The last player of a deal: ``"Sam is left holding 3 cards: 4th place (last)."``
+    (the first part strong)."""
+    be = "are" if seat == reader.seat else "is"
+    w = _Words(reader.symbols)
+    w.say(f"{reader.who(seat)} {be} left holding {_many(held)}: {ordinal(place)} place",
+          strong=True)
+    return w.say(f" ({title}).").line()
+
+
+def narrate(event: Event, reader: Reader, *, leader: int | None = None,
+            rules: Rules | None = None, player_names: Sequence[str] | None = None) -> Line:
+    """One event in words, as ``reader`` may know it.
+
+    Args:
+        event: any engine event (full information: what the reader may not know is removed
+            here with :func:`~president.events.visible_to`).
+        reader: who reads it.
+        leader: for :class:`Dealt`, the seat that leads the deal (``None``: not said).
+        rules: the table's rules, when known: they add why that seat leads
+            (:func:`lead_reason`), the note that four of a kind turns the rank order around
+            (the ``reversal`` twist), the scores at the end of a scored match and "The deal
+            is over." for a single deal. ``None`` leaves those out.
+        player_names: names by match player index, for :class:`MatchEnded` (its winners are
+            match players); default ``reader.names``.
+
+    Returns:
+        The :class:`Line`. Its ``title``, when set, is a heading: ``"Deal 2"`` for
+        :class:`Dealt`, ``"Deal over"`` for :class:`DealEnded`, ``"Match over"`` for
+        :class:`MatchEnded` of a match of more than one deal.
+
+    Raises:
+        TypeError: ``event`` is not an engine event.
+    """
+    ev = visible_to(event, reader.seat)
+    w = _Words(reader.symbols)
+    if isinstance(ev, Dealt):
+        w.say(reader.does(ev.dealer, "deal") + ".")
+        if leader is not None:
+            why = lead_reason(rules, ev.deal_number) if rules is not None else ""
+            w.say(f" {reader.does(leader, 'lead')} the first pile{f' ({why})' if why else ''}.")
+        return w.line(title=f"Deal {ev.deal_number}")
+    if isinstance(ev, Exchanged):
+        if ev.receiver == reader.seat:
+            w.say(f"{reader.who(ev.giver)} gives you ")
+        else:
+            w.say(f"{reader.does(ev.giver, 'give')} {reader.who(ev.receiver, start=False)} ")
+        if ev.cards is None:  # neither seat is the reader's
+            w.say(_many(ev.count))
+        else:
+            w.cards(ev.cards)
+        if ev.forced:
+            w.say(" (your highest)" if ev.giver == reader.seat else " (their highest)")
+        return w.say(".").line()
+    if isinstance(ev, Played):
+        w.say(f"{reader.does(ev.seat, 'lead' if ev.lead else 'play')} {_a(ev.play)} (")
+        w.cards(ev.play.cards).say(").")
+        if rules is not None and rules.reversal and ev.play.count == 4:
+            w.say(" Four of a kind turns the rank order around.", strong=True)
+        return w.line()
+    if isinstance(ev, Passed):
+        return w.say(reader.does(ev.seat, "pass") + ".").line()
+    if isinstance(ev, PileCleared):
+        why = CLEAR_REASONS.get(ev.reason, ev.reason)
+        if ev.leader is None:
+            return w.say(f"The pile is cleared ({why}).").line("quiet")
+        return w.say(f"The pile is cleared ({why}); "
+                     f"{reader.does(ev.leader, 'lead', start=False)} next.").line("quiet")
+    if isinstance(ev, WentOut):
+        place = ordinal(ev.place)
+        title = "" if ev.title == place else f" ({ev.title})"  # the place is not said twice
+        return w.say(f"{reader.does(ev.seat, 'go')} out in {place} place{title}.").line("strong")
+    if isinstance(ev, DealEnded):
+        order = ", ".join(f"{reader.names[s]} ({ev.titles[s]})" for s in ev.finish_order)
+        return w.say(order + ".").line(title="Deal over")
+    if isinstance(ev, MatchEnded):
+        return _match_over(ev, reader, rules, player_names)
+    raise TypeError(f"not an event: {event!r}")
+
+
+def _match_over(ev: MatchEnded, reader: Reader, rules: Rules | None,
+                player_names: Sequence[str] | None) -> Line:
+    names = list(reader.names if player_names is None else player_names)
+    winners = [("You" if not i else "you") if p == reader.player else names[p]
+               for i, p in enumerate(ev.winners)]
+    w = _Words(reader.symbols)
+    if rules is not None and rules.match_end == "single-deal":
+        return w.say("The deal is over.", strong=True).say(
+            f" {winners[0]} finished first.").line()
+    together = " and ".join(winners) if len(winners) < 3 else \
+        ", ".join(winners[:-1]) + " and " + winners[-1]
+    if len(winners) > 1:
+        verb = "share the win"
+    elif ev.winners[0] == reader.player:
+        verb = "win"
+    else:
+        verb = "wins"
+    if rules is not None and rules.scoring is not None:
+        scores = ", ".join(f"{names[p]} {s}" for p, s in enumerate(ev.scores))
+        w.say(f"{together} {verb}", strong=True).say(f" (scores: {scores}).")
+    else:
+        w.say(f"{together} {verb}.", strong=True)
+    return w.line(title="Match over")
