@@ -1,0 +1,256 @@
+"""Game records, reading: JSON text or a decoded dict checked into a :class:`Record`.
+
+:func:`loads` and :func:`load` read a record, and ``Record.from_dict`` checks a decoded one
+(by :func:`_read_record` here); anything that is not a valid ``president/1`` record raises
+:class:`RecordError` naming the field (``deals[1].actions[3]: ...``). Whether a readable
+record keeps the rules is for :mod:`president.records.replayer` to say.
+
+This module is part of the rules core: standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import IO, Any, Mapping, Unpack
+
+from ..cards import format_mask, mask_from_cards, parse_cards
+from ..errors import NotationError, PresidentError
+from ..rules import Rules
+from .model import FORMAT, ActionEntry, DealRecord, ExchangeEntry, Record, RecordError, _Where
+
+_TOP_FIELDS = ("format", "rules", "players", "deals", "comment")
+_DEAL_FIELDS = ("dealer", "seating", "hands", "seed", "finish_order", "leader", "exchange",
+                "actions", "comment")
+# A deal kept by its finishing order has none of these: its cards were at the table.
+_PLAYED_FIELDS = ("hands", "seed", "exchange", "actions")
+_ACTION_RE = re.compile(r"^\s*(\S+)\s+(\S.*?)\s*$")
+_RULES_ERRORS = (PresidentError, TypeError, ValueError, AttributeError, KeyError)
+_EXCHANGE_RE = re.compile(r"^\s*(\S+?)\s*>\s*(\S+?)\s+(\S.*?)\s*$")
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _read_record(data: Any) -> Record:
+    if not isinstance(data, Mapping):
+        raise RecordError("", f"a record is a JSON object with \"format\": \"{FORMAT}\", "
+                          f"not {type(data).__name__}")
+    unknown = [k for k in data if k not in _TOP_FIELDS]
+    if unknown:
+        raise RecordError(str(unknown[0]), f"unknown field; a record has the fields "
+                          f"{', '.join(_TOP_FIELDS)}")
+    fmt = data.get("format")
+    if fmt != FORMAT:
+        raise RecordError("format", f"{fmt!r} is not a known record format; this program "
+                          f"reads \"{FORMAT}\"" if fmt is not None else
+                          f"missing; a record starts with \"format\": \"{FORMAT}\"")
+    if "comment" in data and not isinstance(data["comment"], str):
+        raise RecordError("comment", "must be a string")
+    names = data.get("players")
+    if not isinstance(names, list) or not names or not all(isinstance(p, str) for p in names):
+        raise RecordError("players", "give the player names as a list of strings, "
+                          "e.g. [\"Alex\", \"Blair\", \"Casey\", \"Drew\"]")
+    rules_data = data.get("rules")
+    if not isinstance(rules_data, Mapping):
+        raise RecordError("rules", "give the rules as an object, e.g. {\"preset\": \"house\", "
+                          "\"players\": 4}")
+    rules_data = dict(rules_data)
+    rules_data.setdefault("players", len(names))
+    try:
+        rules = Rules.from_dict(rules_data)
+    except _RULES_ERRORS as e:
+        where = f"rules.{e.option}" if hasattr(e, "option") else "rules"
+        raise RecordError(where, getattr(e, "message", str(e))) from None
+    if len(names) != rules.players:
+        raise RecordError("players", f"{len(names)} names for a table of {rules.players} "
+                          f"(rules.players); give exactly {rules.players}")
+    deals = data.get("deals")
+    if not isinstance(deals, list):
+        raise RecordError("deals", "give the deals as a list (it may be empty)")
+    return Record(rules, tuple(names), tuple(_read_deal(rules, i, d) for i, d in enumerate(deals)))
+
+
+def _read_seat(value: Any, n: int, where: str, what: str = "seat", context: str = "",
+               **loc: Unpack[_Where]) -> int:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    if not _is_int(value):
+        raise RecordError(where, f"{what} {value!r}{context} is not a seat number; seats are 0 to "
+                          f"{n - 1}", **loc)
+    if not 0 <= value < n:
+        raise RecordError(where, f"{what} {value}{context} does not exist at a table of {n}; seats "
+                          f"are 0 to {n - 1}", **loc)
+    seat: int = value
+    return seat
+
+
+def _read_deal(rules: Rules, d: int, data: Any) -> DealRecord:
+    n = rules.players
+    here = f"deals[{d}]"
+    loc = _Where(deal=d, step="deal")
+    if not isinstance(data, Mapping):
+        raise RecordError(here, "a deal is an object with \"hands\" or \"seed\" and "
+                          "\"actions\", or with \"finish_order\" (a deal played with real "
+                          "cards)", **loc)
+    unknown = [k for k in data if k not in _DEAL_FIELDS]
+    if unknown:
+        raise RecordError(f"{here}.{unknown[0]}", f"unknown field; a deal has the fields "
+                          f"{', '.join(_DEAL_FIELDS)}", **loc)
+    if "comment" in data and not isinstance(data["comment"], str):
+        raise RecordError(f"{here}.comment", "must be a string", **loc)
+    dealer = data.get("dealer")
+    if dealer is not None:
+        dealer = _read_seat(dealer, n, f"{here}.dealer", "dealer", **loc)
+    leader = data.get("leader")
+    if leader is not None:
+        leader = _read_seat(leader, n, f"{here}.leader", "leader", **loc)
+    seating = data.get("seating")
+    if seating is not None:
+        if not isinstance(seating, list) or sorted(seating) != list(range(n)) \
+                or not all(_is_int(p) for p in seating):
+            raise RecordError(f"{here}.seating", f"{seating!r} is not an arrangement of the "
+                              f"players; give each player index 0 to {n - 1} once, seat 0 "
+                              f"first", **loc)
+        seating = tuple(seating)
+    if "finish_order" in data:
+        return _read_order_deal(data, n, here, loc, dealer=dealer, seating=seating,
+                                leader=leader)
+    hands = seed = None
+    if ("hands" in data) == ("seed" in data):
+        raise RecordError(here, "give either \"hands\" (the dealt cards per seat) or "
+                          "\"seed\" (a whole number for deal_hands), not both or neither", **loc)
+    if "seed" in data:
+        seed = data["seed"]
+        if not _is_int(seed):
+            raise RecordError(f"{here}.seed", f"{seed!r} is not a whole number", **loc)
+    else:
+        hands = _read_hands(data["hands"], n, here, loc)
+    exchange = data.get("exchange", [])
+    if not isinstance(exchange, list):
+        raise RecordError(f"{here}.exchange", "give the exchange as a list of strings like "
+                          "\"3>0 2S\"", **loc)
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        raise RecordError(f"{here}.actions", "give the actions as a list of strings like "
+                          "\"0 5H 5C\" or \"1 pass\"", **loc)
+    return DealRecord(
+        hands=hands, seed=seed, dealer=dealer, seating=seating, leader=leader,
+        exchange=tuple(_read_exchange(e, n, d, i) for i, e in enumerate(exchange)),
+        actions=tuple(_read_action(a, n, d, i) for i, a in enumerate(actions)))
+
+
+def _read_order_deal(data: Mapping[str, Any], n: int, here: str, loc: _Where,
+                     **fields: Any) -> DealRecord:
+    # A deal played with real cards, kept by its finishing order. Only the shape is checked
+    # here; whether the order names every seat once is the engine's to say on replay
+    # (Match.finish_by_order, reason "bad-order"), so the rule is stated once.
+    given = [k for k in _PLAYED_FIELDS if k in data]
+    if given:
+        what = {"hands": "hands", "seed": "seed", "exchange": "exchange transfers",
+                "actions": "actions"}[given[0]]
+        raise RecordError(f"{here}.{given[0]}", f"a deal kept by its finishing order has no "
+                          f"{what}: its cards were played at the table and are not in the "
+                          "record; give either \"finish_order\" alone or \"hands\"/\"seed\" "
+                          "with \"exchange\" and \"actions\", not both", **loc)
+    order = data["finish_order"]
+    if not isinstance(order, list):
+        raise RecordError(f"{here}.finish_order", f"{order!r} is not a list; give the seats "
+                          f"of this deal first out first, each of 0 to {n - 1} once, e.g. "
+                          f"{list(range(n))}", **loc)
+    return DealRecord(finish_order=tuple(order), **fields)
+
+
+def _read_hands(value: Any, n: int, here: str, loc: _Where) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) != n:
+        count = f"{len(value)} hands" if isinstance(value, list) else repr(value)
+        raise RecordError(f"{here}.hands", f"{count} given; give one string of cards per "
+                          f"seat, {n} in all, seat 0 first", **loc)
+    masks = []
+    seen = 0
+    for seat, text in enumerate(value):
+        where = f"{here}.hands[{seat}]"
+        if not isinstance(text, str):
+            raise RecordError(where, f"{text!r} is not a string of cards like \"5H 5C 3D\"", **loc)
+        try:
+            mask = mask_from_cards(parse_cards(text))
+        except NotationError as e:
+            raise RecordError(where, e.message, **loc) from None
+        if not mask:
+            raise RecordError(where, f"seat {seat} has no cards; every seat is dealt at "
+                              "least one card", **loc)
+        if mask & seen:
+            raise RecordError(where, f"{format_mask(mask & seen)} already in another hand; "
+                              "hands must not share cards", **loc)
+        seen |= mask
+        masks.append(mask)
+    return tuple(masks)
+
+
+def _read_action(text: Any, n: int, d: int, i: int) -> ActionEntry:
+    where = f"deals[{d}].actions[{i}]"
+    loc = _Where(deal=d, step="play", index=i)
+    m = _ACTION_RE.match(text) if isinstance(text, str) else None
+    if m is None:
+        raise RecordError(where, f"{text!r} is not an action; write \"seat cards\" such as "
+                          "\"2 9S 9D\", or \"seat pass\" such as \"1 pass\"", **loc)
+    if not m.group(1).isdigit():
+        raise RecordError(where, f"{m.group(1)!r} in {text!r} is not a seat number; write "
+                          f"\"seat cards\" or \"seat pass\" with seats 0 to {n - 1}", **loc)
+    seat = _read_seat(int(m.group(1)), n, where, "seat", f" in {text!r}", **loc)
+    rest = m.group(2)
+    if rest.lower() == "pass":
+        return ActionEntry(seat, None, text)
+    try:
+        cards = parse_cards(rest)
+    except NotationError as e:
+        raise RecordError(where, f"{text!r}: {e.message}", **loc) from None
+    return ActionEntry(seat, tuple(sorted(cards)), text)
+
+
+def _read_exchange(text: Any, n: int, d: int, i: int) -> ExchangeEntry:
+    where = f"deals[{d}].exchange[{i}]"
+    loc = _Where(deal=d, step="exchange", index=i)
+    m = _EXCHANGE_RE.match(text) if isinstance(text, str) else None
+    if m is None:
+        raise RecordError(where, f"{text!r} is not an exchange transfer; write "
+                          "\"giver>receiver cards\" such as \"3>0 2S\"", **loc)
+    seats = []
+    for part, what in ((m.group(1), "giver"), (m.group(2), "receiver")):
+        if not part.isdigit():
+            raise RecordError(where, f"{what} {part!r} in {text!r} is not a seat number; "
+                              f"seats are 0 to {n - 1}", **loc)
+        seats.append(_read_seat(int(part), n, where, what, f" in {text!r}", **loc))
+    try:
+        mask = mask_from_cards(parse_cards(m.group(3)))
+    except NotationError as e:
+        raise RecordError(where, f"{text!r}: {e.message}", **loc) from None
+    return ExchangeEntry(seats[0], seats[1], mask, text)
+
+
+def loads(text: str | bytes) -> Record:
+    """Read a record from JSON text.
+
+    Raises:
+        RecordError: if the text is not JSON or not a valid ``president/1`` record; the
+            message names the field (``deals[1].actions[3]: ...``).
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError("", f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except (UnicodeDecodeError, TypeError) as e:
+        raise RecordError("", f"not JSON text: {e}") from None
+    except RecursionError:
+        raise RecordError("", "not a record: the JSON is nested too deeply") from None
+    return _read_record(data)
+
+
+def load(fp: IO[str] | IO[bytes]) -> Record:
+    """Read a record from a file object opened for reading (text or binary).
+
+    Raises:
+        RecordError: as :func:`loads`.
+    """
+    return loads(fp.read())
