@@ -12,7 +12,11 @@ episode; the observation is built every step (``last()`` in the AEC loop, the re
 - Gymnasium ``President-v0``, ``house`` 4 players, the learner against three ``random``
   players (steps are the learner's; the others' turns run inside each step).
 - ``VectorEnv``, 64 tables of ``house`` 4 players, one-deal episodes (auto-reset); a step of
-  the 64 tables counts 64 steps.
+  the 64 tables counts 64 steps. Measured twice in the same run, once per backend: the
+  Python tables (``backend="python"``, the engine's ``Match`` per table) and the compiled
+  core (``backend="compiled"``, ``president._vector``; "not built" when it is missing),
+  with the ratio compiled / Python. The policy is drawn with numpy from the masks (the
+  argmax of uniform noise over each row's mask), the same for both.
 
 Issue 13's targets are 50,000 AEC steps per second on one core and 100,000 for the vector
 environment; the figures say how far off them these pure-Python adapters are. ``PRESIDENT_BENCH_QUICK=1`` (``run.py --quick``) shortens
@@ -110,15 +114,17 @@ def gym_figure(seconds: float, **options) -> dict:
             "steps_per_cpu_second": round(steps / max(cpu, 1e-9))}
 
 
-def vector_figure(seconds: float, num_envs: int = 64, **options) -> dict:
-    """Random masked steps of :class:`~president.env.VectorEnv` (``num_envs`` tables) for about
-    ``seconds``; a step of ``N`` tables counts ``N`` steps. Actions are chosen for all tables
-    at once: the argmax of uniform noise over each row's mask."""
+def vector_figure(seconds: float, num_envs: int = 64, backend: str = "python",
+                  **options) -> dict:
+    """Random masked steps of :class:`~president.env.VectorEnv` (``num_envs`` tables, the
+    given ``backend``) for about ``seconds``; a step of ``N`` tables counts ``N`` steps.
+    Actions are chosen for all tables at once: the argmax of uniform noise over each row's
+    mask. Raises ``ValueError`` when ``backend="compiled"`` cannot run (not built)."""
     import numpy as np
 
     from president.env import VectorEnv
 
-    v = VectorEnv(num_envs, **options)
+    v = VectorEnv(num_envs, backend=backend, **options)
     rng = np.random.default_rng(0)
     obs, info = v.reset(seed=0)
     steps = episodes = 0
@@ -130,10 +136,22 @@ def vector_figure(seconds: float, num_envs: int = 64, **options) -> dict:
             steps += num_envs
             episodes += int(term.sum() + trunc.sum())
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    return {"env": f"VectorEnv N={num_envs}", "options": options, "steps": steps,
-            "episodes": episodes, "seconds": round(wall, 3),
-            "steps_per_second": round(steps / wall),
-            "steps_per_cpu_second": round(steps / max(cpu, 1e-9))}
+    return {"env": f"VectorEnv N={num_envs} {v.backend}", "backend": v.backend,
+            "options": options, "steps": steps, "episodes": episodes,
+            "seconds": round(wall, 3), "steps_per_second": round(steps / wall),
+            "steps_per_cpu_second": round(steps / max(cpu, 1e-9)),
+            "episodes_per_cpu_second": round(episodes / max(cpu, 1e-9), 1)}
+
+
+def compiled_vector_figure(seconds: float, num_envs: int = 64, **options) -> dict | None:
+    """:func:`vector_figure` with ``backend="compiled"``, or ``None`` when the compiled core
+    cannot run (not built, or ``PRESIDENT_PURE=1``)."""
+    try:
+        return vector_figure(seconds, num_envs, backend="compiled", **options)
+    except ValueError as e:
+        if "backend = 'compiled'" not in str(e):
+            raise
+        return None
 
 
 def _openspiel(game_name: str, seconds: float) -> dict:
@@ -293,6 +311,12 @@ def main(argv: list[str] | None = None) -> int:
         gym_figure(args.seconds, preset="house", players=4, opponents="random"),
         vector_figure(args.seconds, 64, preset="house", players=4),
     ]
+    compiled = compiled_vector_figure(args.seconds, 64, preset="house", players=4)
+    python_vector = figures[-1]
+    if compiled is not None:
+        compiled["ratio_to_python"] = round(compiled["steps_per_cpu_second"] /
+                                            max(python_vector["steps_per_cpu_second"], 1), 2)
+        figures.append(compiled)
     peers = [] if args.no_peers else peer_figures(args.seconds)
     ours = figures[0]
     for f in peers:
@@ -317,10 +341,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Issue 13 target: {TARGET_AEC_STEPS_PER_SECOND:,} AEC steps/s on one core: "
           f"{'met' if best >= TARGET_AEC_STEPS_PER_SECOND else 'not met'} "
           f"({best:,} per CPU second, house, 4 players).")
-    vec = figures[-1]["steps_per_cpu_second"]
+    if compiled is None:
+        print("VectorEnv compiled backend: not built (president._vector; python setup.py "
+              "build_ext --inplace) or PRESIDENT_PURE=1.")
+    else:
+        print(f"VectorEnv compiled / Python, same run: {compiled['steps_per_cpu_second']:,} / "
+              f"{python_vector['steps_per_cpu_second']:,} steps per CPU second = "
+              f"{compiled['ratio_to_python']}x; {compiled['episodes_per_cpu_second']:,} / "
+              f"{python_vector['episodes_per_cpu_second']:,} one-deal episodes per CPU second.")
+    vec = max(f["steps_per_cpu_second"] for f in figures if f["env"].startswith("VectorEnv"))
     print(f"Issue 13 target: {TARGET_VECTOR_STEPS_PER_SECOND:,} vector steps/s: "
           f"{'met' if vec >= TARGET_VECTOR_STEPS_PER_SECOND else 'not met'} "
-          f"({vec:,} per CPU second, 64 tables, house, 4 players).")
+          f"({vec:,} per CPU second, 64 tables, house, 4 players, the faster backend).")
     if peers:
         print_peers(ours, peers)
     return 0
