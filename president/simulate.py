@@ -23,13 +23,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from .deal import deal_hands
 from .errors import IllegalAction
 from .match import Match
+from .parallel import check_backend, run_boards
 from .players import LEVELS, Player, is_import_path, load_class, make_player
 from .rules import MatchEnd, Rules
 
@@ -177,28 +177,6 @@ def _run_boards(config: SimulationConfig, boards: Sequence[int]) -> list[dict[st
 
 
 #: The ways to run the boards: in this process or a local process pool, or as Ray tasks.
-BACKENDS = ("local", "ray")
-
-
-def check_backend(backend: str, address: str | None) -> None:
-    """Check a ``backend`` and ``address`` pair (shared with :mod:`president.tournament`).
-
-    Raises:
-        ValueError: an unknown backend, or an address for the local backend.
-    """
-    if backend not in BACKENDS:
-        raise ValueError(f"backend = {backend!r}; backends are: {', '.join(BACKENDS)}")
-    if address is not None and backend != "ray":
-        raise ValueError(f"address = {address!r} is for backend 'ray' (a Ray cluster), "
-                         f"not {backend!r}")
-
-
-def _chunks(todo: Sequence[int], workers: int) -> list[list[int]]:
-    """``todo`` cut into chunks of 1 to 25 boards, about 8 per worker."""
-    size = max(1, min(25, len(todo) // (workers * 8) or 1))
-    return [list(todo[i:i + size]) for i in range(0, len(todo), size)]
-
-
 def interval(values: Sequence[float]) -> dict[str, Any]:
     """Mean and 95% confidence interval (normal approximation over independent units):
     ``{"mean", "low", "high", "n"}``. With fewer than 2 values ``low`` and ``high`` are
@@ -239,7 +217,7 @@ def simulate(config: SimulationConfig, *, jobs: int = 1,
     """
     if jobs < 1:
         raise ValueError(f"jobs = {jobs} must be at least 1")
-    check_backend(backend, address)
+    check_backend(backend, address)      # before any board is played
     started = time.perf_counter()
     todo = list(range(config.boards)) if boards is None else list(boards)
     results: dict[int, dict[str, Any]] = {}
@@ -252,19 +230,8 @@ def simulate(config: SimulationConfig, *, jobs: int = 1,
         if progress:
             progress(len(ch))
 
-    if backend == "ray":
-        from .distributed import cluster_cpus, map_chunks, ray_session
-        with ray_session(address) as ray:
-            map_chunks(ray, _run_boards, config, _chunks(todo, cluster_cpus(ray)), take)
-    elif jobs == 1:
-        for ch in _chunks(todo, jobs):
-            take(ch, _run_boards(config, ch))
-    else:
-        from concurrent.futures import as_completed
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_run_boards, config, ch): ch for ch in _chunks(todo, jobs)}
-            for fut in as_completed(futures):
-                take(futures[fut], fut.result())
+    run_boards(_run_boards, config, todo, take, jobs=jobs, backend=backend, address=address,
+               largest=25, per_worker=8)
     summary = summarise(config, list(done) + [results[b] for b in sorted(results)])
     summary["seconds"] = time.perf_counter() - started
     return summary

@@ -29,14 +29,14 @@ from __future__ import annotations
 
 import json
 import math
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Callable, Iterable, Sequence
 
 from .players import LEVELS, is_import_path, load_class
 from .rules import MatchEnd, Rules
-from .simulate import SimulationConfig, check_backend, play_board
+from .parallel import check_backend, run_boards
+from .simulate import SimulationConfig, play_board
 
 __all__ = ["TournamentConfig", "TournamentStats", "run_tournament", "play_tournament_board",
            "assignments", "deals_per_board", "load_stats", "FORMAT"]
@@ -325,12 +325,6 @@ def _run_boards(config: TournamentConfig, boards: Sequence[int]) -> list[dict[st
     return [play_tournament_board(config, b) for b in boards]
 
 
-def _chunks(todo: Sequence[int], workers: int) -> list[list[int]]:
-    """``todo`` cut into chunks of 1 to 10 boards, about 4 per worker."""
-    size = max(1, min(10, len(todo) // (workers * 4) or 1))
-    return [list(todo[i:i + size]) for i in range(0, len(todo), size)]
-
-
 def run_tournament(config: TournamentConfig, *, jobs: int = 1,
                    boards: Iterable[int] | None = None,
                    progress: Callable[[int], None] | None = None,
@@ -364,18 +358,8 @@ def run_tournament(config: TournamentConfig, *, jobs: int = 1,
         if progress:
             progress(len(ch))
 
-    if backend == "ray":
-        from .distributed import cluster_cpus, map_chunks, ray_session
-        with ray_session(address) as ray:
-            map_chunks(ray, _run_boards, config, _chunks(todo, cluster_cpus(ray)), take)
-    elif jobs == 1:
-        for ch in _chunks(todo, jobs):
-            take(ch, _run_boards(config, ch))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(_run_boards, config, ch): ch for ch in _chunks(todo, jobs)}
-            for fut in as_completed(futures):
-                take(futures[fut], fut.result())
+    run_boards(_run_boards, config, todo, take, jobs=jobs, backend=backend, address=address,
+               largest=10, per_worker=4)
     for b in sorted(results):
         stats.add(b, results[b])
     return stats
