@@ -4,7 +4,7 @@ Suits never matter in the play of a deal (RULES.md, "Deck"): what may be played 
 play or a pass does depend only on ranks, counts of cards and seats. This module says it
 once, for every value of the options ``beat``, ``passing`` and ``last_of_rank_clears`` and
 for 3 to 7 players. Everything else reads it: :class:`president.deal.Deal` (which adds
-suits, events and scoring), :class:`president.players.fastsim.FastDeal` and the Python
+suits, events and scoring), :class:`president.players.playout_state.FastDeal` and the Python
 play-outs, and the players' knowledge (:mod:`president.players.knowledge`). Standard
 library only; nothing here imports web, numpy or research code.
 
@@ -249,7 +249,7 @@ class PlayState:
 
     This class holds the rules and no storage (``__slots__ = ()``): a subclass declares the
     attributes named in :data:`STATE_SLOTS` (:class:`Position` does, and so does
-    :class:`president.players.fastsim.FastDeal`, which adds the hands).
+    :class:`president.players.playout_state.FastDeal`, which adds the hands).
 
     Attributes (mutable):
         players: number of seats, 3–7.
@@ -271,9 +271,8 @@ class PlayState:
             the start of every deal).
 
     ``reversal`` and ``reversed`` are class attributes ``False`` here, so a subclass that
-    does not declare them as slots plays in normal order (:class:`president.players.
-    fastsim.FastDeal` for now: the play-outs do not model the twist);
-    :class:`Position` declares them and takes ``reversal``.
+    does not declare them as slots plays in normal order; :class:`Position` and
+    :class:`president.players.playout_state.FastDeal` declare them and take ``reversal``.
 
     The transitions are unchecked: :meth:`play` must be given a legal play (see
     :func:`may_play`) of the seat to act, :meth:`pass_` a legal pass (:func:`may_pass`).

@@ -171,3 +171,15 @@ def test_random_deal_hands_out_the_whole_deck():
     fd = FastDeal.random(rules, random.Random(4), leader=2)
     assert [sum(h[r] for h in fd.hands) for r in range(13)] == [4] * 13
     assert fd.ncards == [10, 10, 11, 11, 10] and fd.to_act == 2
+
+
+def test_fastsim_gathers_the_state_and_the_policies():
+    """fastsim re-exports the play-out state (playout_state) and policies (playout_policies):
+    the same objects, every name in its __all__, and the policies the compiled code names."""
+    from president.players import compiled, playout_policies, playout_state
+
+    for mod in (playout_state, playout_policies):
+        for name in mod.__all__:
+            assert getattr(fastsim, name) is getattr(mod, name), name
+    assert set(fastsim.__all__) == set(playout_state.__all__) | set(playout_policies.__all__)
+    assert set(fastsim.PLAYOUTS) == set(compiled.POLICIES)

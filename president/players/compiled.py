@@ -33,7 +33,7 @@ from typing import Any, Callable
 
 from ..rules import Rules
 from . import fastsim
-from .fastsim import FastDeal
+from .playout_state import FastDeal
 
 __all__ = ["AVAILABLE", "POLICIES", "random_playout", "greedy_playout", "climbing_playout",
            "playout", "traced_playout", "random_deals", "measure_deals"]

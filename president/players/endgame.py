@@ -56,7 +56,7 @@ from ..actions import Give, Pass, Play
 from ..kernel import beats
 from ..observation import Observation
 from . import fastsim
-from .fastsim import FastDeal, encode
+from .playout_state import FastDeal, encode
 from .knowledge import rank_counts
 
 __all__ = ["DEFAULT_LIMIT", "TooBig", "root_state", "endgame_state", "solve_wins",

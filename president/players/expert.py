@@ -67,7 +67,7 @@ from ..kernel import first_rank_to_follow
 from ..observation import Observation
 from ..rules import Rules
 from . import compiled, fastsim
-from .fastsim import FastDeal, encode
+from .playout_state import FastDeal, encode
 from .endgame import DEFAULT_LIMIT, TooBig, endgame_choice, endgame_state, root_state, solve_wins
 from .intermediate import IntermediatePlayer
 from .knowledge import rank_counts

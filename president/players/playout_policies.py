@@ -1,0 +1,457 @@
+"""The fast play-out policies: how each seat chooses while a :class:`~president.players.
+playout_state.FastDeal` is played to its end.
+
+- :func:`random_playout`: uniformly among the legal actions;
+- :func:`greedy_playout`: the ``simple`` player's idea with a little noise;
+- :func:`climbing_playout`: the ``intermediate`` player's main habits, with noise;
+- :func:`intermediate_choice` / :func:`intermediate_playout`: the ``intermediate`` player's
+  choice itself, on counts;
+- :func:`playout` plays a deal out with a policy named in :data:`PLAYOUTS`.
+
+A policy only chooses; every change of the state goes through the kernel's transitions
+(:meth:`~president.kernel.PlayState.play` and :meth:`~president.kernel.PlayState.pass_`,
+directly or through :meth:`FastDeal.apply <president.players.playout_state.FastDeal.apply>`).
+The compiled play-outs (:mod:`president.players.compiled`) restate the random, greedy and
+climbing ones draw for draw.
+
+>>> import random
+>>> from president import Rules
+>>> fd = FastDeal.shuffled(Rules.preset("practice"), seed=3)
+>>> order = random_playout(fd, random.Random(1))
+>>> sorted(order), fd.over
+([0, 1, 2, 3], True)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from ..kernel import (ENDED, PASS, completes_rank, first_rank_to_follow, follow_masks,
+                      follow_ranks)
+from .playout_state import FastDeal
+
+__all__ = ["PLAYOUTS", "random_playout", "greedy_playout", "climbing_playout",
+           "intermediate_choice", "intermediate_playout", "playout"]
+
+
+def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
+    """Play ``deal`` (in place) to its end with every seat choosing uniformly among its
+    legal action ints; returns the finishing order (seats).
+
+    The choice is ``legal_actions()[int(rng.random() * len(legal_actions()))]``, drawn
+    only when there is more than one legal action (a forced pass or a last card takes no
+    draw), made on per-seat masks of the ranks held k times or more and the kernel's
+    :func:`~president.kernel.follow_masks` (which ranks beat the pile, in the current order)
+    without listing the actions. Every transition is the kernel's: a play is
+    :meth:`~president.kernel.PlayState.play`, a pass :meth:`~president.kernel.PlayState.pass_`
+    (under ``reversal`` the play of four cards flips ``deal.reversed`` there, and the masks
+    follow it). ``tests/test_compiled.py`` and ``tests/test_fastsim.py`` check that the same
+    generator gives the same game as :meth:`FastDeal.apply` step by step, over every rules
+    value.
+    """
+    seat = deal.to_act
+    if seat < 0:
+        return deal.finish
+    random_ = rng.random
+    play = deal.play
+    pass_ = deal.pass_
+    hands = deal.hands
+    ncards = deal.ncards
+    strict = deal.strict
+    reversal = deal.reversal
+    need = deal.need
+    # at_least[seat][k]: bit mask of the ranks of which the seat holds k cards or more
+    at_least = []
+    for h in hands:
+        a1 = a2 = a3 = a4 = 0
+        bit = 1
+        for k in h:
+            if k:
+                a1 |= bit
+                if k > 1:
+                    a2 |= bit
+                    if k > 2:
+                        a3 |= bit
+                        if k > 3:
+                            a4 |= bit
+            bit <<= 1
+        at_least.append([0, a1, a2, a3, a4])
+    above = follow_masks(strict, deal.reversed)
+    while True:
+        if need == 0:  # a lead: the options are (rank, 1..held) by rank, ncards of them
+            hand = hands[seat]
+            i = int(random_() * ncards[seat]) if ncards[seat] > 1 else 0
+            rank = 0
+            while i >= hand[rank]:
+                i -= hand[rank]
+                rank += 1
+            count = i + 1
+        else:
+            avail = at_least[seat][need] & above[deal.top]
+            nopts = avail.bit_count()
+            i = int(random_() * (nopts + 1)) if nopts else 0
+            if i == nopts:  # pass (a pass never ends the deal)
+                pass_(seat)
+                seat = deal.to_act
+                need = deal.need
+                continue
+            while i:
+                avail &= avail - 1
+                i -= 1
+            rank = (avail & -avail).bit_length() - 1
+            count = need
+            hand = hands[seat]
+        # a play of ``count`` cards of ``rank``: the cards leave the hand and its masks
+        a = at_least[seat]
+        bit = ~(1 << rank)
+        k = hand[rank]
+        a[k] &= bit
+        if count > 1:
+            for j in range(k - count + 1, k):
+                a[j] &= bit
+        hand[rank] = k - count
+        if play(seat, rank, count) == ENDED:
+            return deal.finish
+        if count == 4 and reversal:
+            above = follow_masks(strict, deal.reversed)
+        seat = deal.to_act
+        need = deal.need
+
+
+def greedy_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.1) -> list[int]:
+    """Play ``deal`` (in place) to its end with the fast playout policy; returns the
+    finishing order (seats).
+
+    The policy, per seat: on a lead, play every card of the lowest rank held (with chance
+    ``epsilon`` the whole set of another rank, chosen at random); when following, beat with
+    the lowest rank held in exactly the pile's count (no broken sets), passing otherwise;
+    a two (rank 12) is kept unless it wins the deal out or nothing else is left to lead
+    with. It is the ``simple`` player's idea with a little noise, so search sees varied
+    opponents. While the order is reversed (``reversal``) "lowest" and "two" are read in
+    the current order: the highest rank held goes first and the three (rank 0) is kept.
+    """
+    rand = rng.random
+    apply = deal.apply
+    hands = deal.hands
+    ncards = deal.ncards
+    strict = deal.strict
+    reversal = deal.reversal
+    while True:
+        seat = deal.to_act
+        if seat < 0:
+            return deal.finish
+        hand = hands[seat]
+        need = deal.need
+        if reversal and deal.reversed:
+            apply(_greedy_reversed(deal, hand, need, ncards[seat], rand, epsilon))
+            continue
+        if need == 0:
+            if rand() < epsilon:
+                ranks = [r for r in range(13) if hand[r]]
+                r = ranks[int(rand() * len(ranks))]
+            else:
+                r = 0
+                while not hand[r]:
+                    r += 1
+            apply(r * 4 + hand[r] - 1)
+            continue
+        r = first_rank_to_follow(deal.top, strict)
+        act = PASS
+        while r < 13:
+            k = hand[r]
+            if k == need:
+                if r < 12 or ncards[seat] == need or ncards[seat] - hand[12] == 0 \
+                        or rand() < epsilon:
+                    act = r * 4 + need - 1
+                break
+            r += 1
+        apply(act)
+
+
+def _greedy_reversed(deal: FastDeal, hand: list[int], need: int, mine: int,
+                     rand: Callable[[], float], epsilon: float) -> int:
+    # greedy_playout's choice in reversed order: ranks read from the two down to the three
+    if need == 0:
+        if rand() < epsilon:
+            ranks = [r for r in range(13) if hand[r]]
+            r = ranks[int(rand() * len(ranks))]
+        else:
+            r = 12
+            while not hand[r]:
+                r -= 1
+        return r * 4 + hand[r] - 1
+    for r in reversed(follow_ranks(deal.top, deal.strict, True)):
+        if hand[r] == need:
+            if r > 0 or mine == need or mine - hand[0] == 0 or rand() < epsilon:
+                return r * 4 + need - 1
+            break
+    return PASS
+
+
+def climbing_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.05) -> list[int]:
+    """Play ``deal`` (in place) to its end with the ``intermediate`` player's main habits;
+    returns the finishing order (seats).
+
+    Per seat: on a lead, every card of the lowest rank held (with chance ``epsilon`` the
+    whole set of a random rank); when following, the lowest rank held in exactly the pile's
+    count, else the lowest larger set broken to fit (twos excepted); twos are spent only
+    when at most one other rank would be left or an opponent holds two cards or fewer.
+    While the order is reversed (``reversal``) "lowest" and "two" are read in the current
+    order: ranks from the two down, and the three (rank 0) is the card kept back.
+    """
+    rand = rng.random
+    apply = deal.apply
+    hands = deal.hands
+    ncards = deal.ncards
+    strict = deal.strict
+    reversal = deal.reversal
+    n = deal.players
+    while True:
+        seat = deal.to_act
+        if seat < 0:
+            return deal.finish
+        hand = hands[seat]
+        need = deal.need
+        if reversal and deal.reversed:
+            apply(_climbing_reversed(deal, seat, hand, need, rand, epsilon))
+            continue
+        if need == 0:
+            if rand() < epsilon:
+                ranks = [r for r in range(13) if hand[r]]
+                r = ranks[int(rand() * len(ranks))]
+            else:
+                r = 0
+                while not hand[r]:
+                    r += 1
+            apply(r * 4 + hand[r] - 1)
+            continue
+        start = first_rank_to_follow(deal.top, strict)
+        act = PASS
+        broken = -1
+        for r in range(start, 12):
+            k = hand[r]
+            if k == need:
+                act = r * 4 + need - 1
+                break
+            if k > need and broken < 0:
+                broken = r
+        if act == PASS:
+            if broken >= 0:
+                act = broken * 4 + need - 1
+            elif start <= 12 and hand[12] >= need:  # a two beats the pile
+                mine = ncards[seat]
+                if mine == need or mine - hand[12] == 0:
+                    act = 48 + need - 1
+                else:
+                    left = sum(1 for r in range(12) if hand[r])
+                    danger = min((ncards[s] for s in range(n) if s != seat and ncards[s]),
+                                 default=99) <= 2
+                    if left <= 1 or danger:
+                        act = 48 + need - 1
+        apply(act)
+
+
+def _climbing_reversed(deal: FastDeal, seat: int, hand: list[int], need: int,
+                       rand: Callable[[], float], epsilon: float) -> int:
+    # climbing_playout's choice in reversed order: ranks read from the two down to the
+    # three, the three (rank 0, the highest card now) kept back as the two is
+    if need == 0:
+        if rand() < epsilon:
+            ranks = [r for r in range(13) if hand[r]]
+            r = ranks[int(rand() * len(ranks))]
+        else:
+            r = 12
+            while not hand[r]:
+                r -= 1
+        return r * 4 + hand[r] - 1
+    stop = follow_ranks(deal.top, deal.strict, True).stop  # ranks 0 .. stop - 1 beat the pile
+    broken = -1
+    for r in range(stop - 1, 0, -1):
+        k = hand[r]
+        if k == need:
+            return r * 4 + need - 1
+        if k > need and broken < 0:
+            broken = r
+    if broken >= 0:
+        return broken * 4 + need - 1
+    if stop > 0 and hand[0] >= need:  # a three beats the pile
+        ncards = deal.ncards
+        mine = ncards[seat]
+        if mine == need or mine - hand[0] == 0:
+            return need - 1
+        left = sum(1 for r in range(1, 13) if hand[r])
+        danger = min((ncards[s] for s in range(deal.players) if s != seat and ncards[s]),
+                     default=99) <= 2
+        if left <= 1 or danger:
+            return need - 1
+    return PASS
+
+
+def intermediate_choice(deal: FastDeal, tot: list[int], endgame_limit: int | None = None) -> int:
+    """The ``intermediate`` player's choice (:mod:`president.players.intermediate`) for the
+    seat to act, on counts. ``tot`` is the cards per rank still in all hands together, so
+    the cards hidden from the seat are ``tot[r] - hand[r]``, exactly what that seat could
+    count from its own observation. ``tests/test_fastsim.py`` checks both choose alike.
+
+    Once only two seats hold cards the other seat's hand is ``tot - hand``, and like the
+    player this copy plays a winning action of the solved endgame when one exists
+    (:func:`president.players.endgame.choose_code`), searching at most ``endgame_limit``
+    states (``None``: the player's default, ``0``: no endgame solving).
+
+    While the order is reversed (``reversal``) the heuristics read the position in the
+    current order: rank ``r`` then plays as rank ``12 - r`` does in normal order, so the
+    choice is made on the mirrored position. The ``intermediate`` player and the endgame
+    solve do not model the twist, so under it this copy is only sure to choose a legal
+    action (the play-outs' ``endgame_limit = 0`` uses no solve).
+    """
+    code = _heuristic_choice(deal, tot)
+    if deal.players - len(deal.finish) == 2 and endgame_limit != 0:
+        from .endgame import DEFAULT_LIMIT, choose_code
+        solved = choose_code(deal, code,
+                             limit=DEFAULT_LIMIT if endgame_limit is None else endgame_limit)
+        if solved is not None:
+            return solved
+    return code
+
+
+def _heuristic_choice(deal: FastDeal, tot: list[int]) -> int:
+    if deal.reversed:
+        # In reversed order rank r plays as rank 12 - r does in normal order (kernel.beats):
+        # choose on the mirrored position and mirror the choice back.
+        m = deal.copy([h[::-1] for h in deal.hands])
+        m.reversed = False
+        if m.top >= 0:
+            m.top = 12 - m.top
+        code = _heuristic_choice(m, tot[::-1])
+        return code if code < 0 else (12 - (code >> 2)) * 4 + (code & 3)
+    seat = deal.to_act
+    hand = deal.hands[seat]
+    need = deal.need
+    strict = deal.strict
+    if need:
+        start = first_rank_to_follow(deal.top, strict)
+        fit = -1
+        broken = -1
+        for r in range(start, 13):
+            k = hand[r]
+            if k == need:
+                fit = r
+                break
+            if need < k < 4 and broken < 0:  # never break four of a kind
+                broken = r
+        if fit < 0:
+            if broken < 0:
+                return PASS
+            fit = broken
+        elif deal.ncards[seat] == need:
+            return fit * 4 + need - 1  # goes out
+    ncards = deal.ncards
+    lor = deal.lor
+    most = 0
+    least = 99
+    for s in range(deal.players):
+        if s != seat:
+            k = ncards[s]
+            if k > most:
+                most = k
+            if k and k < least:
+                least = k
+    # top[k]: the highest rank of which some other seat may hold k cards (-1 if none);
+    # a play of k cards of rank r can be beaten iff most >= k and top[k] beats r.
+    tops = [-1, -1, -1, -1, -1]
+    for q in range(12, -1, -1):
+        h = tot[q] - hand[q]
+        while h > 0 and tops[h] < 0:
+            tops[h] = q
+            h -= 1
+    edge = first_rank_to_follow(0, strict)  # rank r is beaten by the ranks r + edge and up
+    if need == 0:
+        held = [r for r in range(13) if hand[r]]
+        if len(held) == 1:
+            r = held[0]
+            return r * 4 + hand[r] - 1
+        winners = []
+        losers = []
+        for r in held:
+            k = hand[r]
+            if k == 4 or most < k or tops[k] < r + edge:
+                winners.append(r)
+            else:
+                losers.append(r)
+        if winners and len(losers) <= 1:
+            r = winners[0]
+        elif least == 1:
+            sets = [r for r in losers if hand[r] >= 2]
+            r = sets[0] if sets else losers[-1]
+        else:
+            r = losers[0]
+        return r * 4 + hand[r] - 1
+    # following: ``fit`` is the lowest rank held in exactly the pile's count, or else the
+    # lowest larger set but a four (broken); the intermediate player considers only it
+    r = fit
+    top = deal.top
+    completes = lor and completes_rank(r, need, top, deal.same)
+    high = r >= (_HIGH_SINGLE if need == 1 else _HIGH_SET)
+    if r != 12 and not completes and not high and most >= need and tops[need] >= r + edge:
+        return r * 4 + need - 1
+    if least <= 2:
+        return r * 4 + need - 1
+    n_losers = 0
+    controls = 0
+    for q in range(13):
+        k = hand[q] - need if q == r else hand[q]
+        if not k:
+            continue
+        if q == 12 or q >= (_HIGH_SINGLE if k == 1 else _HIGH_SET) or (lor and k == 4) \
+                or most < k or tops[k] < q + edge:
+            controls += 1
+        else:
+            n_losers += 1
+    if n_losers <= controls + 1:
+        return r * 4 + need - 1
+    return PASS
+
+
+_HIGH_SINGLE = 10  # as president.players.intermediate.HIGH_SINGLE (a king)
+_HIGH_SET = 8  # as president.players.intermediate.HIGH_SET (jacks)
+
+
+def intermediate_playout(deal: FastDeal, rng: random.Random | None = None,
+                         endgame_limit: int | None = 0) -> list[int]:
+    """Play ``deal`` (in place) to its end with every seat playing as the ``intermediate``
+    player would (:func:`intermediate_choice`); deterministic, ``rng`` is unused. Returns
+    the finishing order (seats).
+
+    By default (``endgame_limit = 0``) the seats play the last two-player endgame by the
+    heuristics alone, without the player's exact solve: solving at every decision of
+    every play-out would make a play-out about 10 to 30 times slower (``None``: solve as
+    the player does).
+    """
+    tot = [sum(h[r] for h in deal.hands) for r in range(13)]
+    apply = deal.apply
+    while deal.to_act >= 0:
+        a = intermediate_choice(deal, tot, endgame_limit)
+        if a >= 0:
+            tot[a >> 2] -= (a & 3) + 1
+        apply(a)
+    return deal.finish
+
+
+PLAYOUTS: dict[str, Callable[[FastDeal, random.Random], list[int]]] = {
+    "greedy": greedy_playout, "climbing": climbing_playout, "random": random_playout}
+"""The play-out policies by name, as :func:`playout` takes them (each with its default noise;
+:mod:`president.players.compiled` names the same three)."""
+
+
+def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy") -> list[int]:
+    """Play ``deal`` out in place with ``policy`` (``"greedy"``, ``"climbing"`` or ``"random"``,
+    the names of :data:`PLAYOUTS`).
+
+    Raises:
+        ValueError: for another policy name.
+    """
+    run = PLAYOUTS.get(policy)
+    if run is None:
+        raise ValueError(f"no playout policy {policy!r}; use 'greedy', 'climbing' or 'random'")
+    return run(deal, rng)
