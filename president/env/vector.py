@@ -236,13 +236,15 @@ class VectorEnv:
         rngs = self._rngs
         assert compiled is not None and rngs is not None
         n = self.num_envs
-        # values beyond int64 cannot be indices: make them -1 so that the core refuses them
-        wide = acts.dtype.kind == "u" and acts.dtype.itemsize >= 8
-        as64 = np.where(acts > NUM_ACTIONS, -1, acts).astype(np.int64) if wide \
-            else np.ascontiguousarray(acts, dtype=np.int64)
+        # an unsigned number past int64 is no index either: cap it at 66, which the core
+        # refuses (the message names the number given)
+        if acts.dtype.kind == "u":
+            acts64 = np.minimum(acts, NUM_ACTIONS).astype(np.int64)
+        else:
+            acts64 = np.ascontiguousarray(acts, dtype=np.int64)
         rewards = np.empty((n, self.players), dtype=np.float32)
         ended = np.empty(n, dtype=np.bool_)
-        done = compiled.step(as64, rewards, ended)
+        done = compiled.step(acts64, rewards, ended)
         if done < 0:
             i = -1 - done
             raise IllegalAction("illegal-index",
