@@ -1,4 +1,5 @@
-"""The terminal game (an adapter over the rules core; uses ``rich``). See :mod:`.game`."""
+"""The terminal game (an adapter over the rules core; uses ``rich``). See :mod:`.game`: the
+view (:mod:`.view`), what you type (:mod:`.input`) and the match loop (:mod:`.loop`)."""
 
 from .game import COMPUTER_NAMES, HELP_TEXT, Quit, TerminalGame
 
