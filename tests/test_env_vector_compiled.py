@@ -220,3 +220,15 @@ def test_the_core_refuses_bad_calls():
     core.observe(obs, masks, players)
     assert players.tolist() == [0, 1]
     assert np.flatnonzero(masks[0]).tolist() == [0, 1, 2, 3]   # one to four threes
+
+
+def test_without_the_extension_auto_plays_python(monkeypatch):
+    monkeypatch.setattr(_compiled_vector, "_ext", None)
+    monkeypatch.setattr(_compiled_vector, "BUILT", False)
+    assert VectorEnv(2, preset="house", players=4).backend == "python"
+    with pytest.raises(ValueError, match=r"president\._vector is not built"):
+        VectorEnv(2, preset="house", players=4, backend="compiled")
+
+
+def test_the_layout_check_agrees_with_the_encoding():
+    assert _compiled_vector.BUILT          # the built core writes encoding.PIECES' layout
