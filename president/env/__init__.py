@@ -14,8 +14,10 @@
   into the same vector (for a trained policy playing as a bot).
 
 Both environments drive the engine's :class:`~president.match.Match` through its checked
-``act``; they hold no copy of the rules. docs/env.md is the user's page: spaces, rewards,
-seeding, speed and version history.
+``act``; they hold no copy of the rules. The one exception is :class:`VectorEnv`'s compiled
+backend (``president._vector``, one-deal episodes), a C restatement of
+:mod:`president.kernel` that tests check byte for byte against the Python tables.
+docs/env.md is the user's page: spaces, rewards, seeding, speed and version history.
 
 >>> from president.env import env
 >>> e = env(preset="first-night", players=3)
