@@ -45,8 +45,7 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
     :func:`~president.kernel.follow_masks` (which ranks beat the pile, in the current order)
     without listing the actions. Every transition is the kernel's: a play is
     :meth:`~president.kernel.PlayState.play`, a pass :meth:`~president.kernel.PlayState.pass_`
-    (under ``reversal`` the play of four cards flips ``deal.reversed`` there, and the masks
-    follow it). ``tests/test_compiled.py`` and ``tests/test_fastsim.py`` check that the same
+    (under ``reversal`` the kernel flips ``deal.reversed`` there, and the masks follow it). ``tests/test_compiled.py`` and ``tests/test_fastsim.py`` check that the same
     generator gives the same game as :meth:`FastDeal.apply` step by step, over every rules
     value.
     """
@@ -77,7 +76,8 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
                             a4 |= bit
             bit <<= 1
         at_least.append([0, a1, a2, a3, a4])
-    above = follow_masks(strict, deal.reversed)
+    rev = deal.reversed
+    above = follow_masks(strict, rev)
     while True:
         if need == 0:  # a lead: the options are (rank, 1..held) by rank, ncards of them
             hand = hands[seat]
@@ -113,8 +113,9 @@ def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
         hand[rank] = k - count
         if play(seat, rank, count) == ENDED:
             return deal.finish
-        if count == 4 and reversal:
-            above = follow_masks(strict, deal.reversed)
+        if reversal and deal.reversed != rev:  # the kernel reversed the order
+            rev = deal.reversed
+            above = follow_masks(strict, rev)
         seat = deal.to_act
         need = deal.need
 
