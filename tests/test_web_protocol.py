@@ -316,8 +316,9 @@ def test_match_deals_exchange_and_scores(client):
         # the previous President leads.
         assert dealt["dealer"] == state["dealer"] == 0
         president = deal["order"][0]["name"]
-        assert dealt["text"] == f"Deal 2: You deal. {president} leads the first pile." or \
-            (president == "You" and dealt["text"] == "Deal 2: You deal. You lead the first pile.")
+        why = " (the President leads)."      # the rules say why that seat leads
+        assert dealt["text"] == f"Deal 2: You deal. {president} leads the first pile{why}" or \
+            (president == "You" and dealt["text"] == f"Deal 2: You deal. You lead the first pile{why}")
         assert state["deal"] == 2
 
 

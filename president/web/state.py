@@ -406,7 +406,8 @@ class TableState:
             seat = self.seat_of(player)
             names = [self.names[p] for p in m.seating]
             messages = [P.event_message(ev, seat, names, self.rules.players, self.names,
-                                        leader=m.deal.leader if isinstance(ev, Dealt) else None)
+                                        leader=m.deal.leader if isinstance(ev, Dealt) else None,
+                                        rules=self.rules)
                         for ev in events]
             messages.append(self.state_for(player))
             if self.on_send is not None:
@@ -491,7 +492,8 @@ class TableState:
                 seat = seating.index(player)
                 names = [self.names[p] for p in seating]
             lines.append(P.event_message(ev, seat, names, self.rules.players, self.names,
-                                         leader=leader if isinstance(ev, Dealt) else None))
+                                         leader=leader if isinstance(ev, Dealt) else None,
+                                         rules=self.rules))
         if self.kind == "practice":  # seed 003: one standalone deal, no match winner
             lines = [e for e in lines if e["kind"] != "match-ended"]
         if self.lobby:               # the waiting room: nothing dealt yet to anyone's view

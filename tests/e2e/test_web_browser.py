@@ -255,7 +255,7 @@ def test_house_match_exchange_and_reload(page, screenshots):
     wait_ready(page)
     assert page.is_visible("#scores-panel")
     first = log_lines(page)[0]
-    assert first.startswith("Deal 1: Casey deals; you lead the first pile"), first
+    assert first.startswith("Deal 1: Casey deals. You lead the first pile"), first
     play_to_result(page)
     assert page.text_content("#result-title") == "Deal 1 over"
     order = page.eval_on_selector_all("#finish-order li", "els => els.map(e => e.textContent)")
