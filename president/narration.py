@@ -150,14 +150,16 @@ class Reader:
 
     Attributes:
         names: player names by seat in the current deal.
-        seat: the reader's seat (their own moves read "You play", "you lead").
+        seat: the reader's seat (their own moves read "You play", "you lead"), or ``None``
+            for an onlooker who sees every card (a lesson, a replay shown face up): everyone
+            is then named and nothing is hidden.
         symbols: cards with suit symbols (``9♠``) or suit letters (``9S``).
         player: the reader's match player index (to find the reader among a match's winners,
             which are match players, not seats); ``None`` when it is not known.
     """
 
     names: tuple[str, ...]
-    seat: int
+    seat: int | None
     symbols: bool = True
     player: int | None = None
 
@@ -251,7 +253,7 @@ def narrate(event: Event, reader: Reader, *, leader: int | None = None,
     Raises:
         TypeError: ``event`` is not an engine event.
     """
-    ev = visible_to(event, reader.seat)
+    ev = event if reader.seat is None else visible_to(event, reader.seat)
     w = _Words(reader.symbols)
     if isinstance(ev, Dealt):
         w.say(reader.does(ev.dealer, "deal") + ".")

@@ -5,7 +5,7 @@ import sys
 from pathlib import Path
 
 CORE = ["cards", "actions", "rules", "kernel", "deal", "match", "events", "observation", "errors",
-        "records", "bench", "companion", "__init__"]
+        "records", "narration", "bench", "companion", "__init__"]
 
 
 def test_core_modules_import_only_stdlib_and_core():

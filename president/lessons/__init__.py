@@ -30,11 +30,12 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..actions import PASS, Give, Pass, Play
-from ..cards import Card, cards_from_mask, format_cards
+from ..cards import Card, cards_from_mask
 from ..errors import PresidentError
-from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, Passed, PileCleared,
+from ..events import (DealEnded, Dealt, Event, Exchanged, Passed, PileCleared,
                       Played, WentOut, title_for_place)
 from ..match import Match, Transfer
+from ..narration import Reader, narrate
 from ..records import FORMAT, Record, Replayer
 from ..rules import PRESET_SEEDS, PRESET_SOURCES, Rules, describe_items
 from . import catalog
@@ -48,11 +49,6 @@ MAX_MOVE_CHARS = 60
 TWISTS_ELSEWHERE = dict(catalog.ELSEWHERE)
 """Twists of :data:`president.rules.TWISTS` that have no lesson of their own, with the reason."""
 
-_CLEAR_WORDS = {
-    "all-passed": "everyone else passed",
-    "last-of-rank": "the play completed all four cards of its rank",
-    "once-around": "everyone had their one turn on it",
-}
 _NUMBERS = ("no", "one", "two", "three", "four")
 
 
@@ -75,12 +71,9 @@ def _a(play: Play) -> str:
     return ("an " if text[0] in "aeiou" else "a ") + text
 
 
-def _ordinal(n: int) -> str:
-    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n, 'th') }"
-
-
 def describe_event(event: Event, names: Sequence[str], *, leader: int | None = None) -> str:
-    """One engine event in plain words, everything face up (a lesson shows every hand).
+    """One engine event in plain words, everything face up (a lesson shows every hand): the
+    sentence of :func:`president.narration.narrate` for an onlooker, cards in notation.
 
     Args:
         event: any :data:`~president.events.Event`.
@@ -88,37 +81,13 @@ def describe_event(event: Event, names: Sequence[str], *, leader: int | None = N
         leader: for :class:`~president.events.Dealt`, the seat that leads (or gives first).
 
     Returns:
-        One sentence, e.g. ``"Casey plays a pair of nines (9D 9S)."``; cards in notation.
+        One sentence, e.g. ``"Casey plays a pair of nines (9D 9S)."``, with its heading
+        when it has one (``"Deal 1: Drew deals. Casey leads the first pile."``).
+
+    Raises:
+        TypeError: ``event`` is not an engine event.
     """
-    if isinstance(event, Dealt):
-        text = f"Deal {event.deal_number}: {names[event.dealer]} deals"
-        if leader is not None:
-            text += f"; {names[leader]} leads the first pile"
-        return text + "."
-    if isinstance(event, Exchanged):
-        cards = format_cards(event.cards) if event.cards is not None else _count_words(event.count)
-        how = (f" ({'the two highest cards' if event.count == 2 else 'the highest card'})"
-               if event.forced else "")
-        return f"{names[event.giver]} gives {names[event.receiver]} {cards}{how}."
-    if isinstance(event, Played):
-        verb = "leads" if event.lead else "plays"
-        return f"{names[event.seat]} {verb} {_a(event.play)} ({event.play})."
-    if isinstance(event, Passed):
-        return f"{names[event.seat]} passes."
-    if isinstance(event, PileCleared):
-        text = f"The pile is cleared ({_CLEAR_WORDS.get(event.reason, event.reason)})"
-        if event.leader is not None:
-            text += f"; {names[event.leader]} leads"
-        return text + "."
-    if isinstance(event, WentOut):
-        title = "" if event.title == _ordinal(event.place) else f" ({event.title})"
-        return f"{names[event.seat]} goes out: {_ordinal(event.place)} place{title}."
-    if isinstance(event, DealEnded):
-        order = ", ".join(f"{names[s]} {event.titles[s]}" for s in event.finish_order)
-        return f"The deal is over: {order}."
-    if isinstance(event, MatchEnded):
-        return "The match is over."
-    raise TypeError(f"not an event: {event!r}")
+    return narrate(event, Reader(tuple(names), None, symbols=False), leader=leader).full
 
 
 def event_to_dict(event: Event, names: Sequence[str], *, leader: int | None = None) -> dict[str, Any]:
