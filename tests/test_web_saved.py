@@ -157,3 +157,18 @@ def test_a_record_older_than_the_keeping_time_is_refused():
         box.open(old, max_age=KEEP_SECONDS)
     with pytest.raises(SealError, match="damaged"):
         box.open(old[:-3] + "AAA", max_age=KEEP_SECONDS)
+
+
+def test_a_sealed_record_round_trips_and_records_sealed_before_the_small_window_still_open():
+    box = Sealer(SECRET)
+    record = {"v": 2, "names": ["Ann", "Bo"], "seed": 2 ** 127 + 5,
+              "log": [[i % 4, "3C 3D"] for i in range(300)]}
+    text = json.dumps(record, separators=(",", ":"))
+    sealed = box.seal_text(text)
+    assert box.open(sealed) == record
+    # Before: zlib.compress's default 32 KB window; such records are in players' browsers.
+    before = box._fernet.encrypt(zlib.compress(text.encode(), 1)).decode()
+    assert box.open(before) == record
+    # The small window (4 KB: the zlib header's first byte is 0x48, not 0x78) is what
+    # seal_text writes now.
+    assert box._fernet.decrypt(sealed.encode())[0] == 0x48
