@@ -3,6 +3,8 @@
 - ``president._playout``: the compiled play-outs;
 - ``president._vector``: the batched one-deal core under :class:`president.env.VectorEnv`.
 
+Both include ``president/_mt.h`` (CPython's Mersenne Twister, stepped in C).
+
 Everything else about the package is in ``pyproject.toml``. Both extensions are optional:
 when the C compiler or the Python headers are missing, or a build fails, setuptools prints a
 warning and installs the package without it; :mod:`president.players.compiled` then falls
@@ -14,7 +16,7 @@ from setuptools import Extension, setup
 
 setup(ext_modules=[
     Extension("president._playout", ["president/_playout.c"], optional=True,
-              extra_compile_args=["-O3"]),
+              depends=["president/_mt.h"], extra_compile_args=["-O3"]),
     Extension("president._vector", ["president/_vector.c"], optional=True,
-              extra_compile_args=["-O3"]),
+              depends=["president/_mt.h"], extra_compile_args=["-O3"]),
 ])

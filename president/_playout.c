@@ -11,7 +11,8 @@
  * rejection sampling), and written back with setstate(). So the same generator gives the
  * same draws, the same actions and the same finishing order as the Python code, and the
  * generator ends in the same state. tests/test_compiled.py checks this over every preset,
- * twist and table size.
+ * twist and table size. The Mersenne Twister code is in president/_mt.h (shared with
+ * president/_vector.c).
  *
  * Actions are ints as in fastsim: PASS = -1, a play = rank * 4 + count - 1.
  * Policies: 0 random, 1 greedy, 2 climbing.
@@ -21,161 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* ------------------------------------------------------------------------------------------ */
-/* The Mersenne Twister of CPython's Modules/_randommodule.c                                   */
-
-#define MT_N 624
-#define MT_M 397
-#define MATRIX_A 0x9908b0dfU
-#define UPPER_MASK 0x80000000U
-#define LOWER_MASK 0x7fffffffU
-
-typedef struct {
-    int index;
-    uint32_t state[MT_N];
-} MT;
-
-static void mt_refill(MT *self) __attribute__((noinline));
-static void mt_refill(MT *self) {
-    static const uint32_t mag01[2] = {0x0U, MATRIX_A};
-    uint32_t *mt = self->state, y;
-    int kk;
-    for (kk = 0; kk < MT_N - MT_M; kk++) {
-        y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
-        mt[kk] = mt[kk + MT_M] ^ (y >> 1) ^ mag01[y & 0x1U];
-    }
-    for (; kk < MT_N - 1; kk++) {
-        y = (mt[kk] & UPPER_MASK) | (mt[kk + 1] & LOWER_MASK);
-        mt[kk] = mt[kk + (MT_M - MT_N)] ^ (y >> 1) ^ mag01[y & 0x1U];
-    }
-    y = (mt[MT_N - 1] & UPPER_MASK) | (mt[0] & LOWER_MASK);
-    mt[MT_N - 1] = mt[MT_M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
-    self->index = 0;
-}
-
-/* genrand_uint32 */
-static inline uint32_t mt_next(MT *self) {
-    uint32_t y;
-    if (self->index >= MT_N) mt_refill(self);
-    y = self->state[self->index++];
-    y ^= (y >> 11);
-    y ^= (y << 7) & 0x9d2c5680U;
-    y ^= (y << 15) & 0xefc60000U;
-    y ^= (y >> 18);
-    return y;
-}
-
-/* random.random(): 53 bits from two words */
-static inline double mt_random(MT *self) {
-    uint32_t a = mt_next(self) >> 5, b = mt_next(self) >> 6;
-    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
-}
-
-/* random.Random._randbelow_with_getrandbits(n), 1 <= n < 2**32 */
-static uint32_t mt_below(MT *self, uint32_t n) {
-    int k;
-    uint32_t r;
-    if (n == 0) return 0;
-    k = 32 - __builtin_clz(n);  /* n.bit_length() */
-    r = mt_next(self) >> (32 - k);
-    while (r >= n) r = mt_next(self) >> (32 - k);
-    return r;
-}
-
-/* The generator's own memory: CPython's RandomObject (Modules/_randommodule.c) starts with
- * the same index and state as MT. It is read and written directly only after the module's
- * start-up check (direct_check) has proved, on this interpreter, that this layout gives what
- * getstate() says and that a write is seen by random(); otherwise, and for any object that
- * is not a _random.Random, the state goes through getstate() and setstate(). */
-typedef struct {
-    PyObject_HEAD
-    int index;
-    uint32_t state[MT_N];
-} RandomLike;
-
-static PyTypeObject *random_type = NULL;  /* _random.Random */
-static int direct = 0;                     /* the direct path is proved and on */
-
-static int is_direct(PyObject *rng) {
-    return direct && PyObject_TypeCheck(rng, random_type) &&
-           Py_TYPE(rng)->tp_basicsize >= (Py_ssize_t)sizeof(RandomLike);
-}
-
-/* Read rng.getstate() = (3, (625 ints), gauss_next) into *mt; keeps gauss_next (NULL on the
- * direct path). */
-static int mt_load(PyObject *rng, MT *mt, PyObject **gauss) {
-    PyObject *st, *inner;
-    Py_ssize_t i;
-    if (is_direct(rng)) {
-        const RandomLike *r = (const RandomLike *)rng;
-        if (r->index < 0 || r->index > MT_N) {
-            PyErr_SetString(PyExc_ValueError, "the generator's state is out of range");
-            return -1;
-        }
-        mt->index = r->index;
-        memcpy(mt->state, r->state, sizeof mt->state);
-        *gauss = NULL;
-        return 0;
-    }
-    st = PyObject_CallMethod(rng, "getstate", NULL);
-    if (st == NULL) return -1;
-    if (!PyTuple_Check(st) || PyTuple_GET_SIZE(st) != 3 ||
-        !PyTuple_Check(PyTuple_GET_ITEM(st, 1)) ||
-        PyTuple_GET_SIZE(PyTuple_GET_ITEM(st, 1)) != MT_N + 1) {
-        Py_DECREF(st);
-        PyErr_SetString(PyExc_TypeError,
-                        "rng.getstate() is not a Mersenne Twister state of random.Random");
-        return -1;
-    }
-    inner = PyTuple_GET_ITEM(st, 1);
-    for (i = 0; i < MT_N; i++) {
-        unsigned long v = PyLong_AsUnsignedLong(PyTuple_GET_ITEM(inner, i));
-        if (v == (unsigned long)-1 && PyErr_Occurred()) { Py_DECREF(st); return -1; }
-        mt->state[i] = (uint32_t)v;
-    }
-    mt->index = (int)PyLong_AsLong(PyTuple_GET_ITEM(inner, MT_N));
-    if (mt->index == -1 && PyErr_Occurred()) { Py_DECREF(st); return -1; }
-    if (mt->index < 0 || mt->index > MT_N) {
-        Py_DECREF(st);
-        PyErr_SetString(PyExc_ValueError, "the generator's state is out of range");
-        return -1;
-    }
-    *gauss = PyTuple_GET_ITEM(st, 2);
-    Py_INCREF(*gauss);
-    Py_DECREF(st);
-    return 0;
-}
-
-/* rng.setstate((3, (625 ints), gauss_next)); steals the reference to gauss. */
-static int mt_store(PyObject *rng, const MT *mt, PyObject *gauss) {
-    PyObject *inner, *st, *res;
-    Py_ssize_t i;
-    if (gauss == NULL) {  /* direct path */
-        RandomLike *r = (RandomLike *)rng;
-        r->index = mt->index;
-        memcpy(r->state, mt->state, sizeof mt->state);
-        return 0;
-    }
-    inner = PyTuple_New(MT_N + 1);
-    if (inner == NULL) { Py_DECREF(gauss); return -1; }
-    for (i = 0; i < MT_N; i++) {
-        PyObject *v = PyLong_FromUnsignedLong(mt->state[i]);
-        if (v == NULL) { Py_DECREF(inner); Py_DECREF(gauss); return -1; }
-        PyTuple_SET_ITEM(inner, i, v);
-    }
-    {
-        PyObject *v = PyLong_FromLong(mt->index);
-        if (v == NULL) { Py_DECREF(inner); Py_DECREF(gauss); return -1; }
-        PyTuple_SET_ITEM(inner, MT_N, v);
-    }
-    st = Py_BuildValue("(iNN)", 3, inner, gauss);
-    if (st == NULL) return -1;
-    res = PyObject_CallMethod(rng, "setstate", "(O)", st);
-    Py_DECREF(st);
-    if (res == NULL) return -1;
-    Py_DECREF(res);
-    return 0;
-}
+#include "_mt.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* The state of FastDeal                                                                      */
@@ -585,6 +432,9 @@ static void deal_random(St *d, MT *mt, int leader) {
     d->nfinish = 0;
 }
 
+/* The intermediate player's choice and play-out, the expert's style likelihoods */
+#include "_intermediate.h"
+
 /* ------------------------------------------------------------------------------------------ */
 /* Python glue                                                                                */
 
@@ -853,42 +703,177 @@ static PyObject *py_deals(PyObject *self, PyObject *args) {
     return out;
 }
 
-/* Prove the direct layout on this interpreter: a seeded random.Random read directly must
- * equal its getstate(), and after a direct write of another generator's state its random()
- * must equal that generator's. Any failure leaves direct = 0 (the getstate path). */
-static void direct_check(void) {
-    PyObject *mod = NULL, *a = NULL, *b = NULL, *st = NULL, *x = NULL, *y = NULL;
-    MT via_state, via_memory;
-    PyObject *gauss = NULL;
-    direct = 0;
-    mod = PyImport_ImportModule("random");
-    if (mod == NULL) goto done;
-    a = PyObject_CallMethod(mod, "Random", "(i)", 20240601);
-    b = PyObject_CallMethod(mod, "Random", "(i)", 7);
-    if (a == NULL || b == NULL || !PyObject_TypeCheck(a, random_type) ||
-        Py_TYPE(a)->tp_basicsize < (Py_ssize_t)sizeof(RandomLike))
-        goto done;
-    x = PyObject_CallMethod(a, "random", NULL);  /* index away from 0 and N */
-    Py_XDECREF(x);
-    x = NULL;
-    if (mt_load(a, &via_state, &gauss) < 0) goto done;  /* direct is 0: via getstate */
-    Py_XDECREF(gauss);
-    via_memory.index = ((RandomLike *)a)->index;
-    memcpy(via_memory.state, ((RandomLike *)a)->state, sizeof via_memory.state);
-    if (via_memory.index != via_state.index ||
-        memcmp(via_memory.state, via_state.state, sizeof via_state.state))
-        goto done;
-    /* write b's state into a directly; then both must draw alike */
-    ((RandomLike *)a)->index = ((RandomLike *)b)->index;
-    memcpy(((RandomLike *)a)->state, ((RandomLike *)b)->state, sizeof via_state.state);
-    x = PyObject_CallMethod(a, "random", NULL);
-    y = PyObject_CallMethod(b, "random", NULL);
-    if (x == NULL || y == NULL || PyFloat_AsDouble(x) != PyFloat_AsDouble(y)) goto done;
-    direct = 1;
-done:
-    PyErr_Clear();
-    Py_XDECREF(mod); Py_XDECREF(a); Py_XDECREF(b); Py_XDECREF(st);
-    Py_XDECREF(x); Py_XDECREF(y);
+/* Cards of each rank in all hands together must be 0..4 (im_choice indexes by them). */
+static int check_rank_totals(const St *d) {
+    int r, s;
+    for (r = 0; r < 13; r++) {
+        int t = 0;
+        for (s = 0; s < d->n; s++) t += d->hands[s][r];
+        if (t > 4) {
+            PyErr_Format(PyExc_ValueError, "the hands hold %d cards of rank %d", t, r);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(intermediate_playout_doc,
+"intermediate_playout(deal, trace) -> finish\n\n"
+"Play the FastDeal ``deal`` out in place with every seat choosing as\n"
+"playout_policies.intermediate_playout(deal, endgame_limit=0) does (normal rank order;\n"
+"deterministic, no generator). Returns ``deal.finish``; with ``trace`` true returns\n"
+"``(deal.finish, actions)``.");
+
+static PyObject *py_intermediate_playout(PyObject *self, PyObject *args) {
+    PyObject *deal, *finish;
+    int want_trace;
+    St d;
+    Trace tr = {NULL, 0, 0};
+    Py_ssize_t old_finish;
+    if (!PyArg_ParseTuple(args, "Op", &deal, &want_trace)) return NULL;
+    if (deal_load(deal, &d) < 0 || check_rank_totals(&d) < 0) return NULL;
+    old_finish = d.nfinish;
+    if (play_intermediate(&d, want_trace ? &tr : NULL) < 0 ||
+        deal_store(deal, &d, old_finish) < 0) {
+        PyMem_Free(tr.buf);
+        return NULL;
+    }
+    finish = PyObject_GetAttrString(deal, "finish");
+    if (finish == NULL) { PyMem_Free(tr.buf); return NULL; }
+    if (want_trace) {
+        PyObject *acts = trace_list(&tr);
+        PyMem_Free(tr.buf);
+        if (acts == NULL) { Py_DECREF(finish); return NULL; }
+        return Py_BuildValue("(NN)", finish, acts);
+    }
+    return finish;
+}
+
+PyDoc_STRVAR(intermediate_choice_doc,
+"intermediate_choice(deal, tot) -> action\n\n"
+"The intermediate player's heuristic choice (playout_policies._heuristic_choice, normal\n"
+"rank order, no endgame solve) for the seat to act of the FastDeal ``deal``; ``tot`` is\n"
+"the cards per rank still in all hands (13 ints). ``deal`` is not changed.");
+
+static PyObject *py_intermediate_choice(PyObject *self, PyObject *args) {
+    PyObject *deal, *totl;
+    int tot[13], r;
+    St d;
+    if (!PyArg_ParseTuple(args, "OO", &deal, &totl)) return NULL;
+    if (deal_load(deal, &d) < 0 || get_ints(totl, tot, 13, "tot") < 0) return NULL;
+    if (d.to_act < 0) {
+        PyErr_SetString(PyExc_ValueError, "the deal is over: no seat to act");
+        return NULL;
+    }
+    for (r = 0; r < 13; r++) {
+        int h = tot[r] - d.hands[d.to_act][r];
+        if (h < 0 || h > 4) {
+            PyErr_Format(PyExc_ValueError, "tot[%d] = %d does not fit the hand to act", r,
+                         tot[r]);
+            return NULL;
+        }
+    }
+    return PyLong_FromLong(im_choice(&d, tot));
+}
+
+PyDoc_STRVAR(style_likelihoods_doc,
+"style_likelihoods(players, strict, mode, lor, start, leader, history, seats, noise)\n"
+"    -> rows or None\n\n"
+"expert.style_likelihoods' replay: ``start`` the hands at the start of the deal (one list\n"
+"of 13 counts per seat), ``leader`` the seat that led, ``history`` a list of (seat,\n"
+"action) pairs, ``seats`` the seats to score. Returns one [intermediate, simple, random]\n"
+"log-likelihood row per seat of ``seats``, or None when one of them had a choice while\n"
+"only two seats held cards (the Python choice solves that endgame). ValueError for an\n"
+"action of the history that is not legal there.");
+
+static PyObject *py_style_likelihoods(PyObject *self, PyObject *args) {
+    int n, strict, mode, lor, leader, s, r, rc;
+    int row_of[MAXP], *hist = NULL;
+    double rows[3 * MAXP], noise;
+    PyObject *start, *history, *seats, *out;
+    Py_ssize_t nh, nseats, i, bad = -1;
+    St d;
+    if (!PyArg_ParseTuple(args, "iiiiOiOOd", &n, &strict, &mode, &lor, &start, &leader,
+                          &history, &seats, &noise))
+        return NULL;
+    if (n < 2 || n > MAXP || leader < 0 || leader >= n || mode < 0 || mode > 2) {
+        PyErr_SetString(PyExc_ValueError, "players 2-7, a leader seat, mode 0-2");
+        return NULL;
+    }
+    if (!PyList_Check(start) || PyList_GET_SIZE(start) != n || !PyList_Check(history) ||
+        !PyList_Check(seats) || PyList_GET_SIZE(seats) > n) {
+        PyErr_SetString(PyExc_ValueError,
+                        "start: a list of one hand per seat; history, seats: lists");
+        return NULL;
+    }
+    memset(&d, 0, sizeof d);
+    d.n = n; d.strict = strict; d.mode = mode; d.lor = lor;
+    st_init_after(&d);
+    for (s = 0; s < n; s++) {
+        if (get_ints(PyList_GET_ITEM(start, s), d.hands[s], 13, "a hand") < 0) return NULL;
+        for (r = 0; r < 13; r++) {
+            if (d.hands[s][r] < 0 || d.hands[s][r] > 4) {
+                PyErr_Format(PyExc_ValueError, "hand of seat %d holds %d cards of rank %d",
+                             s, d.hands[s][r], r);
+                return NULL;
+            }
+            d.ncards[s] += d.hands[s][r];
+        }
+    }
+    if (check_rank_totals(&d) < 0) return NULL;
+    if (!d.ncards[leader]) {
+        PyErr_SetString(PyExc_ValueError, "the leader holds no cards");
+        return NULL;
+    }
+    d.to_act = leader;
+    d.need = 0; d.top = -1; d.same = 0; d.last = -1; d.passes = 0; d.passed = 0;
+    d.rl_head = 0; d.rl_len = 0; d.nfinish = 0;
+    for (s = 0; s < n; s++) row_of[s] = -1;
+    nseats = PyList_GET_SIZE(seats);
+    for (i = 0; i < nseats; i++) {
+        long x = PyLong_AsLong(PyList_GET_ITEM(seats, i));
+        if (x == -1 && PyErr_Occurred()) return NULL;
+        if (x < 0 || x >= n) {
+            PyErr_Format(PyExc_ValueError, "seat %ld does not exist", x);
+            return NULL;
+        }
+        row_of[x] = (int)i;
+        rows[3 * i] = rows[3 * i + 1] = rows[3 * i + 2] = 0.0;
+    }
+    nh = PyList_GET_SIZE(history);
+    hist = PyMem_Malloc((nh ? nh : 1) * 2 * sizeof(int));
+    if (hist == NULL) return PyErr_NoMemory();
+    for (i = 0; i < nh; i++) {
+        PyObject *pair = PyList_GET_ITEM(history, i);
+        long seat, code;
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_ValueError, "history must hold (seat, action) pairs");
+            PyMem_Free(hist);
+            return NULL;
+        }
+        seat = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
+        code = seat == -1 && PyErr_Occurred() ? 0 : PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+        if (PyErr_Occurred()) { PyMem_Free(hist); return NULL; }
+        hist[i] = (int)(seat < -1 || seat > MAXP ? -1 : seat);
+        hist[nh + i] = (int)(code < -1 || code > 51 ? 99 : code);
+    }
+    rc = style_rows(&d, hist, hist + nh, nh, row_of, rows, noise, &bad);
+    PyMem_Free(hist);
+    if (rc == -2) {
+        PyErr_Format(PyExc_ValueError, "history action %zd is not legal there", bad);
+        return NULL;
+    }
+    if (rc == 1) Py_RETURN_NONE;
+    out = PyList_New(nseats);
+    if (out == NULL) return NULL;
+    for (i = 0; i < nseats; i++) {
+        /* a seat listed twice: Python's dict keeps one row, both entries show it */
+        int j = row_of[PyLong_AsLong(PyList_GET_ITEM(seats, i))];
+        PyObject *row = Py_BuildValue("[ddd]", rows[3 * j], rows[3 * j + 1], rows[3 * j + 2]);
+        if (row == NULL) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, i, row);
+    }
+    return out;
 }
 
 static PyObject *py_set_direct(PyObject *self, PyObject *arg) {
@@ -906,6 +891,9 @@ static PyMethodDef methods[] = {
      "again) or only getstate/setstate; returns whether the direct path is on."},
     {"playout", py_playout, METH_VARARGS, playout_doc},
     {"deals", py_deals, METH_VARARGS, deals_doc},
+    {"intermediate_playout", py_intermediate_playout, METH_VARARGS, intermediate_playout_doc},
+    {"intermediate_choice", py_intermediate_choice, METH_VARARGS, intermediate_choice_doc},
+    {"style_likelihoods", py_style_likelihoods, METH_VARARGS, style_likelihoods_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -916,19 +904,11 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__playout(void) {
-    PyObject *m, *rmod;
+    PyObject *m;
     pop13_init();
     above_init();
     m = PyModule_Create(&module);
     if (m == NULL) return NULL;
-    rmod = PyImport_ImportModule("_random");
-    if (rmod != NULL) {
-        PyObject *t = PyObject_GetAttrString(rmod, "Random");
-        Py_DECREF(rmod);
-        if (t != NULL && PyType_Check(t)) random_type = (PyTypeObject *)t;  /* kept */
-        else Py_XDECREF(t);
-    }
-    PyErr_Clear();
-    if (random_type != NULL) direct_check();
+    mt_setup();
     return m;
 }

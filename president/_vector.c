@@ -14,14 +14,22 @@
  * Python. Cards follow president/env/encoding.py: card index rank * 4 + suit, a play of
  * `count` cards of a rank takes the `count` lowest suits held (play_for).
  *
- * Dealing stays in Python (the same random draws as president.env.table.Table.reset); the
- * glue hands each new deal's hands and leader to Core.load. tests/test_env_vector_compiled.py
- * checks every output against the Python VectorEnv, byte for byte.
+ * Dealing is here too (Core.deal, and Core.step with its generators): it makes from the
+ * table's random.Random exactly the draws president.env.table.Table.reset makes (the first
+ * dealer by randrange(players), the match seed by getrandbits(63), the match generator's
+ * deal seed by getrandbits(32), the shuffle of president.deal.deal_hands by a generator
+ * seeded with it), stepping CPython's Mersenne Twister in C (president/_mt.h), so the
+ * generator ends in the state the Python tables leave it in. The opening leader follows
+ * first_lead as president.match.Match does for a match's first deal. Core.load still takes
+ * hands chosen in Python. tests/test_env_vector_compiled.py checks every output against the
+ * Python VectorEnv, byte for byte, and tests/test_env_aec_compiled.py the AEC environment's.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "_mt.h"
 
 #define MAXP 7
 #define NUM_ACTIONS 66
@@ -49,6 +57,7 @@
 #define O_GIVE_COUNT 694
 #define O_GIVE_TO 695
 #define PHASE_PLAY 1
+#define PHASE_MATCH_OVER 3
 #define MAX_HAND 20.0
 
 /* kernel outcomes */
@@ -70,7 +79,8 @@ typedef struct {
     int passed;               /* bit mask of seats */
     int round_left[MAXP];     /* once-around: seats still to answer, from rl_head */
     int rl_head, rl_len;
-    int loaded;
+    int loaded;               /* a deal is in play */
+    int over;                 /* the deal has ended (its final state is kept for observe_seat) */
 } Deal;
 
 typedef struct {
@@ -78,6 +88,9 @@ typedef struct {
     Py_ssize_t num;
     int players, strict, mode, lor;
     double reward[MAXP];      /* reward by finishing place (0 = first) */
+    double points[MAXP];      /* match points by finishing place (the scores piece at the end) */
+    int lead_seat;            /* first_lead = seat:<n>, else -1 */
+    uint64_t lead_bit;        /* first_lead = holder-of:<card>: that card's bit, else 0 */
     Deal *deals;
 } CoreObject;
 
@@ -258,6 +271,7 @@ static int table_step(CoreObject *self, Deal *d, int action, float *rewards) {
         for (place = 0; place < n; place++)
             rewards[d->finish[place]] = (float)self->reward[place];
         d->loaded = 0;
+        d->over = 1;
         return 1;
     }
     if (outcome != GOES_ON) {
@@ -277,8 +291,10 @@ static inline void put_bits(float *o, uint64_t m) {
     }
 }
 
-static void write_obs(const Deal *d, int n, float *o) {
-    int seat = d->to_act, k, s, place;
+/* The observation of `seat` (encoding.observation_bytes): in play, or, once the deal is over,
+ * the final state with phase match-over, nobody to act and the points (by place) as scores. */
+static void write_obs_of(const CoreObject *self, const Deal *d, int seat, float *o) {
+    int n = self->players, k, s, place;
     memset(o, 0, OBS_SIZE * sizeof(float));
     put_bits(o + O_HAND, d->hand[seat]);
     put_bits(o + O_PILE, d->pile);
@@ -290,7 +306,8 @@ static void write_obs(const Deal *d, int n, float *o) {
         if ((d->passed >> s) & 1) o[O_PASSED + k] = 1.0f;
         o[O_SEATED + k] = 1.0f;
     }
-    /* given, received, scores, give_count, give_to: zero in a one-deal episode's play */
+    /* given, received, give_count, give_to: zero in a one-deal episode; scores: zero until
+     * the deal ends */
     if (d->pile) {
         o[O_TO_BEAT_RANK + d->top] = 1.0f;
         o[O_TO_BEAT_COUNT + d->need - 1] = 1.0f;
@@ -298,8 +315,75 @@ static void write_obs(const Deal *d, int n, float *o) {
     }
     for (place = 0; place < d->nfinish; place++)
         o[O_FINISHED + (d->finish[place] - seat + n) % n] = (float)((double)(place + 1) / n);
-    o[O_TO_ACT] = 1.0f;  /* the observing seat is the one to act */
+    if (d->over) {
+        for (place = 0; place < n; place++)
+            o[O_SCORES + (d->finish[place] - seat + n) % n] = (float)self->points[place];
+        o[O_PHASE + PHASE_MATCH_OVER] = 1.0f;
+        return;
+    }
+    o[O_TO_ACT + (d->to_act - seat + n) % n] = 1.0f;
     o[O_PHASE + PHASE_PLAY] = 1.0f;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* dealing: president.env.table.Table.reset's draws, on the table's generator                  */
+
+static void load_hands(CoreObject *self, Deal *d, const uint64_t *h, int leader) {
+    int k;
+    memset(d, 0, sizeof(Deal));
+    for (k = 0; k < self->players; k++) {
+        d->hand[k] = h[k];
+        d->ncards[k] = __builtin_popcountll(h[k]);
+    }
+    d->to_act = leader;
+    d->top = -1;
+    d->last = -1;
+    d->loaded = 1;
+}
+
+static void deal_from(CoreObject *self, Deal *d, MT *rng) {
+    int n = self->players, dealer, seat, i, t, deck[52], leader;
+    uint64_t h[MAXP];
+    MT sub;
+    dealer = (int)mt_below(rng, (uint32_t)n);           /* rng.randrange(n) */
+    mt_seed_u64(&sub, mt_bits64(rng, 63));              /* Match(seed=rng.getrandbits(63)) */
+    mt_seed_u64(&sub, mt_first_word(&sub));             /* deal_hands(.., getrandbits(32)) */
+    for (i = 0; i < 52; i++) deck[i] = i;
+    for (i = 51; i > 0; i--) {                          /* random.shuffle */
+        int j = (int)mt_below(&sub, (uint32_t)(i + 1));
+        t = deck[i];
+        deck[i] = deck[j];
+        deck[j] = t;
+    }
+    memset(h, 0, sizeof h);
+    seat = after(dealer, n);
+    for (i = 0; i < 52; i++) {
+        h[seat] |= (uint64_t)1 << deck[i];
+        seat = after(seat, n);
+    }
+    if (self->lead_seat >= 0) {
+        leader = self->lead_seat;
+    } else {
+        leader = after(dealer, n);
+        if (self->lead_bit) {
+            for (seat = 0; seat < n; seat++) {
+                if (h[seat] & self->lead_bit) {
+                    leader = seat;
+                    break;
+                }
+            }
+        }
+    }
+    load_hands(self, d, h, leader);
+}
+
+/* Deal table d from the random.Random rng, leaving rng as the Python draws would. */
+static int deal_with(CoreObject *self, Deal *d, PyObject *rng) {
+    MT mt;
+    PyObject *gauss = NULL;
+    if (mt_load(rng, &mt, &gauss) < 0) return -1;
+    deal_from(self, d, &mt);
+    return mt_store(rng, &mt, gauss);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -325,12 +409,13 @@ static void Core_dealloc(CoreObject *self) {
 }
 
 static int Core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"num_envs", "players", "strict", "mode", "lor", "rewards", NULL};
+    static char *kwlist[] = {"num_envs", "players", "strict", "mode", "lor", "rewards",
+                             "lead_seat", "lead_card", "points", NULL};
     Py_ssize_t num, i, len;
-    int players, strict, mode, lor;
-    PyObject *rewards, *seq;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niiiiO", kwlist, &num, &players, &strict,
-                                     &mode, &lor, &rewards))
+    int players, strict, mode, lor, lead_seat = -1, lead_card = -1;
+    PyObject *rewards, *seq, *points = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "niiiiO|iiO", kwlist, &num, &players, &strict,
+                                     &mode, &lor, &rewards, &lead_seat, &lead_card, &points))
         return -1;
     if (num < 1) {
         PyErr_SetString(PyExc_ValueError, "num_envs must be at least 1");
@@ -344,6 +429,32 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "mode must be 0 (re-enter), 1 (sit-out) or 2 (once-around)");
         return -1;
     }
+    if (lead_seat < -1 || lead_seat >= players || lead_card < -1 || lead_card >= 52) {
+        PyErr_SetString(PyExc_ValueError, "lead_seat must be -1 or a seat, lead_card -1 or a "
+                        "card index 0 to 51");
+        return -1;
+    }
+    memset(self->points, 0, sizeof self->points);
+    if (points != Py_None) {
+        seq = PySequence_Fast(points, "points must be a sequence of floats, one per place");
+        if (!seq) return -1;
+        if (PySequence_Fast_GET_SIZE(seq) != players) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "points must give one float per finishing place");
+            return -1;
+        }
+        for (i = 0; i < players; i++) {
+            double v = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+            if (v == -1.0 && PyErr_Occurred()) {
+                Py_DECREF(seq);
+                return -1;
+            }
+            self->points[i] = v;
+        }
+        Py_DECREF(seq);
+    }
+    self->lead_seat = lead_seat;
+    self->lead_bit = lead_card >= 0 ? (uint64_t)1 << lead_card : 0;
     seq = PySequence_Fast(rewards, "rewards must be a sequence of floats, one per place");
     if (!seq) return -1;
     len = PySequence_Fast_GET_SIZE(seq);
@@ -420,15 +531,27 @@ static PyObject *Core_load(CoreObject *self, PyObject *args) {
     }
     Py_DECREF(seq);
     d = &self->deals[i];
-    memset(d, 0, sizeof(Deal));
-    for (k = 0; k < n; k++) {
-        d->hand[k] = h[k];
-        d->ncards[k] = __builtin_popcountll(h[k]);
+    load_hands(self, d, h, leader);
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(deal_doc,
+"deal(i, rng)\n--\n\n"
+"Start a new deal at table i drawn from the random.Random rng exactly as\n"
+"president.env.table.Table.reset draws it (first dealer, match seed, deal seed, shuffle),\n"
+"the opening leader by the core's lead_seat / lead_card; rng is left in the state the\n"
+"Python draws leave it in. Raises IndexError for a bad table, TypeError for an rng whose\n"
+"getstate() is not a Mersenne Twister state.");
+
+static PyObject *Core_deal(CoreObject *self, PyObject *args) {
+    Py_ssize_t i;
+    PyObject *rng;
+    if (!PyArg_ParseTuple(args, "nO", &i, &rng)) return NULL;
+    if (i < 0 || i >= self->num) {
+        PyErr_SetString(PyExc_IndexError, "table index out of range");
+        return NULL;
     }
-    d->to_act = leader;
-    d->top = -1;
-    d->last = -1;
-    d->loaded = 1;
+    if (deal_with(self, &self->deals[i], rng) < 0) return NULL;
     Py_RETURN_NONE;
 }
 
@@ -450,26 +573,42 @@ PyDoc_STRVAR(step_doc,
 "first such table). Else every table steps; rewards (float32, N x players, written in\n"
 "full) gets the rewards by seat of each table whose deal ended, by place, and ended\n"
 "(1 byte per table) is set to 1 there and 0 elsewhere; returns how many deals ended.\n"
-"A table whose deal ended must be loaded again before the next step or observe.");
+"With rngs (a sequence of N random.Random), every table whose deal ended is dealt again\n"
+"at once from rngs[i] (as deal(i, rngs[i])); without, such a table must be loaded or dealt\n"
+"again before the next step or observe.");
 
 static PyObject *Core_step(CoreObject *self, PyObject *args) {
-    PyObject *a_obj, *r_obj, *e_obj;
+    PyObject *a_obj, *r_obj, *e_obj, *rngs = Py_None, *seq = NULL;
     Py_buffer a, r, e;
     Py_ssize_t i, n = self->num;
     long long *acts;
     float *rew;
     uint8_t *ended;
     long result = 0;
-    if (!PyArg_ParseTuple(args, "OOO", &a_obj, &r_obj, &e_obj)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOO|O", &a_obj, &r_obj, &e_obj, &rngs)) return NULL;
     if (!all_loaded(self)) return NULL;
-    if (get_buffer(a_obj, &a, 8, n, 0, "actions") < 0) return NULL;
+    if (rngs != Py_None) {
+        seq = PySequence_Fast(rngs, "rngs must be a sequence of random.Random, one per table");
+        if (!seq) return NULL;
+        if (PySequence_Fast_GET_SIZE(seq) != n) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "rngs must give one random.Random per table");
+            return NULL;
+        }
+    }
+    if (get_buffer(a_obj, &a, 8, n, 0, "actions") < 0) {
+        Py_XDECREF(seq);
+        return NULL;
+    }
     if (get_buffer(r_obj, &r, 4, n * self->players, 1, "rewards") < 0) {
         PyBuffer_Release(&a);
+        Py_XDECREF(seq);
         return NULL;
     }
     if (get_buffer(e_obj, &e, 1, n, 1, "ended") < 0) {
         PyBuffer_Release(&a);
         PyBuffer_Release(&r);
+        Py_XDECREF(seq);
         return NULL;
     }
     acts = (long long *)a.buf;
@@ -487,44 +626,164 @@ static PyObject *Core_step(CoreObject *self, PyObject *args) {
                                        rew + i * self->players);
         result += ended[i];
     }
+    if (seq && result) {
+        for (i = 0; i < n; i++) {
+            if (ended[i] && deal_with(self, &self->deals[i], PySequence_Fast_GET_ITEM(seq, i)) < 0) {
+                result = -1;
+                break;
+            }
+        }
+    }
 done:
     PyBuffer_Release(&a);
     PyBuffer_Release(&r);
     PyBuffer_Release(&e);
+    Py_XDECREF(seq);
+    if (result == -1 && PyErr_Occurred()) return NULL;
     return PyLong_FromLong(result);
 }
 
 PyDoc_STRVAR(observe_doc,
 "observe(obs, masks, players)\n--\n\n"
 "Write each table's observation of its seat to act (float32, N x 702), that seat's\n"
-"action mask (int8, N x 66) and the seat (int64, N; seat = player in a one-deal episode).");
+"action mask (int8, N x 66) and the seat (int64, N; seat = player in a one-deal episode).\n"
+"obs may be None: then only the masks and seats are written (the step-and-mask path).");
 
 static PyObject *Core_observe(CoreObject *self, PyObject *args) {
     PyObject *o_obj, *m_obj, *p_obj;
     Py_buffer o, m, p;
     Py_ssize_t i, n = self->num;
+    int with_obs;
     if (!PyArg_ParseTuple(args, "OOO", &o_obj, &m_obj, &p_obj)) return NULL;
     if (!all_loaded(self)) return NULL;
-    if (get_buffer(o_obj, &o, 4, n * OBS_SIZE, 1, "obs") < 0) return NULL;
+    with_obs = o_obj != Py_None;
+    if (with_obs && get_buffer(o_obj, &o, 4, n * OBS_SIZE, 1, "obs") < 0) return NULL;
     if (get_buffer(m_obj, &m, 1, n * NUM_ACTIONS, 1, "masks") < 0) {
-        PyBuffer_Release(&o);
+        if (with_obs) PyBuffer_Release(&o);
         return NULL;
     }
     if (get_buffer(p_obj, &p, 8, n, 1, "players") < 0) {
-        PyBuffer_Release(&o);
+        if (with_obs) PyBuffer_Release(&o);
         PyBuffer_Release(&m);
         return NULL;
     }
     for (i = 0; i < n; i++) {
         const Deal *d = &self->deals[i];
-        write_obs(d, self->players, (float *)o.buf + i * OBS_SIZE);
+        if (with_obs) write_obs_of(self, d, d->to_act, (float *)o.buf + i * OBS_SIZE);
         write_mask(d, self->strict, (int8_t *)m.buf + i * NUM_ACTIONS);
         ((long long *)p.buf)[i] = d->to_act;
     }
-    PyBuffer_Release(&o);
+    if (with_obs) PyBuffer_Release(&o);
     PyBuffer_Release(&m);
     PyBuffer_Release(&p);
     Py_RETURN_NONE;
+}
+
+/* table i, checked: a deal in play or over (not never dealt) */
+static Deal *table_at(CoreObject *self, Py_ssize_t i) {
+    Deal *d;
+    if (i < 0 || i >= self->num) {
+        PyErr_SetString(PyExc_IndexError, "table index out of range");
+        return NULL;
+    }
+    d = &self->deals[i];
+    if (!d->loaded && !d->over) {
+        PyErr_Format(PyExc_RuntimeError, "table %zd has no deal; deal or load one first", i);
+        return NULL;
+    }
+    return d;
+}
+
+PyDoc_STRVAR(act_doc,
+"act(i, action, mask) -> int\n--\n\n"
+"Take action index `action` at table i alone for its seat to act (the AEC path). Returns\n"
+"the seat to act next, with its mask written into `mask` (66 int8); -1 when the deal\n"
+"ended (rewards(i) gives the rewards; mask untouched); -2 when the table refuses the\n"
+"action (nothing changes). Raises RuntimeError when table i has no deal in play.");
+
+static PyObject *Core_act(CoreObject *self, PyObject *args) {
+    Py_ssize_t i;
+    long long action;
+    PyObject *m_obj;
+    Py_buffer m;
+    Deal *d;
+    float scratch[MAXP];
+    if (!PyArg_ParseTuple(args, "nLO", &i, &action, &m_obj)) return NULL;
+    if (!(d = table_at(self, i))) return NULL;
+    if (!d->loaded) {
+        PyErr_Format(PyExc_RuntimeError, "table %zd: the deal is over; deal a new one", i);
+        return NULL;
+    }
+    if (!is_legal(d, self->strict, action)) return PyLong_FromLong(-2);
+    if (get_buffer(m_obj, &m, 1, NUM_ACTIONS, 1, "mask") < 0) return NULL;
+    if (table_step(self, d, (int)action, scratch)) {
+        PyBuffer_Release(&m);
+        return PyLong_FromLong(-1);
+    }
+    write_mask(d, self->strict, (int8_t *)m.buf);
+    PyBuffer_Release(&m);
+    return PyLong_FromLong(d->to_act);
+}
+
+PyDoc_STRVAR(rewards_doc,
+"rewards(i) -> list[float]\n--\n\n"
+"The rewards by seat of table i's ended deal (the core's reward of each seat's finishing\n"
+"place, as Python floats). Raises RuntimeError when the deal at table i is not over.");
+
+static PyObject *Core_rewards(CoreObject *self, PyObject *args) {
+    Py_ssize_t i;
+    Deal *d;
+    PyObject *out;
+    int place, n = self->players;
+    if (!PyArg_ParseTuple(args, "n", &i)) return NULL;
+    if (!(d = table_at(self, i))) return NULL;
+    if (!d->over) {
+        PyErr_Format(PyExc_RuntimeError, "table %zd: the deal is not over", i);
+        return NULL;
+    }
+    out = PyList_New(n);
+    if (!out) return NULL;
+    for (place = 0; place < n; place++) {
+        PyObject *v = PyFloat_FromDouble(self->reward[place]);
+        if (!v) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, d->finish[place], v);
+    }
+    return out;
+}
+
+PyDoc_STRVAR(observe_seat_doc,
+"observe_seat(i, seat, obs, mask) -> int\n--\n\n"
+"Write the observation of `seat` at table i into obs (702 float32): during the play as\n"
+"president.env.table.Table.observe shows it (for any seat, not only the one to act); once\n"
+"the deal is over, its final state in phase match-over with the points of each place as\n"
+"scores. mask (66 int8, or None) gets that seat's legal actions: zeros unless it is the\n"
+"seat to act of a deal in play. Returns the seat to act, or -1 when the deal is over.");
+
+static PyObject *Core_observe_seat(CoreObject *self, PyObject *args) {
+    Py_ssize_t i;
+    int seat;
+    PyObject *o_obj, *m_obj;
+    Py_buffer o, m;
+    Deal *d;
+    if (!PyArg_ParseTuple(args, "niOO", &i, &seat, &o_obj, &m_obj)) return NULL;
+    if (!(d = table_at(self, i))) return NULL;
+    if (seat < 0 || seat >= self->players) {
+        PyErr_SetString(PyExc_ValueError, "seat must be a seat of the table");
+        return NULL;
+    }
+    if (get_buffer(o_obj, &o, 4, OBS_SIZE, 1, "obs") < 0) return NULL;
+    write_obs_of(self, d, seat, (float *)o.buf);
+    PyBuffer_Release(&o);
+    if (m_obj != Py_None) {
+        if (get_buffer(m_obj, &m, 1, NUM_ACTIONS, 1, "mask") < 0) return NULL;
+        if (d->loaded && d->to_act == seat) write_mask(d, self->strict, (int8_t *)m.buf);
+        else memset(m.buf, 0, NUM_ACTIONS);
+        PyBuffer_Release(&m);
+    }
+    return PyLong_FromLong(d->loaded ? d->to_act : -1);
 }
 
 PyDoc_STRVAR(state_doc,
@@ -575,6 +834,10 @@ fail:
 
 static PyMethodDef Core_methods[] = {
     {"load", (PyCFunction)Core_load, METH_VARARGS, load_doc},
+    {"deal", (PyCFunction)Core_deal, METH_VARARGS, deal_doc},
+    {"act", (PyCFunction)Core_act, METH_VARARGS, act_doc},
+    {"rewards", (PyCFunction)Core_rewards, METH_VARARGS, rewards_doc},
+    {"observe_seat", (PyCFunction)Core_observe_seat, METH_VARARGS, observe_seat_doc},
     {"step", (PyCFunction)Core_step, METH_VARARGS, step_doc},
     {"observe", (PyCFunction)Core_observe, METH_VARARGS, observe_doc},
     {"state", (PyCFunction)Core_state, METH_VARARGS, state_doc},
@@ -582,10 +845,13 @@ static PyMethodDef Core_methods[] = {
 };
 
 PyDoc_STRVAR(core_doc,
-"Core(num_envs, players, strict, mode, lor, rewards)\n--\n\n"
+"Core(num_envs, players, strict, mode, lor, rewards, lead_seat=-1, lead_card=-1, points=None)\n--\n\n"
 "N one-deal tables of `players` seats under beat (strict: 1 higher, 0 equal-or-higher),\n"
 "passing (mode: 0 re-enter, 1 sit-out, 2 once-around) and last_of_rank_clears (lor);\n"
-"rewards: the reward of each finishing place, first place first.");
+"rewards: the reward of each finishing place, first place first. For deal(): lead_seat\n"
+"(first_lead = seat:<n>) or lead_card (holder-of:<card>, the card index), -1 for none\n"
+"(left-of-dealer). points: the match points of each place (the scores an observation\n"
+"shows once a deal is over; None for zeros).");
 
 static PyTypeObject CoreType = {
     PyVarObject_HEAD_INIT(NULL, 0)
@@ -599,10 +865,21 @@ static PyTypeObject CoreType = {
     .tp_new = PyType_GenericNew,
 };
 
+static PyObject *py_direct(PyObject *self, PyObject *unused) {
+    return PyBool_FromLong(direct);
+}
+
+static PyMethodDef module_methods[] = {
+    {"direct", py_direct, METH_NOARGS,
+     "direct() -> bool: whether generators of random.Random are read and written in their "
+     "own memory (proved at import; else through getstate()/setstate())."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "president._vector",
     "The batched one-deal core under president.env.VectorEnv (see president/_vector.c).",
-    -1, NULL, NULL, NULL, NULL, NULL,
+    -1, module_methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__vector(void) {
@@ -610,6 +887,7 @@ PyMODINIT_FUNC PyInit__vector(void) {
     if (PyType_Ready(&CoreType) < 0) return NULL;
     m = PyModule_Create(&module);
     if (!m) return NULL;
+    mt_setup();
     Py_INCREF(&CoreType);
     if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
         Py_DECREF(&CoreType);

@@ -232,3 +232,91 @@ def test_without_the_extension_auto_plays_python(monkeypatch):
 
 def test_the_layout_check_agrees_with_the_encoding():
     assert _compiled_vector.BUILT          # the built core writes encoding.PIECES' layout
+
+
+@pytest.mark.parametrize("rules", [Rules.preset("house", players=4),
+                                   Rules.preset("first-night", players=7),
+                                   Rules.preset("family", players=5,
+                                                twists=["lowest-three-starts:3D"]),
+                                   Rules(players=3, first_lead="seat:2")],
+                         ids=lambda r: f"{r.name}-{r.players}p")
+def test_dealing_in_c_draws_what_python_draws(rules):
+    """The core deals in C what deal_hands deals from Table.reset's draws (hands and
+    leader), and leaves each generator in the state the Python draws leave it in."""
+    import random
+
+    from president.deal import deal_hands
+    from president.match import Match
+
+    core = _compiled_vector.CompiledTables(1, rules, "place")
+    for seed in range(60):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        core.deal(0, mine)
+        dealer = theirs.randrange(rules.players)
+        m = Match(rules.with_options(match_end="single-deal"), seed=theirs.getrandbits(63),
+                  first_dealer=dealer, record_events=False)
+        state = core.state(0)
+        assert state["hands"] == list(m.deal.hands)
+        assert state["hands"] == deal_hands(rules.players, dealer, m.deal_seed)
+        assert state["to_act"] == m.deal.to_act
+        assert mine.getstate() == theirs.getstate()
+
+
+def test_generators_end_where_the_python_tables_leave_them():
+    py, c = _twins(Rules.preset("house", players=5), "place", n_envs=4)
+    out = py.reset(seed=11)
+    c.reset(seed=11)
+    rng = np.random.default_rng(2)
+    ended = 0
+    for _ in range(200):
+        mask = out[-1]["action_mask"]
+        actions = (rng.random(mask.shape) * mask).argmax(1)
+        out = py.step(actions)
+        ended += int(c.step(actions)[2].sum())
+    assert ended >= 4
+    assert py._rngs is not None and c._rngs is not None
+    assert [r.getstate() for r in py._rngs] == [r.getstate() for r in c._rngs]
+
+
+def test_the_core_deals_from_a_generator_read_through_getstate():
+    """A random.Random subclass that keeps its own attributes still deals alike (the
+    state may be read through getstate/setstate rather than the generator's memory)."""
+    import random
+
+    class Mine(random.Random):
+        pass
+
+    core = _compiled_vector.CompiledTables(2, Rules.preset("house", players=4), "place")
+    a, b = Mine(3), random.Random(3)
+    core.deal(0, a)
+    core.deal(1, b)
+    assert core.state(0) == core.state(1) and a.getstate() == b.getstate()
+    with pytest.raises((TypeError, AttributeError)):
+        core.deal(0, object())
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_step_masks_steps_as_step_does(backend):
+    """step_masks gives the rewards, ends, masks and players of step, on both backends,
+    and mixing the two keeps the tables on the same episodes."""
+    rules = Rules.preset("house", players=4, twists=["sit-out"])
+    full = VectorEnv(5, rules=rules, backend="python")
+    fast = VectorEnv(5, rules=rules, backend=backend)
+    _, info = full.reset(seed=4)
+    fast.reset(seed=4)
+    rng = np.random.default_rng(5)
+    for step in range(250):
+        mask = info["action_mask"]
+        actions = (rng.random(mask.shape) * mask).argmax(1)
+        obs, rewards, term, trunc, info = full.step(actions)
+        if step % 7 == 0:
+            obs2, *got = fast.step(actions)
+            assert _same(obs, obs2)
+        else:
+            got = list(fast.step_masks(actions))
+        for a, b in zip((rewards, term, trunc), got[:3]):
+            assert _same(a, b), step
+        assert _same(info["action_mask"], got[3]["action_mask"])
+        assert _same(info["player"], got[3]["player"])
+    with pytest.raises(IllegalAction, match="table 0"):
+        fast.step_masks(np.full(5, 66))

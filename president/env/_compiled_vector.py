@@ -2,17 +2,21 @@
 
 :class:`CompiledTables` keeps ``N`` one-deal tables in the C extension ``president._vector``
 (source ``president/_vector.c``): the play of each deal, the card masks the observation
-shows, and the rewards. One :meth:`CompiledTables.step` applies ``N`` action indices and one
-:meth:`CompiledTables.observe` writes the ``N`` observations (the 702 numbers of
-:data:`~president.env.encoding.PIECES`), the ``int8`` masks and the players to act straight
-into numpy arrays.
+shows, and the rewards. One :meth:`CompiledTables.step` applies ``N`` action indices (and deals again, in
+C, every table whose deal ended) and one :meth:`CompiledTables.observe` writes the ``N``
+observations (the 702 numbers of :data:`~president.env.encoding.PIECES`), the ``int8``
+masks and the players to act straight into numpy arrays; ``observe(observations=False)``
+writes only the masks and players (the step-and-mask path).
 
-What stays in Python, here: dealing. :meth:`CompiledTables.deal` draws from a table's
-``random.Random`` exactly what :meth:`president.env.table.Table.reset` draws (the first
-dealer, the match seed, the match's deal seed, the shuffle of
-:func:`president.deal.deal_hands`) and finds the opening leader as
-:class:`president.match.Match` does for a match's first deal, so a seed gives the same deal
-under both backends. The C plays the deal with the rules of :mod:`president.kernel`,
+Dealing is in C too: :meth:`CompiledTables.deal` makes from a table's ``random.Random``
+exactly the draws :meth:`president.env.table.Table.reset` makes (the first dealer, the match
+seed, the match's deal seed, the shuffle of :func:`president.deal.deal_hands`), stepping
+CPython's Mersenne Twister state in C (``president/_mt.h``), and finds the opening leader
+as :class:`president.match.Match` does for a match's first deal; so a seed gives the same
+deal under both backends and the generator ends in the same state. The one-table entry
+points :meth:`CompiledTables.act` and :meth:`CompiledTables.observe_seat` serve the AEC
+environment (:class:`president.env.aec.raw_env`). The C plays the deal with the rules of
+:mod:`president.kernel`,
 restated statement for statement; tests/test_env_vector_compiled.py checks every output
 against the Python tables, byte for byte, over every preset and twist it covers.
 
@@ -29,7 +33,6 @@ from typing import Any
 
 import numpy as np
 
-from ..deal import deal_hands
 from ..kernel import mode_of, strict_of
 from ..rules import Rules
 from .encoding import NUM_ACTIONS, OBS_SIZE, describe_action, piece_slices
@@ -110,52 +113,75 @@ class CompiledTables:
             by_place = [float(scoring[p]) if p < len(scoring) else 0.0 for p in range(n)]
         else:
             by_place = [1.0 - 2.0 * place / (n - 1) for place in range(n)]
+        scoring = rules.scoring or ()
+        points = [float(scoring[p]) if p < len(scoring) else 0.0 for p in range(n)]
         self.num_envs = num_envs
         self.players = n
         self.rules = rules
         fl = rules.first_lead
-        self._lead_seat = fl.seat
-        self._lead_bit = fl.card.bit if fl.card is not None else 0
         self.core = _ext.Core(num_envs, n, int(strict_of(rules.beat)), mode_of(rules.passing),
-                              int(bool(rules.last_of_rank_clears)), by_place)
+                              int(bool(rules.last_of_rank_clears)), by_place,
+                              lead_seat=-1 if fl.seat is None else fl.seat,
+                              lead_card=-1 if fl.card is None else fl.card.index,
+                              points=points)
 
     def deal(self, i: int, rng: random.Random) -> None:
         """Start a new deal at table ``i`` with the draws of
-        :meth:`~president.env.table.Table.reset` from ``rng``: the first dealer, the match
-        seed, then that match's first deal (its seed of 32 bits and the shuffle)."""
-        n = self.players
-        dealer = rng.randrange(n)
-        match_rng = random.Random(rng.getrandbits(63))
-        hands = deal_hands(n, dealer, match_rng.getrandbits(32))
-        if self._lead_seat is not None:           # first_lead = seat:<n>
-            leader = self._lead_seat
-        else:                                     # left-of-dealer, or holder-of:<card>
-            leader = (dealer + 1) % n
-            bit = self._lead_bit
-            if bit:
-                for seat, hand in enumerate(hands):
-                    if hand & bit:
-                        leader = seat
-                        break
-        self.core.load(i, hands, leader)
+        :meth:`~president.env.table.Table.reset` from ``rng`` (the first dealer, the match
+        seed, then that match's first deal: its seed of 32 bits and the shuffle), made in C;
+        ``rng`` ends in the state those Python draws leave it in.
 
-    def step(self, actions: np.ndarray, rewards: np.ndarray, ended: np.ndarray) -> int:
+        Raises:
+            IndexError: ``i`` not a table. TypeError: ``rng`` whose ``getstate()`` is not
+                a Mersenne Twister state of ``random.Random``.
+        """
+        self.core.deal(i, rng)
+
+    def step(self, actions: np.ndarray, rewards: np.ndarray, ended: np.ndarray,
+             rngs: list[random.Random] | None = None) -> int:
         """Apply ``actions`` (int64, ``(N,)``) at every table; fill ``rewards`` (float32,
-        ``(N, players)``) and ``ended`` (bool, ``(N,)``). Returns how many deals ended (those
-        tables must be dealt again with :meth:`deal`), or ``-1 - i`` when table ``i`` is the
-        first to refuse its action (nothing changed then)."""
-        result: int = self.core.step(actions, rewards, ended)
+        ``(N, players)``) and ``ended`` (bool, ``(N,)``). With ``rngs`` (one generator per
+        table), every table whose deal ended is dealt again at once from its generator, as
+        :meth:`deal`; without, those tables must be dealt again before the next step.
+        Returns how many deals ended, or ``-1 - i`` when table ``i`` is the first to refuse
+        its action (nothing changed then)."""
+        result: int = self.core.step(actions, rewards, ended, rngs)
         return result
 
-    def observe(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every table's observation of its player to act (float32 ``(N, 702)``), that
-        player's mask (int8 ``(N, 66)``) and index (int64 ``(N,)``), in new arrays."""
+    def observe(self, observations: bool = True) -> tuple[np.ndarray | None, np.ndarray,
+                                                          np.ndarray]:
+        """Every table's observation of its player to act (float32 ``(N, 702)``; ``None``
+        when ``observations`` is false, which skips writing them), that player's mask (int8
+        ``(N, 66)``) and index (int64 ``(N,)``), in new arrays."""
         n = self.num_envs
-        obs = np.empty((n, OBS_SIZE), dtype=np.float32)
+        obs = np.empty((n, OBS_SIZE), dtype=np.float32) if observations else None
         masks = np.empty((n, NUM_ACTIONS), dtype=np.int8)
         players = np.empty(n, dtype=np.int64)
         self.core.observe(obs, masks, players)
         return obs, masks, players
+
+    def act(self, i: int, action: int, mask: np.ndarray) -> int:
+        """Take action index ``action`` at table ``i`` alone (the AEC path). Returns the
+        seat to act next, its mask written into ``mask`` (int8 ``(66,)``); ``-1`` when the
+        deal ended (see :meth:`rewards`); ``-2`` when the table refuses ``action`` (nothing
+        changes)."""
+        result: int = self.core.act(i, action, mask)
+        return result
+
+    def rewards(self, i: int) -> list[float]:
+        """The rewards by seat of table ``i``'s ended deal. Raises ``RuntimeError`` while
+        it is in play."""
+        out: list[float] = self.core.rewards(i)
+        return out
+
+    def observe_seat(self, i: int, seat: int, mask: np.ndarray | None = None) -> np.ndarray:
+        """The observation (float32 ``(702,)``, a new array) of ``seat`` at table ``i``, in
+        play or after the deal ended, byte for byte what
+        :meth:`president.env.table.Table.observe` gives; ``mask`` (int8 ``(66,)``) gets that
+        seat's legal actions (zeros unless it is to act)."""
+        obs = np.empty(OBS_SIZE, dtype=np.float32)
+        self.core.observe_seat(i, seat, obs, mask)
+        return obs
 
     def state(self, i: int) -> dict[str, Any]:
         """Table ``i``'s play state in the core (hands, pile, counts, turn, passes, ...), for

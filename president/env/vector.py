@@ -32,9 +32,15 @@ Two backends play the tables, to the same numbers (``backend=`` and :attr:`Vecto
   (:mod:`president.env._compiled_vector`), which holds every table's deal in C arrays, takes
   the ``N`` actions in one call and writes the observations, masks, rewards and ends straight
   into numpy arrays. It plays one-deal episodes (``episode="deal"``) of every preset and
-  twist and 3–7 players, except the ``reversal`` twist; dealing stays in Python, with the
-  same draws as the Python tables, so a seed gives the same episodes under both (a test
-  checks every output byte for byte). ``"auto"`` (the default) takes it when it is built,
+  twist and 3–7 players, except the ``reversal`` twist; it deals in C too, with the same
+  draws from each table's ``random.Random`` as the Python tables, so a seed gives the same
+  episodes under both and leaves the generators alike (a test checks every output byte for
+  byte).
+
+:meth:`VectorEnv.step_masks` is :meth:`VectorEnv.step` without the observations: it returns
+the rewards, ends and the next masks and players only (the batched step-and-mask path, for
+playing many deals fast where no observation is read; the compiled backend then writes no
+observation at all). ``"auto"`` (the default) takes it when it is built,
   ``PRESIDENT_PURE`` is not ``1`` and it plays the rules, else ``"python"``.
 
 >>> import numpy as np
@@ -70,6 +76,10 @@ BACKENDS = ("auto", "compiled", "python")
 
 class VectorEnv:
     """``num_envs`` President tables stepped together (see the module docstring).
+
+    :meth:`step` returns every table's next observation; :meth:`step_masks` steps the same
+    way but returns only the rewards, ends, masks and players (no observation is built:
+    the fast path for playing whole deals).
 
     Args:
         num_envs: number of tables ``N`` (at least 1).
@@ -165,8 +175,27 @@ class VectorEnv:
 
     def _outputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every table's observation, mask and player to act (new arrays)."""
+        obs, masks, players = self._outputs_or_masks(True)
+        assert obs is not None
+        return obs, masks, players
+
+    def _outputs_or_masks(self, observations: bool) -> tuple[np.ndarray | None, np.ndarray,
+                                                             np.ndarray]:
+        """Every table's mask and player to act (new arrays), and, if ``observations``,
+        its observation (else ``None``)."""
         if self._compiled is not None:
-            return self._compiled.observe()
+            return self._compiled.observe(observations)
+        if not observations:
+            masks = []
+            players = []
+            for table in self.tables:
+                p = table.acting()
+                assert p is not None    # a table whose episode ends is reset at once
+                players.append(p)
+                masks.append(table.mask_bytes())
+            mask = np.frombuffer(bytearray(b"".join(masks)), dtype=np.int8).reshape(
+                self.num_envs, NUM_ACTIONS)
+            return None, mask, np.array(players, dtype=np.int64)
         lanes: list[int] = []
         ints: list[int] = []
         per_seat: list[int] = []
@@ -197,6 +226,32 @@ class VectorEnv:
             IllegalAction: reason ``illegal-index``, naming the first table whose mask
                 refuses its action and why; no table changes.
         """
+        obs, rewards, terminated, truncated, info = self._step(actions, True)
+        assert obs is not None
+        return obs, rewards, terminated, truncated, info
+
+    def step_masks(self, actions: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                        np.ndarray,
+                                                                        dict[str, Any]]:
+        """:meth:`step` without the observations: the batched step-and-mask path for
+        playing many deals fast (random or scripted play, search, rollouts), where only the
+        masks, players, rewards and ends are needed. The tables change exactly as under
+        :meth:`step` (the same episodes for the same actions; the two may be mixed).
+
+        Returns:
+            ``(rewards, terminated, truncated, info)``: float32 ``(N, players)``, bool
+            ``(N,)``, bool ``(N,)``, and ``info`` with ``"action_mask"`` int8 ``(N, 66)``
+            and ``"player"`` int64 ``(N,)``, as :meth:`step` returns them.
+
+        Raises:
+            The errors of :meth:`step`.
+        """
+        _, rewards, terminated, truncated, info = self._step(actions, False)
+        return rewards, terminated, truncated, info
+
+    def _step(self, actions: Sequence[int] | np.ndarray, observations: bool) -> tuple[
+            np.ndarray | None, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """:meth:`step`, with the observations (else ``None``) if ``observations``."""
         if self._rngs is None:
             raise RuntimeError("call reset() before step()")
         n = self.num_envs
@@ -205,7 +260,7 @@ class VectorEnv:
             raise ValueError(f"actions must be {n} whole numbers (shape ({n},)), one action "
                              f"index per table; got shape {acts.shape} of {acts.dtype}")
         if self._compiled is not None:
-            return self._step_compiled(acts)
+            return self._step_compiled(acts, observations)
         acts = acts.tolist()
         tables = self.tables
         for i, (table, a) in enumerate(zip(tables, acts)):
@@ -224,13 +279,13 @@ class VectorEnv:
                     terminated[i] = table.terminated
                     truncated[i] = table.truncated and not table.terminated
                     table.reset(self._rngs[i])
-        obs, masks, who = self._outputs()
+        obs, masks, who = self._outputs_or_masks(observations)
         return (obs, np.array(rewards, dtype=np.float32), np.array(terminated),
                 np.array(truncated), {"action_mask": masks, "player": who})
 
-    def _step_compiled(self, acts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                         np.ndarray, dict[str, Any]]:
-        """:meth:`step` under the compiled backend: ``acts`` is checked to be ``N``
+    def _step_compiled(self, acts: np.ndarray, observations: bool) -> tuple[
+            np.ndarray | None, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """:meth:`_step` under the compiled backend: ``acts`` is checked to be ``N``
         integers."""
         compiled = self._compiled
         rngs = self._rngs
@@ -244,14 +299,11 @@ class VectorEnv:
             acts64 = np.ascontiguousarray(acts, dtype=np.int64)
         rewards = np.empty((n, self.players), dtype=np.float32)
         ended = np.empty(n, dtype=np.bool_)
-        done = compiled.step(acts64, rewards, ended)
+        done = compiled.step(acts64, rewards, ended, rngs)
         if done < 0:
             i = -1 - done
             raise IllegalAction("illegal-index",
                                 f"table {i}: {_compiled_vector.refusal(acts[i].item())}")
-        if done:
-            for i in np.flatnonzero(ended).tolist():
-                compiled.deal(i, rngs[i])
-        obs, masks, who = compiled.observe()
+        obs, masks, who = compiled.observe(observations)
         return (obs, rewards, ended, np.zeros(n, dtype=np.bool_),
                 {"action_mask": masks, "player": who})
