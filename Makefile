@@ -5,7 +5,8 @@ BIN := $(VENV)/bin
 
 .PHONY: play test setup browser bench lint
 
-$(BIN)/president: pyproject.toml setup.py president/_playout.c president/_vector.c president/_mt.h
+$(BIN)/president: pyproject.toml setup.py president/_playout.c president/_vector.c president/_mt.h \
+		president/_intermediate.h
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[all]'

@@ -16,7 +16,8 @@ from setuptools import Extension, setup
 
 setup(ext_modules=[
     Extension("president._playout", ["president/_playout.c"], optional=True,
-              depends=["president/_mt.h"], extra_compile_args=["-O3"]),
+              depends=["president/_mt.h", "president/_intermediate.h"],
+              extra_compile_args=["-O3"]),
     Extension("president._vector", ["president/_vector.c"], optional=True,
               depends=["president/_mt.h"], extra_compile_args=["-O3"]),
 ])

@@ -9,6 +9,16 @@ actions and the same finishing order as the Python code, and leaves the generato
 state; ``tests/test_compiled.py`` checks this over every preset, twist and table size of the
 registries.
 
+The ``intermediate`` policy is the ``intermediate`` player's own choice on counts
+(:func:`~president.players.playout_policies.intermediate_choice` without its endgame solve,
+``endgame_limit=0``), restated in ``president/_intermediate.h``: :func:`intermediate_choice`
+for one decision, :func:`intermediate_playout` (or :func:`playout` with ``policy=
+"intermediate"``) for a whole play-out. It is deterministic: it draws nothing from the
+generator. The same header restates the replay of
+:func:`president.players.expert.style_likelihoods` (:func:`style_rows`).
+``tests/test_compiled_intermediate.py`` checks all three against the Python code. Under the
+``reversal`` twist they too take the Python path.
+
 The extension is built by ``pip install`` (``setup.py``, an optional extension: a machine
 without a C compiler installs the package without it). :data:`AVAILABLE` says whether it is
 in use; it is ``False`` when the build is missing or the environment sets
@@ -35,8 +45,9 @@ from ..rules import Rules
 from . import fastsim
 from .playout_state import FastDeal
 
-__all__ = ["AVAILABLE", "POLICIES", "random_playout", "greedy_playout", "climbing_playout",
-           "playout", "traced_playout", "random_deals", "measure_deals"]
+__all__ = ["AVAILABLE", "POLICIES", "PLAYOUT_NAMES", "random_playout", "greedy_playout",
+           "climbing_playout", "intermediate_playout", "intermediate_choice", "style_rows", "playout",
+           "traced_playout", "random_deals", "measure_deals"]
 
 _ext: Any
 if os.environ.get("PRESIDENT_PURE") == "1":
@@ -50,19 +61,32 @@ else:
 #: Whether the compiled play-outs are in use (built, and ``PRESIDENT_PURE`` is not ``1``).
 AVAILABLE: bool = _ext is not None
 
-#: Play-out policy names -> the extension's policy number.
+#: The noisy play-out policies (those of :data:`fastsim.PLAYOUTS
+#: <president.players.playout_policies.PLAYOUTS>`) -> the number the extension's ``playout``
+#: and ``deals`` take for them.
 POLICIES = {"random": 0, "greedy": 1, "climbing": 2}
+
+#: Every play-out policy name the functions here take: :data:`POLICIES` and
+#: ``"intermediate"`` (deterministic; the extension's ``intermediate_playout``).
+PLAYOUT_NAMES = (*POLICIES, "intermediate")
 
 _PYTHON: dict[str, Callable[[FastDeal, random.Random, float], list[int]]] = {
     "greedy": fastsim.greedy_playout, "climbing": fastsim.climbing_playout}
 """The Python play-outs that take an epsilon (``random`` has its own call)."""
-_EPSILON = {"random": 0.0, "greedy": 0.1, "climbing": 0.05}  # fastsim's defaults
+_EPSILON = {"random": 0.0, "greedy": 0.1, "climbing": 0.05,
+            "intermediate": 0.0}  # fastsim's defaults (intermediate has no noise)
 
 
 def _compiled(rng: random.Random, pure: bool, reversal: bool = False) -> bool:
     # The C code does not know the ``reversal`` twist (a four of a kind reverses the rank
     # order): rules with it on take the Python play-outs, which play it exactly.
     return _ext is not None and not pure and not reversal and type(rng) is random.Random
+
+
+def _python_intermediate(deal: FastDeal, rng: object = None, epsilon: float = 0.0) -> list[int]:
+    """The Python reference of the ``intermediate`` policy: the intermediate player's
+    choice at every decision without its endgame solve (``rng`` and ``epsilon`` unused)."""
+    return fastsim.intermediate_playout(deal, endgame_limit=0)
 
 
 def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *,
@@ -74,10 +98,12 @@ def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *,
         deal: the deal, changed in place (copy it first to keep it).
         rng: the generator the choices are drawn from; it ends in the same state as after
             the Python play-out.
-        policy: ``"random"``, ``"greedy"`` or ``"climbing"`` (see :mod:`fastsim
-            <president.players.fastsim>`).
+        policy: ``"random"``, ``"greedy"``, ``"climbing"`` (see :mod:`fastsim
+            <president.players.fastsim>`) or ``"intermediate"`` (:func:`intermediate_playout`;
+            draws nothing from ``rng``).
         epsilon: the greedy or climbing policy's noise, a probability in [0, 1] (``None``:
-            fastsim's default, 0.1 greedy, 0.05 climbing); unused by ``random``.
+            fastsim's default, 0.1 greedy, 0.05 climbing); unused by ``random`` and
+            ``intermediate``.
         pure: run the Python code even when the compiled one is available.
 
     Returns:
@@ -87,8 +113,11 @@ def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *,
         ValueError: for another policy name, or (compiled) a deal whose state is out of
             range (more than 7 seats, counts outside 0..4, card totals that disagree).
     """
-    if policy not in POLICIES:
-        raise ValueError(f"no playout policy {policy!r}; use {', '.join(map(repr, POLICIES))}")
+    if policy not in PLAYOUT_NAMES:
+        raise ValueError(f"no playout policy {policy!r}; use "
+                         f"{', '.join(map(repr, PLAYOUT_NAMES))}")
+    if policy == "intermediate":
+        return intermediate_playout(deal, pure=pure)
     eps = _EPSILON[policy] if epsilon is None else epsilon
     if _compiled(rng, pure, deal.reversal):
         finish: list[int] = _ext.playout(deal, rng, POLICIES[policy], eps, False)
@@ -96,6 +125,91 @@ def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *,
     if policy == "random":
         return fastsim.random_playout(deal, rng)
     return _PYTHON[policy](deal, rng, eps)
+
+
+def intermediate_playout(deal: FastDeal, rng: random.Random | None = None, *,
+                         pure: bool = False) -> list[int]:
+    """:func:`fastsim.intermediate_playout <president.players.playout_policies.
+    intermediate_playout>` with ``endgame_limit=0`` (every seat plays the ``intermediate``
+    player's heuristic choice, no endgame solve), compiled when :data:`AVAILABLE` and the
+    rules have no ``reversal`` twist. Deterministic: ``rng`` is not used.
+
+    Args:
+        deal: the deal, changed in place.
+        rng: unused (for the signature of the other play-outs).
+        pure: run the Python code even when the compiled one is available.
+
+    Returns:
+        ``deal.finish``, the seats in finishing order.
+
+    Raises:
+        ValueError: (compiled) a deal whose state is out of range (more than 7 seats,
+            counts outside 0..4, card totals that disagree, more than 4 cards of a rank).
+    """
+    if _ext is not None and not pure and not deal.reversal:
+        finish: list[int] = _ext.intermediate_playout(deal, False)
+        return finish
+    return _python_intermediate(deal)
+
+
+def intermediate_choice(deal: FastDeal, tot: list[int], *, pure: bool = False) -> int:
+    """The ``intermediate`` player's choice for the seat to act of ``deal``, on counts, as
+    :func:`fastsim.intermediate_choice <president.players.playout_policies.
+    intermediate_choice>` ``(deal, tot, endgame_limit=0)`` gives it (no endgame solve),
+    compiled when :data:`AVAILABLE` and the rules have no ``reversal`` twist.
+
+    Args:
+        deal: the deal (not changed); it must not be over.
+        tot: cards per rank (13 ints) still in all hands together.
+        pure: run the Python code even when the compiled one is available.
+
+    Returns:
+        The action int (``-1`` a pass).
+
+    Raises:
+        ValueError: (compiled) a deal that is over or out of range, or a ``tot`` that does
+            not fit the hand to act (``tot[r] - hand[r]`` outside 0..4).
+    """
+    if _ext is not None and not pure and not deal.reversal:
+        code: int = _ext.intermediate_choice(deal, tot)
+        return code
+    return fastsim.intermediate_choice(deal, tot, endgame_limit=0)
+
+
+def style_rows(rules: Rules, start: list[list[int]], leader: int,
+               history: list[tuple[int, int]], seats: list[int],
+               noise: float) -> list[list[float]] | None:
+    """The compiled replay of :func:`president.players.expert.style_likelihoods`: per seat
+    of ``seats``, the log-likelihoods ``[intermediate, simple, random]`` of its actions in
+    ``history`` had the deal started with the hands ``start`` (counts per rank per seat)
+    and ``leader`` to lead, a deterministic style taking its own action with chance
+    ``1 - noise`` and any legal action with ``noise``.
+
+    Args:
+        rules: the table's rules (``players``, ``beat``, ``passing``,
+            ``last_of_rank_clears`` and ``reversal`` are read).
+        start: the hands at the start of the deal, one list of 13 counts per seat.
+        leader: the seat that led the deal.
+        history: ``(seat, action int)`` in order.
+        seats: the seats to score.
+        noise: ``STYLE_NOISE``, in (0, 1).
+
+    Returns:
+        One row per seat of ``seats``; ``None`` when the Python code must answer: the
+        extension is not :data:`AVAILABLE`, the rules have the ``reversal`` twist, or one of
+        ``seats`` had a choice while only two seats held cards (the Python
+        ``intermediate`` choice then solves the endgame).
+
+    Raises:
+        ValueError: (compiled) hands or seats out of range, or an action of ``history``
+            that is not legal where it was taken.
+    """
+    if _ext is None or rules.reversal:
+        return None
+    rows: list[list[float]] | None = _ext.style_likelihoods(
+        rules.players, rules.beat == "higher", fastsim._MODES[rules.passing],
+        bool(rules.last_of_rank_clears), start, leader, history, seats, noise)
+    return rows
 
 
 def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
@@ -130,8 +244,12 @@ def trace(deal: FastDeal, rng: random.Random, policy: str = "random", *,
     """
     if _ext is None:
         raise RuntimeError("the compiled play-outs are not available")
-    if policy not in POLICIES:
-        raise ValueError(f"no playout policy {policy!r}; use {', '.join(map(repr, POLICIES))}")
+    if policy not in PLAYOUT_NAMES:
+        raise ValueError(f"no playout policy {policy!r}; use "
+                         f"{', '.join(map(repr, PLAYOUT_NAMES))}")
+    if policy == "intermediate":
+        finish, actions = _ext.intermediate_playout(deal, True)
+        return finish, actions
     eps = _EPSILON[policy] if epsilon is None else epsilon
     finish, actions = _ext.playout(deal, rng, POLICIES[policy], eps, True)
     return finish, actions
@@ -174,10 +292,14 @@ def traced_playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *
     Raises:
         ValueError: as :func:`playout`.
     """
-    if policy not in POLICIES:
-        raise ValueError(f"no playout policy {policy!r}; use {', '.join(map(repr, POLICIES))}")
+    if policy not in PLAYOUT_NAMES:
+        raise ValueError(f"no playout policy {policy!r}; use "
+                         f"{', '.join(map(repr, PLAYOUT_NAMES))}")
     eps = _EPSILON[policy] if epsilon is None else epsilon
-    if _compiled(rng, pure, deal.reversal):
+    if policy == "intermediate" and _ext is not None and not pure and not deal.reversal:
+        finish, actions = _ext.intermediate_playout(deal, True)
+        return finish, actions
+    if policy != "intermediate" and _compiled(rng, pure, deal.reversal):
         finish, actions = _ext.playout(deal, rng, POLICIES[policy], eps, True)
         return finish, actions
     if policy == "random":
@@ -186,7 +308,7 @@ def traced_playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *
     for name in FastDeal.__slots__:
         setattr(rec, name, getattr(deal, name))
     rec.taken = []
-    _PYTHON[policy](rec, rng, eps)
+    (_python_intermediate if policy == "intermediate" else _PYTHON[policy])(rec, rng, eps)
     for name in FastDeal.__slots__:
         setattr(deal, name, getattr(rec, name))
     return deal.finish, rec.taken
@@ -200,6 +322,7 @@ def random_deals(rules: Rules, rng: random.Random, count: int, *, policy: str = 
     and played out with ``policy``, all drawing from ``rng`` in turn. Compiled, the whole
     batch runs in C without the interpreter; the result equals the Python loop
     ``[playout(FastDeal.random(rules, rng, leader), rng, policy) for _ in range(count)]``.
+    (The ``intermediate`` policy runs that loop, each play-out compiled.)
 
     Only ``rules.players``, ``beat``, ``passing`` and ``last_of_rank_clears`` matter (the play
     of one deal; no exchange or scoring).
@@ -215,10 +338,11 @@ def random_deals(rules: Rules, rng: random.Random, count: int, *, policy: str = 
     if not 0 <= leader < rules.players:
         raise ValueError(f"leader seat {leader} does not exist; seats are 0 to "
                          f"{rules.players - 1}")
-    if policy not in POLICIES:
-        raise ValueError(f"no playout policy {policy!r}; use {', '.join(map(repr, POLICIES))}")
+    if policy not in PLAYOUT_NAMES:
+        raise ValueError(f"no playout policy {policy!r}; use "
+                         f"{', '.join(map(repr, PLAYOUT_NAMES))}")
     eps = _EPSILON[policy] if epsilon is None else epsilon
-    if _compiled(rng, pure, rules.reversal):
+    if policy != "intermediate" and _compiled(rng, pure, rules.reversal):
         n = rules.players
         raw = _ext.deals(n, rules.beat == "higher", fastsim._MODES[rules.passing],
                          bool(rules.last_of_rank_clears), leader, count, rng,
@@ -227,7 +351,8 @@ def random_deals(rules: Rules, rng: random.Random, count: int, *, policy: str = 
     out = []
     for _ in range(count):
         fd = FastDeal.random(rules, rng, leader)
-        out.append(playout(fd, rng, policy, epsilon=eps, pure=True))
+        out.append(playout(fd, rng, policy, epsilon=eps,
+                           pure=pure or policy != "intermediate"))
     return out
 
 

@@ -518,7 +518,7 @@ _LOG_ONE: dict[int, float] = {}
 def style_likelihoods(rules: Rules, hands: list[list[int]], played: list[list[int]],
                       leader: int, history: list[tuple[int, int]], me: int, seats: list[int],
                       cache: dict[tuple[int, tuple[int, ...]], list[float]] | None = None,
-                      ) -> list[list[float]]:
+                      *, pure: bool = False) -> list[list[float]]:
     """Log-likelihoods of each of ``seats``' actions so far this deal under each of
     :data:`STYLES`, had the hidden cards been dealt as in the world ``hands`` (counts per
     rank now; ``played``: counts per rank each seat has played this deal; ``history``:
@@ -536,7 +536,16 @@ def style_likelihoods(rules: Rules, hands: list[list[int]], played: list[list[in
     these rows (see :class:`ExpertPlayer`).
 
     A seat's row depends only on its own hand (the rest of the state is public), so
-    ``cache`` (a dict kept for one decision) keeps rows by seat and hand."""
+    ``cache`` (a dict kept for one decision) keeps rows by seat and hand.
+
+    The replay runs compiled (:func:`president.players.compiled.style_rows`, the same sums
+    in the same order, so the same floats) when the extension is available, and in Python
+    (``pure=True``, the ``reversal`` twist, or a seat's choice while only two seats held
+    cards, where the Python ``intermediate`` choice solves the endgame) otherwise.
+
+    Raises:
+        ValueError: (compiled) an action of ``history`` that is not legal where it was
+            taken, or hands out of range."""
     n = len(hands)
     keys = [(s, tuple(hands[s])) for s in seats]
     if cache is not None:
@@ -545,10 +554,33 @@ def style_likelihoods(rules: Rules, hands: list[list[int]], played: list[list[in
         if len(hits) == len(got):
             return hits
     start = [[hands[s][r] + played[s][r] for r in range(13)] for s in range(n)]
+    todo = [s for j, s in enumerate(seats) if cache is None or got[j] is None]
+    computed = None if pure else compiled.style_rows(rules, start, leader, history, todo,
+                                                     STYLE_NOISE)
+    if computed is None:
+        computed = _replay_rows(rules, start, leader, history, todo)
+    row_of = dict(zip(todo, computed))
+    if cache is None:
+        return [row_of[s] for s in seats]
+    rows: list[list[float]] = []
+    for j, s in enumerate(seats):
+        row = got[j]
+        if row is None:
+            row = cache[keys[j]] = row_of[s]
+        rows.append(row)
+    return rows
+
+
+def _replay_rows(rules: Rules, start: list[list[int]], leader: int,
+                 history: list[tuple[int, int]], todo: list[int]) -> list[list[float]]:
+    """:func:`style_likelihoods`' replay in Python: the deal from the hands ``start`` (counts
+    per rank per seat at the start of the deal, ``leader`` to lead) through ``history``,
+    adding up each of ``todo``'s rows (``[intermediate, simple, random]``, one per seat of
+    ``todo``) at every decision of that seat with more than one legal action."""
+    n = len(start)
     fd = FastDeal(rules, start, leader)
     tot = [sum(start[s][r] for s in range(n)) for r in range(13)]
-    row_of = {s: [0.0, 0.0, 0.0] for j, s in enumerate(seats)
-              if cache is None or got[j] is None}
+    row_of = {s: [0.0, 0.0, 0.0] for s in todo}
     choose = fastsim.intermediate_choice
     noise = STYLE_NOISE
     for seat, code in history:
@@ -568,15 +600,7 @@ def style_likelihoods(rules: Rules, hands: list[list[int]], played: list[list[in
         if code >= 0:
             tot[code >> 2] -= (code & 3) + 1
         fd.apply(code)
-    if cache is None:
-        return [row_of[s] for s in seats]
-    rows: list[list[float]] = []
-    for j, s in enumerate(seats):
-        row = got[j]
-        if row is None:
-            row = cache[keys[j]] = row_of[s]
-        rows.append(row)
-    return rows
+    return [row_of[s] for s in todo]
 
 
 def surprises(rules: Rules, hands: list[list[int]], played: list[list[int]], leader: int,
