@@ -1,0 +1,230 @@
+"""The AEC environment on the compiled core (``backend="compiled"``) against the Python one
+(``backend="python"``): for the same seeds and the same random legal actions, byte-identical
+observations of every agent (the one to act and the others, during the episode and after it
+ends), masks, rewards, cumulative rewards, terminations, truncations and agent selection,
+over every preset and twist of the registries (but reversal, played in Python) and every
+table size they allow; refusals and the penalty; PettingZoo's api_test and seed_test on both
+backends; the hand-over to the Python table. Skipped when the extension is not built."""
+
+from __future__ import annotations
+
+import itertools
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+pytest.importorskip("president._vector")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from president import Match  # noqa: E402
+from president.env import _compiled_vector, env, raw_env  # noqa: E402
+from president.errors import IllegalAction  # noqa: E402
+from president.rules import PRESETS, TWISTS, Rules  # noqa: E402
+
+NOT_COMPILED = {"reversal"}     # twists the compiled core leaves to the Python tables
+
+
+def _cases() -> list[tuple[Rules, str]]:
+    """Every preset alone and with each of its twists (bar reversal), at every table size it
+    allows, with each reward kind its scoring allows."""
+    cases = []
+    for preset, (lo, hi, _) in PRESETS.items():
+        twists = [()] + [(t,) for t in TWISTS[preset] if t not in NOT_COMPILED]
+        for twist, players in itertools.product(twists, range(max(lo, 3), min(hi, 7) + 1)):
+            rules = Rules.preset(preset, players=players, twists=list(twist))
+            for reward in ("place", "points") if rules.scoring else ("place",):
+                cases.append((rules, reward))
+    return cases
+
+
+CASES = _cases()
+
+
+@pytest.fixture(autouse=True)
+def _quiet_checker_warnings():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        yield
+
+
+def _twins(**options) -> tuple[raw_env, raw_env]:
+    py = raw_env(backend="python", **options)
+    c = raw_env(backend="compiled", **options)
+    assert (py.backend, c.backend) == ("python", "compiled")
+    return py, c
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    a, b = np.asarray(a), np.asarray(b)
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+def _compare(py: raw_env, c: raw_env, where) -> None:
+    """Everything an agent or a wrapper can read, byte for byte."""
+    assert py.agent_selection == c.agent_selection, where
+    assert py.agents == c.agents, where
+    for name in ("rewards", "_cumulative_rewards", "terminations", "truncations"):
+        assert getattr(py, name) == getattr(c, name), (where, name)
+    assert py.infos.keys() == c.infos.keys(), where
+    for a in py.infos:
+        assert _same(py.infos[a]["action_mask"], c.infos[a]["action_mask"]), (where, a)
+    for a in py.possible_agents:
+        assert _same(py.observe(a), c.observe(a)), (where, a)
+
+
+def _play_twins(py: raw_env, c: raw_env, seed: int, episodes: int, rng) -> int:
+    """Play ``episodes`` episodes from ``seed`` on both, comparing after every step; the
+    first episode seeded, the others continuing the generator. Returns the steps taken."""
+    steps = 0
+    for episode in range(episodes):
+        py.reset(seed=seed if episode == 0 else None)
+        c.reset(seed=seed if episode == 0 else None)
+        _compare(py, c, (episode, "reset"))
+        for agent in py.agent_iter(3000):
+            assert c.agent_selection == agent
+            obs, reward, term, trunc, info = py.last()
+            got = c.last()
+            assert _same(obs, got[0]) and (reward, term, trunc) == got[1:4]
+            assert _same(info["action_mask"], got[4]["action_mask"])
+            if term or trunc:
+                action = None
+            else:
+                action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+                steps += 1
+            py.step(action)
+            c.step(action)
+            _compare(py, c, (episode, steps))
+        assert py.agents == c.agents == []
+    assert py._rng is not None and c._rng is not None
+    assert py._rng.getstate() == c._rng.getstate()
+    return steps
+
+
+@pytest.mark.parametrize("rules, reward", CASES,
+                         ids=[f"{r.name}-{r.players}p-{w}" for r, w in CASES])
+def test_same_bytes_as_the_python_environment(rules, reward):
+    py, c = _twins(rules=rules, reward=reward)
+    steps = _play_twins(py, c, 3 + rules.players, 2, np.random.default_rng(rules.players))
+    assert steps > 20
+
+
+def test_dict_observations_and_options_agree():
+    rules = Rules(players=5, beat="equal-or-higher", passing="once-around",
+                  last_of_rank_clears=True, first_lead="holder-of:3D", scoring=(3, 2, 1))
+    py, c = _twins(rules=rules, reward="points", dict_obs=True)
+    _play_twins(py, c, 8, 3, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("illegal", ["raise", "penalty"])
+def test_refusals_and_the_penalty_agree(illegal):
+    py, c = _twins(preset="house", players=4, illegal=illegal, illegal_reward=-2.5)
+    for e in (py, c):
+        e.reset(seed=5)
+    mask = py.infos[py.agent_selection]["action_mask"]
+    good = int(np.flatnonzero(mask)[0])
+    for e in (py, c):
+        e.step(good)
+    _compare(py, c, "first")
+    bads = [99, -1, np.int64(70), None, 1.5, True, "x", int(np.flatnonzero(
+        py.infos[py.agent_selection]["action_mask"] == 0)[0])]
+    for bad in bads:
+        if illegal == "raise":
+            with pytest.raises(IllegalAction) as want:
+                py.step(bad)
+            with pytest.raises(IllegalAction) as got:
+                c.step(bad)
+            assert str(got.value) == str(want.value) and got.value.reason == "illegal-index"
+            _compare(py, c, bad)
+        else:
+            a, b = _twins(preset="house", players=4, illegal=illegal, illegal_reward=-2.5)
+            for e in (a, b):
+                e.reset(seed=5)
+                e.step(good)
+                e.step(bad)
+            _compare(a, b, bad)
+            assert all(b.terminations.values())
+            # the finished agents step out alike
+            for agent in a.agent_iter(10):
+                assert b.agent_selection == agent
+                a.step(None)
+                b.step(None)
+                _compare(a, b, (bad, agent))
+            assert b.agents == []
+            assert b.table.terminated          # the hand-over keeps the penalty's end
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+@pytest.mark.parametrize("preset, players", [("house", 4), ("first-night", 3),
+                                             ("family", 7), ("practice", 4)])
+def test_pettingzoo_api_and_seed_tests_on_both_backends(backend, preset, players):
+    e = env(preset=preset, players=players, backend=backend)
+    assert e.backend == backend
+    api_test(e, num_cycles=100)
+    seed_test(lambda: env(preset=preset, players=players, backend=backend), num_cycles=60)
+    api_test(env(preset=preset, players=players, backend=backend, dict_obs=True),
+             num_cycles=50)
+
+
+def test_reading_the_table_hands_over_to_python_mid_episode():
+    py, c = _twins(preset="family", players=5, twists=["once-around"])
+    rng = np.random.default_rng(4)
+    for e in (py, c):
+        e.reset(seed=12)
+    for _ in range(17):
+        a = int(rng.choice(np.flatnonzero(py.infos[py.agent_selection]["action_mask"])))
+        py.step(a)
+        c.step(a)
+    table = c.table                        # replays the 17 actions on the engine's table
+    assert c.backend == "python"
+    assert table.match is not None and py.table.match is not None
+    assert table.match.deal.hands == py.table.match.deal.hands
+    _compare(py, c, "hand-over")
+    # and the episode goes on alike, now in Python
+    for agent in py.agent_iter(3000):
+        assert c.agent_selection == agent
+        _, _, term, trunc, info = py.last()
+        a = None if term or trunc else int(rng.choice(np.flatnonzero(info["action_mask"])))
+        py.step(a)
+        c.step(a)
+        _compare(py, c, agent)
+    assert c.agents == []
+    c2 = raw_env(preset="family", players=5, twists=["once-around"], backend="compiled")
+    c2.reset(seed=12)
+    c2.table.load(Match(c2.rules, hands=["3C 4C", "5C 6C", "7C 8C", "9C 10C", "JC QC"],
+                        leader=0))
+    assert c2.backend == "python" and c2.table.acting() == 0
+
+
+def test_render_under_the_compiled_backend_is_the_engines_text():
+    py, c = _twins(preset="house", players=4, render_mode="ansi")
+    for e in (py, c):
+        e.reset(seed=1)
+    assert c.render() == py.render()
+    a = int(np.flatnonzero(py.infos[py.agent_selection]["action_mask"])[0])
+    py.step(a)
+    c.step(a)
+    assert c.render() == py.render() and c.backend == "compiled"
+
+
+def test_backend_selection_and_errors(monkeypatch):
+    monkeypatch.delenv("PRESIDENT_PURE", raising=False)
+    assert env(preset="house").backend == "compiled"
+    assert env(preset="house", backend="python").backend == "python"
+    assert env(preset="house", twists="reversal").backend == "python"
+    assert env(preset="house", episode="match").backend == "python"
+    with pytest.raises(ValueError, match="backend = 'gpu' is not allowed; choose one of: "
+                                         "auto, compiled, python"):
+        env(backend="gpu")
+    with pytest.raises(ValueError, match="backend = 'compiled' cannot run this environment: "
+                                         "episode = 'match'"):
+        env(episode="match", backend="compiled")
+    monkeypatch.setenv("PRESIDENT_PURE", "1")
+    assert env(preset="house").backend == "python"
+    monkeypatch.setattr(_compiled_vector, "_ext", None)
+    monkeypatch.delenv("PRESIDENT_PURE")
+    assert env(preset="house").backend == "python"
