@@ -292,3 +292,41 @@ def test_style_likelihoods_equal_python_on_sampled_worlds(spec, players):
                                       cache_py, pure=True)
                 compared += 1
     assert compared > 50
+
+
+# ----- the expert on the compiled intermediate play-out ----------------------------------
+
+def test_expert_intermediate_style_plays_the_intermediate_playout():
+    """A world of the ``intermediate`` style (and ``policy="intermediate"``) is played by
+    the intermediate play-out: the expert's place there is the Python play-out's."""
+    from president.players.expert import ExpertPlayer
+
+    rules = Rules.preset("house", players=5)
+    for kwargs in ({}, {"policy": "intermediate", "styles": None}):
+        bot = ExpertPlayer(seed=1, time_limit=None, **kwargs)
+        for seed in range(20):
+            fd = FastDeal.shuffled(rules, seed)
+            _walk(fd, random.Random(seed), seed % 4 * 6)
+            if fd.over:
+                continue
+            me = fd.to_act
+            ref = fd.copy()
+            want = intermediate_playout(ref, endgame_limit=0).index(me) + 1
+            assert bot._place(fd.copy(), me, 0, 0.5) == want
+
+
+@pytest.mark.parametrize("policy", ["mixture", "intermediate"])
+def test_expert_chooses_alike_compiled_and_pure(policy, monkeypatch):
+    """The whole search on a play-out budget: the same choices with the extension and with
+    the Python code alone (every compiled path gives the Python results)."""
+    from president.players.expert import ExpertPlayer
+
+    rules = Rules.preset("house", players=4)
+    styles = None if policy == "intermediate" else expert.STYLE_PRIOR
+    obs_list = list(_positions(rules, 1))[:12]
+    runs = []
+    for ext in (compiled._ext, None):
+        monkeypatch.setattr(compiled, "_ext", ext)
+        bot = ExpertPlayer(seed=3, playouts=60, time_limit=None, policy=policy, styles=styles)
+        runs.append(([bot.act(o) for o in obs_list], bot.stats["playouts"]))
+    assert runs[0] == runs[1] and runs[0][1] > 100

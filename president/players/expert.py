@@ -24,9 +24,9 @@ are compared by rank and count) the expert:
 3. plays every candidate out in every world, all candidates on the same worlds, on the
    compiled play-outs (:mod:`~president.players.compiled`, with its identical Python
    fallback): each world's play-out is played in the style drawn from the mean of the
-   live other seats' style weights (``intermediate`` as the climbing play-out,
-   ``simple`` as the greedy one, ``random``; the compiled core plays every seat alike, so
-   the style is drawn per world, not per seat), keeping the better half of the
+   live other seats' style weights (``intermediate`` as the exact ``intermediate``
+   play-out, ``simple`` as the greedy one, ``random``; the compiled core plays every seat
+   alike, so the style is drawn per world, not per seat), keeping the better half of the
    candidates after each round (successive halving) and always the ``intermediate``
    player's choice (the *guess*);
 4. compares the best candidate with the guess *on the same worlds* (a paired comparison:
@@ -46,8 +46,9 @@ gets what is left of it.
 
 The budget is ``playouts`` play-outs (4,000) and ``time_limit`` seconds (0.8, wall clock)
 per decision, whichever runs out first (before the compiled play-outs: 1,000 play-outs of
-the exact Python copy of ``intermediate``, which ``policy="intermediate", styles=None,
-playouts=1000`` still gives); a decision with one legal action (or one distinct play) is
+the exact Python copy of ``intermediate``, with worlds weighed by surprises:
+``policy="intermediate", styles=None, playouts=1000`` gives that search again, its
+play-outs now compiled); a decision with one legal action (or one distinct play) is
 not searched. Exchanges use the intermediate player's choice. ``stats`` counts decisions,
 searched decisions, play-outs, wall-clock seconds and CPU seconds (``max_…``: the slowest
 decision) for ``president simulate``; ``style_weights`` keeps, per other seat, the style
@@ -77,10 +78,16 @@ __all__ = ["ExpertPlayer", "STYLES", "STYLE_PRIOR", "root_state", "sample_world"
 
 #: The styles of play the expert mixes in its model of each other seat, and the compiled
 #: play-out (:mod:`~president.players.compiled`) that plays each: ``intermediate`` (the
-#: climbing play-out, the intermediate player's main habits), ``simple`` (the greedy
-#: play-out, the simple player's idea) and ``random``.
+#: ``intermediate`` play-out: the intermediate player's own choice at every decision,
+#: without its endgame solve; it has no noise, so a world played in this style is played
+#: the same way for every candidate and the spread comes from the worlds), ``simple`` (the
+#: greedy play-out, the simple player's idea with 0.1 noise) and ``random``. (Before the
+#: compiled ``intermediate`` play-out, that style was played by the climbing play-out, the
+#: intermediate player's main habits with 0.05 noise: ``policy="climbing"`` still plays it.)
 STYLES = ("intermediate", "simple", "random")
-_STYLE_POLICY = ("climbing", "greedy", "random")
+#: The compiled play-out of each fixed play-out policy index: the styles (0, 1, 2, as
+#: :data:`STYLES`), then ``climbing`` (3).
+_PLAYOUT_POLICY = ("intermediate", "greedy", "random", "climbing")
 #: Prior weights of :data:`STYLES` for a seat that has not acted yet this deal.
 STYLE_PRIOR = (0.75, 0.2, 0.05)
 #: Chance that a player of a deterministic style (intermediate, simple) takes another legal
@@ -113,11 +120,11 @@ class ExpertPlayer:
             set (``None``: only ``endgame_limit`` bounds it; with ``time_limit=None`` it
             is not used, so that choices do not depend on the machine's load).
         policy: play-out policy: ``"mixture"`` (default: a style per world drawn from
-            the other seats' style weights, compiled play-outs), ``"climbing"``,
-            ``"greedy"`` or ``"random"`` (that compiled play-out in every world), or
-            ``"intermediate"`` (the exact Python copy of the intermediate player,
-            :func:`~president.players.fastsim.intermediate_playout`, about 25 times
-            slower).
+            the other seats' style weights, compiled play-outs), or ``"intermediate"``,
+            ``"climbing"``, ``"greedy"`` or ``"random"`` (that play-out in every world;
+            ``"intermediate"`` is the intermediate player's choice without its endgame
+            solve, :func:`~president.players.compiled.intermediate_playout`: compiled when
+            the extension is built, else the Python copy, about 25 times slower).
         styles: prior weights of :data:`STYLES` (intermediate, simple, random) for the
             mixture model of the other seats that weighs the worlds (see the module
             docstring); ``None``: no mixture, worlds weighed by ``surprise`` instead
@@ -173,7 +180,7 @@ class ExpertPlayer:
         self.duel = duel
         self.endgame_limit = endgame_limit
         self.endgame_seconds = endgame_seconds
-        policies = {"mixture": None, "intermediate": -1, "climbing": 0, "greedy": 1,
+        policies = {"mixture": None, "intermediate": 0, "climbing": 3, "greedy": 1,
                     "random": 2}
         if policy not in policies:
             raise ValueError(f"no play-out policy {policy!r}; choose one of: "
@@ -416,9 +423,10 @@ class ExpertPlayer:
 
     def _style(self, styles: dict[int, list[float]], live: list[int],
                rng: random.Random) -> int:
-        """The style (index into :data:`STYLES`) of one world's play-out: the compiled
-        play-out plays every seat alike, so one style is drawn per world from the mean of
-        the live other seats' style weights (``policy = "mixture"``); else the policy's."""
+        """The play-out of one world, an index into ``_PLAYOUT_POLICY`` (0 to 2: the
+        styles of :data:`STYLES`; 3: climbing): the compiled play-out plays every seat
+        alike, so one style is drawn per world from the mean of the live other seats' style
+        weights (``policy = "mixture"``); else the policy's."""
         if self._fixed is not None:
             return self._fixed
         if not live:
@@ -439,9 +447,9 @@ class ExpertPlayer:
         """The observing seat's finishing place (1 = first) after playing ``st`` out (in
         place) with the world's style; with ``leaf_limit``, the last two-player part of the
         play-out is replaced by its exact solve when that seat is in it."""
-        if style < 0:  # the exact Python copy of the intermediate player
-            return fastsim.intermediate_playout(st).index(me) + 1
-        policy = _STYLE_POLICY[style]
+        policy = _PLAYOUT_POLICY[style]
+        if policy == "intermediate" and not self.leaf_limit:  # deterministic: no generator
+            return compiled.intermediate_playout(st).index(me) + 1
         if not self.leaf_limit or policy == "random":
             return compiled.playout(st, random.Random(seed), policy).index(me) + 1
         base = st.copy()
