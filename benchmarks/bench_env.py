@@ -7,7 +7,9 @@ choice in plain numpy and Python, so the figure is mostly the environment's), an
 episode; the observation is built every step (``last()`` in the AEC loop, the return value of
 ``step`` in Gymnasium). Figures are per wall-clock second and per CPU second of this process.
 
-- AEC (PettingZoo) ``house``, 4 players, one-deal episodes, flat observation.
+- AEC (PettingZoo) ``house``, 4 players, one-deal episodes, flat observation: twice, once
+  per backend (``backend="python"``, the engine's ``Match``; ``backend="compiled"``, one
+  table of the C core ``president._vector``, "not built" when it is missing).
 - AEC ``first-night+swap``, 5 players, whole matches (exchange gives as steps).
 - Gymnasium ``President-v0``, ``house`` 4 players, the learner against three ``random``
   players (steps are the learner's; the others' turns run inside each step).
@@ -17,9 +19,15 @@ episode; the observation is built every step (``last()`` in the AEC loop, the re
   core (``backend="compiled"``, ``president._vector``; "not built" when it is missing),
   with the ratio compiled / Python. The policy is drawn with numpy from the masks (the
   argmax of uniform noise over each row's mask), the same for both.
+- Whole deals per second of ``VectorEnv`` (issue 12's "batched step-and-mask"), 256 tables
+  of ``house`` 4 players on the compiled backend, a uniformly random legal action per table
+  drawn with numpy from the masks every step (a cumulative sum of each mask row, one uniform
+  number per row): once with :meth:`VectorEnv.step_masks` (masks, players, rewards and ends
+  only, no observation) and once with ``step`` (the full observations), beside issue 12's
+  target of 100,000 deals per second.
 
 Issue 13's targets are 50,000 AEC steps per second on one core and 100,000 for the vector
-environment; the figures say how far off them these pure-Python adapters are. ``PRESIDENT_BENCH_QUICK=1`` (``run.py --quick``) shortens
+environment; issue 12's is 100,000 whole deals per second through batched step-and-mask. ``PRESIDENT_BENCH_QUICK=1`` (``run.py --quick``) shortens
 the runs; ``--seconds S`` sets each run's length; ``--json`` prints JSON.
 
 Then the **peers**, measured in the same run where they are installed (none is in the
@@ -59,6 +67,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 TARGET_AEC_STEPS_PER_SECOND = 50_000
 TARGET_VECTOR_STEPS_PER_SECOND = 100_000
+TARGET_DEALS_PER_SECOND = 100_000
 
 
 def aec_figure(seconds: float, **options) -> dict:
@@ -86,6 +95,65 @@ def aec_figure(seconds: float, **options) -> dict:
             "seconds": round(wall, 3), "steps_per_second": round(steps / wall),
             "steps_per_cpu_second": round(steps / max(cpu, 1e-9)),
             "episodes_per_cpu_second": round(episodes / max(cpu, 1e-9), 1)}
+
+
+def compiled_aec_figure(seconds: float, **options) -> dict | None:
+    """:func:`aec_figure` with ``backend="compiled"``, or ``None`` when the compiled core
+    cannot run (not built, or ``PRESIDENT_PURE=1``)."""
+    try:
+        return aec_figure(seconds, backend="compiled", **options)
+    except ValueError as e:
+        if "backend = 'compiled'" not in str(e):
+            raise
+        return None
+
+
+def deals_figure(seconds: float, num_envs: int = 256, observe: bool = False,
+                 **options) -> dict | None:
+    """Whole random deals per second of a compiled :class:`~president.env.VectorEnv` of
+    ``num_envs`` one-deal tables for about ``seconds``: every step takes a uniformly random
+    legal action per table, drawn with numpy from the masks (the first position where the
+    row's cumulative mask count passes ``floor(u * legal)``, one uniform ``u`` per row).
+    ``observe=False`` steps with :meth:`~president.env.VectorEnv.step_masks` (no
+    observation is written); ``observe=True`` with ``step``. ``None`` when the compiled core
+    cannot run."""
+    import numpy as np
+
+    from president.env import VectorEnv
+
+    try:
+        v = VectorEnv(num_envs, backend="compiled", **options)
+    except ValueError as e:
+        if "backend = 'compiled'" not in str(e):
+            raise
+        return None
+    rng = np.random.default_rng(0)
+    _, info = v.reset(seed=0)
+    steps = deals = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < seconds:
+        for _ in range(20):
+            mask = info["action_mask"]
+            counts = mask.cumsum(1, dtype=np.int8)
+            pick = (rng.random(num_envs) * counts[:, -1]).astype(np.int8)
+            actions = (counts > pick[:, None]).argmax(1)
+            if observe:
+                _, _, term, _, info = v.step(actions)
+            else:
+                _, term, _, info = v.step_masks(actions)
+            steps += num_envs
+            deals += int(term.sum())
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return {"env": f"VectorEnv N={num_envs} compiled "
+                   f"{'step (observations)' if observe else 'step_masks'}",
+            "backend": "compiled", "observe": observe, "options": options, "steps": steps,
+            "episodes": deals, "seconds": round(wall, 3),
+            "steps_per_second": round(steps / wall),
+            "steps_per_cpu_second": round(steps / max(cpu, 1e-9)),
+            "episodes_per_cpu_second": round(deals / max(cpu, 1e-9), 1),
+            "deals_per_second": round(deals / wall),
+            "deals_per_cpu_second": round(deals / max(cpu, 1e-9)),
+            "steps_per_deal": round(steps / max(deals, 1), 1)}
 
 
 def gym_figure(seconds: float, **options) -> dict:
@@ -304,8 +372,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skipped: the env extra is not installed ({e.name}); "
               "pip install -e '.[env]'")
         return 0
-    figures = [
-        aec_figure(args.seconds, preset="house", players=4),
+    aec_python = aec_figure(args.seconds, preset="house", players=4, backend="python")
+    aec_compiled = compiled_aec_figure(args.seconds, preset="house", players=4)
+    figures = [aec_python] + ([aec_compiled] if aec_compiled is not None else []) + [
         aec_figure(args.seconds, preset="first-night", twists=["swap"], players=5,
                    episode="match"),
         gym_figure(args.seconds, preset="house", players=4, opponents="random"),
@@ -317,8 +386,13 @@ def main(argv: list[str] | None = None) -> int:
         compiled["ratio_to_python"] = round(compiled["steps_per_cpu_second"] /
                                             max(python_vector["steps_per_cpu_second"], 1), 2)
         figures.append(compiled)
+    deal_figures = [f for f in (deals_figure(args.seconds, 256, observe=False, preset="house",
+                                             players=4),
+                                deals_figure(args.seconds, 256, observe=True, preset="house",
+                                             players=4)) if f is not None]
+    figures += deal_figures
     peers = [] if args.no_peers else peer_figures(args.seconds)
-    ours = figures[0]
+    ours = aec_compiled or aec_python
     for f in peers:
         if f["installed"]:
             f["ratio_steps"] = round(ours["steps_per_cpu_second"] /
@@ -328,19 +402,26 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"target_aec_steps_per_second": TARGET_AEC_STEPS_PER_SECOND,
                           "target_vector_steps_per_second": TARGET_VECTOR_STEPS_PER_SECOND,
+                          "target_deals_per_second": TARGET_DEALS_PER_SECOND,
                           "figures": figures, "peers": peers}, indent=2))
         return 0
     print("Random masked actions, observation built every step, one process.")
-    print(f"{'environment':<26} {'options':<64} {'steps/s':>9} {'per CPU-s':>10} "
+    print(f"{'environment':<44} {'options':<64} {'steps/s':>9} {'per CPU-s':>10} "
           f"{'episodes':>9}")
     for f in figures:
         opts = ", ".join(f"{k}={v}" for k, v in f["options"].items())
-        print(f"{f['env']:<26} {opts:<64} {f['steps_per_second']:>9,} "
+        print(f"{f['env']:<44} {opts:<64} {f['steps_per_second']:>9,} "
               f"{f['steps_per_cpu_second']:>10,} {f['episodes']:>9,}")
-    best = figures[0]["steps_per_cpu_second"]
+    best = max(f["steps_per_cpu_second"] for f in (aec_python, aec_compiled) if f is not None)
     print(f"Issue 13 target: {TARGET_AEC_STEPS_PER_SECOND:,} AEC steps/s on one core: "
           f"{'met' if best >= TARGET_AEC_STEPS_PER_SECOND else 'not met'} "
-          f"({best:,} per CPU second, house, 4 players).")
+          f"({best:,} per CPU second, house, 4 players, the faster backend).")
+    if aec_compiled is None:
+        print("AEC compiled backend: not built (president._vector) or PRESIDENT_PURE=1.")
+    else:
+        print(f"AEC compiled / Python, same run: {aec_compiled['steps_per_cpu_second']:,} / "
+              f"{aec_python['steps_per_cpu_second']:,} steps per CPU second = "
+              f"{aec_compiled['steps_per_cpu_second'] / max(aec_python['steps_per_cpu_second'], 1):.1f}x.")
     if compiled is None:
         print("VectorEnv compiled backend: not built (president._vector; python setup.py "
               "build_ext --inplace) or PRESIDENT_PURE=1.")
@@ -349,10 +430,20 @@ def main(argv: list[str] | None = None) -> int:
               f"{python_vector['steps_per_cpu_second']:,} steps per CPU second = "
               f"{compiled['ratio_to_python']}x; {compiled['episodes_per_cpu_second']:,} / "
               f"{python_vector['episodes_per_cpu_second']:,} one-deal episodes per CPU second.")
-    vec = max(f["steps_per_cpu_second"] for f in figures if f["env"].startswith("VectorEnv"))
+    vec = max(f["steps_per_cpu_second"] for f in figures
+              if f["env"].startswith("VectorEnv N=64"))
     print(f"Issue 13 target: {TARGET_VECTOR_STEPS_PER_SECOND:,} vector steps/s: "
           f"{'met' if vec >= TARGET_VECTOR_STEPS_PER_SECOND else 'not met'} "
           f"({vec:,} per CPU second, 64 tables, house, 4 players, the faster backend).")
+    if deal_figures:
+        fast = deal_figures[0]
+        full = deal_figures[-1]
+        print(f"Issue 12 target: {TARGET_DEALS_PER_SECOND:,} whole deals/s through batched "
+              f"step-and-mask: "
+              f"{'met' if fast['deals_per_cpu_second'] >= TARGET_DEALS_PER_SECOND else 'not met'}"
+              f" ({fast['deals_per_cpu_second']:,} random deals per CPU second with step_masks, "
+              f"{full['deals_per_cpu_second']:,} with full observations; 256 tables, house, "
+              f"4 players, {fast['steps_per_deal']} steps a deal, actions drawn with numpy).")
     if peers:
         print_peers(ours, peers)
     return 0
