@@ -786,6 +786,63 @@ static PyObject *Core_observe_seat(CoreObject *self, PyObject *args) {
     return PyLong_FromLong(d->loaded ? d->to_act : -1);
 }
 
+PyDoc_STRVAR(snapshot_doc,
+"snapshot() -> bytes\n--\n\n"
+"Every table's play state as bytes (this build's memory layout), for restore() on a Core\n"
+"made with the same arguments: how the Python glue pickles and copies a Core.");
+
+static PyObject *Core_snapshot(CoreObject *self, PyObject *unused) {
+    return PyBytes_FromStringAndSize((const char *)self->deals,
+                                     self->num * (Py_ssize_t)sizeof(Deal));
+}
+
+/* whether a Deal read from bytes is one the core could have made (indices in range) */
+static int deal_sane(const Deal *d, int n) {
+    int k;
+    if (d->to_act < -1 || d->to_act >= n || d->last < -1 || d->last >= n) return 0;
+    if (d->nfinish < 0 || d->nfinish > n || d->rl_head < 0 || d->rl_len < 0 ||
+        d->rl_head + d->rl_len > MAXP || d->need < 0 || d->need > 4 || d->top < -1 ||
+        d->top > 12)
+        return 0;
+    if (d->loaded && (d->to_act < 0 || d->over)) return 0;
+    for (k = 0; k < d->nfinish; k++)
+        if (d->finish[k] < 0 || d->finish[k] >= n) return 0;
+    for (k = d->rl_head; k < d->rl_head + d->rl_len; k++)
+        if (d->round_left[k] < 0 || d->round_left[k] >= n) return 0;
+    for (k = 0; k < n; k++)
+        if ((d->hand[k] >> 52) || d->ncards[k] != __builtin_popcountll(d->hand[k])) return 0;
+    return 1;
+}
+
+PyDoc_STRVAR(restore_doc,
+"restore(data)\n--\n\n"
+"Put back the tables' play state from snapshot() bytes of a Core made with the same\n"
+"arguments. Raises ValueError for bytes of another size or out-of-range contents.");
+
+static PyObject *Core_restore(CoreObject *self, PyObject *arg) {
+    Py_buffer b;
+    Py_ssize_t i;
+    if (PyObject_GetBuffer(arg, &b, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    if (b.len != self->num * (Py_ssize_t)sizeof(Deal)) {
+        PyBuffer_Release(&b);
+        PyErr_SetString(PyExc_ValueError, "the snapshot is of another number of tables or "
+                        "another build");
+        return NULL;
+    }
+    for (i = 0; i < self->num; i++) {
+        Deal d;
+        memcpy(&d, (const char *)b.buf + i * (Py_ssize_t)sizeof(Deal), sizeof(Deal));
+        if (!deal_sane(&d, self->players)) {
+            PyBuffer_Release(&b);
+            PyErr_Format(PyExc_ValueError, "the snapshot's table %zd is not a state of this core", i);
+            return NULL;
+        }
+    }
+    memcpy(self->deals, b.buf, (size_t)b.len);
+    PyBuffer_Release(&b);
+    Py_RETURN_NONE;
+}
+
 PyDoc_STRVAR(state_doc,
 "state(i) -> dict\n--\n\n"
 "Table i's play state (for tests): hands, played, pile, cleared, ncards, finish, to_act,\n"
@@ -841,6 +898,8 @@ static PyMethodDef Core_methods[] = {
     {"step", (PyCFunction)Core_step, METH_VARARGS, step_doc},
     {"observe", (PyCFunction)Core_observe, METH_VARARGS, observe_doc},
     {"state", (PyCFunction)Core_state, METH_VARARGS, state_doc},
+    {"snapshot", (PyCFunction)Core_snapshot, METH_NOARGS, snapshot_doc},
+    {"restore", (PyCFunction)Core_restore, METH_O, restore_doc},
     {NULL, NULL, 0, NULL},
 };
 

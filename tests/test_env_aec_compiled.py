@@ -228,3 +228,42 @@ def test_backend_selection_and_errors(monkeypatch):
     monkeypatch.setattr(_compiled_vector, "_ext", None)
     monkeypatch.delenv("PRESIDENT_PURE")
     assert env(preset="house").backend == "python"
+
+
+def test_a_compiled_environment_copies_and_pickles():
+    """copy.deepcopy and pickle give an independent environment at the same state (as the
+    Python backend's do), e.g. for a search that branches on copies."""
+    import copy
+    import pickle
+
+    py, c = _twins(preset="first-night", players=6)
+    rng = np.random.default_rng(9)
+    for e in (py, c):
+        e.reset(seed=30)
+    for _ in range(25):
+        a = int(rng.choice(np.flatnonzero(py.infos[py.agent_selection]["action_mask"])))
+        py.step(a)
+        c.step(a)
+    for twin in (copy.deepcopy(c), pickle.loads(pickle.dumps(c))):
+        assert twin.backend == "compiled"
+        _compare(py, twin, "copy")
+        branch = copy.deepcopy(py)
+        for agent in branch.agent_iter(3000):
+            _, _, term, trunc, info = branch.last()
+            a = None if term or trunc else int(np.flatnonzero(info["action_mask"])[-1])
+            branch.step(a)
+            twin.step(a)
+            _compare(branch, twin, agent)
+        _compare(py, c, "the original did not move")
+
+
+def test_the_core_refuses_a_bad_snapshot():
+    core = _compiled_vector.CompiledTables(2, Rules.preset("house", players=4), "place").core
+    data = core.snapshot()
+    with pytest.raises(ValueError, match="another number of tables"):
+        core.restore(data[:-1])
+    bad = bytearray(data)
+    bad[:8] = (1 << 60).to_bytes(8, "little")        # a card past the deck in hand 0
+    with pytest.raises(ValueError, match="table 0 is not a state of this core"):
+        core.restore(bytes(bad))
+    core.restore(data)

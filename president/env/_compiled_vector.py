@@ -118,12 +118,25 @@ class CompiledTables:
         self.num_envs = num_envs
         self.players = n
         self.rules = rules
+        self.reward = reward
         fl = rules.first_lead
         self.core = _ext.Core(num_envs, n, int(strict_of(rules.beat)), mode_of(rules.passing),
                               int(bool(rules.last_of_rank_clears)), by_place,
                               lead_seat=-1 if fl.seat is None else fl.seat,
                               lead_card=-1 if fl.card is None else fl.card.index,
                               points=points)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The tables for pickling and ``copy.deepcopy``: the arguments and the core's play
+        state (as bytes of this build's layout)."""
+        return {"num_envs": self.num_envs, "rules": self.rules, "reward": self.reward,
+                "deals": self.core.snapshot()}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Rebuild from :meth:`__getstate__`. Raises ``ValueError`` for a state of another
+        build or out-of-range contents."""
+        self.__init__(state["num_envs"], state["rules"], state["reward"])  # type: ignore[misc]
+        self.core.restore(state["deals"])
 
     def deal(self, i: int, rng: random.Random) -> None:
         """Start a new deal at table ``i`` with the draws of
