@@ -6,11 +6,15 @@ second of this process (the machine may be shared; wall-clock figures are shown 
 
 - fast play-outs (``president.players.fastsim``): random 4-player ``house`` deals per
   second, play only and deal + play. Target: 10,000 per second on one core.
-- play-outs with the intermediate player's policy per second (what the expert searches with).
+- play-outs with the intermediate player's policy per second (what the expert searches with),
+  the Python copy and the compiled one (``president.players.compiled``; ``None`` when the
+  extension is not built).
 - the expert at its default budget against three intermediate players: time per searched
   decision (mean and slowest) and play-outs per second. Target: at most 1 s per decision.
   ``--timing-level master`` times ``master`` instead; ``--timing-before`` the expert with
-  its options before the compiled play-outs (:data:`BEFORE_COMPILED`).
+  its options before the compiled play-outs (:data:`BEFORE_COMPILED`; run it with
+  ``PRESIDENT_PURE=1`` for the Python play-outs it had then); ``--timing-options JSON``
+  other keyword arguments of the timed player, e.g. ``'{"clock": "cpu"}'``.
 
 ``--ladder`` plays every level against the level below (one seat of the stronger level, the
 other seats the weaker, every board in every seat rotation) under ``house`` with 4 players
@@ -41,6 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from president import PASS, Match, Rules  # noqa: E402
 from president.deal import deal_hands  # noqa: E402
 from president.players import LEVELS  # noqa: E402
+from president.players import compiled  # noqa: E402
 from president.players.expert import ExpertPlayer  # noqa: E402
 from president.players.fastsim import FastDeal, intermediate_playout, random_playout  # noqa: E402
 from president.players.intermediate import IntermediatePlayer  # noqa: E402
@@ -80,18 +85,28 @@ def fastsim_figures(seconds: float) -> dict:
             intermediate_playout(d.copy())
         return 100
 
-    out = {}
+    def intermediate_compiled() -> int:
+        for d in dealt:
+            compiled.intermediate_playout(d.copy())
+        return len(dealt)
+
+    out: dict = {}
     for name, fn in (("random deals/s, play only", play_only),
                      ("random deals/s, deal + play", deal_and_play),
-                     ("intermediate-policy deals/s", intermediate)):
+                     ("intermediate-policy deals/s", intermediate),
+                     ("intermediate-policy deals/s, compiled", intermediate_compiled)):
+        if fn is intermediate_compiled and not compiled.AVAILABLE:
+            out[name] = None
+            continue
         cpu, wall = _rate(fn, seconds)
         out[name] = {"per_cpu_second": cpu, "per_wall_second": wall}
     return out
 
 
 #: ``--timing-before``: the expert's options before it moved to the compiled play-outs
-#: (the exact Python copy of intermediate in every play-out, worlds weighed by surprises,
-#: 1,000 play-outs), for the before/after figures of docs/strength.md.
+#: (the exact copy of intermediate in every play-out, worlds weighed by surprises, 1,000
+#: play-outs), for the before/after figures of docs/strength.md. That play-out is now
+#: compiled too; ``PRESIDENT_PURE=1`` gives the Python one of then.
 BEFORE_COMPILED = {"policy": "intermediate", "styles": None, "playouts": 1000}
 
 
@@ -136,6 +151,9 @@ def speed(args) -> int:
     figs = fastsim_figures(seconds)
     print("fast play-outs, house, 4 players (one process):")
     for name, f in figs.items():
+        if f is None:
+            print(f"  {name}: not built")
+            continue
         print(f"  {name}: {f['per_cpu_second']:,.0f} per CPU second "
               f"({f['per_wall_second']:,.0f} per wall second)")
     target = figs["random deals/s, play only"]["per_cpu_second"]
@@ -143,7 +161,8 @@ def speed(args) -> int:
           f"({target:,.0f})")
     ex = expert_figures(2 if QUICK else args.timing_deals, args.timing_rules,
                         args.timing_players, args.timing_level,
-                        BEFORE_COMPILED if args.timing_before else None)
+                        {**(BEFORE_COMPILED if args.timing_before else {}),
+                         **json.loads(args.timing_options)})
     print(f"{ex['level']}, budget {ex['budget']['playouts']} play-outs, "
           f"{ex['budget']['time_limit']} s ({ex['budget']['clock']}), play-outs "
           f"{ex['budget']['policy']}, {ex['rules']} {ex['players']} players, against "
@@ -338,6 +357,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timing-before", action="store_true",
                         help="time the expert with its options before the compiled play-outs "
                              f"({BEFORE_COMPILED})")
+    parser.add_argument("--timing-options", default="{}", metavar="JSON",
+                        help="other keyword arguments of the timed player, as a JSON object "
+                             "(e.g. '{\"clock\": \"cpu\"}')")
     parser.add_argument("--stored-only", action="store_true",
                         help="with --store: report the stored boards only, play nothing")
     parser.add_argument("--table", choices=[t for t, _ in TABLES], default=None,
