@@ -928,10 +928,22 @@ static PyObject *py_direct(PyObject *self, PyObject *unused) {
     return PyBool_FromLong(direct);
 }
 
+static PyObject *py_set_direct(PyObject *self, PyObject *arg) {
+    int want = PyObject_IsTrue(arg);
+    if (want < 0) return NULL;
+    if (want) direct_check();
+    else direct = 0;
+    return PyBool_FromLong(direct);
+}
+
 static PyMethodDef module_methods[] = {
     {"direct", py_direct, METH_NOARGS,
      "direct() -> bool: whether generators of random.Random are read and written in their "
      "own memory (proved at import; else through getstate()/setstate())."},
+    {"set_direct", py_set_direct, METH_O,
+     "set_direct(flag) -> bool: read and write generators in their own memory (after proving "
+     "the layout again) or only through getstate()/setstate(); returns whether the direct "
+     "path is on."},
     {NULL, NULL, 0, NULL},
 };
 
