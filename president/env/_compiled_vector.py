@@ -2,11 +2,11 @@
 
 :class:`CompiledTables` keeps ``N`` one-deal tables in the C extension ``president._vector``
 (source ``president/_vector.c``): the play of each deal, the card masks the observation
-shows, and the rewards. One :meth:`CompiledTables.step` applies ``N`` action indices (and deals again, in
-C, every table whose deal ended) and one :meth:`CompiledTables.observe` writes the ``N``
-observations (the 702 numbers of :data:`~president.env.encoding.PIECES`), the ``int8``
-masks and the players to act straight into numpy arrays; ``observe(observations=False)``
-writes only the masks and players (the step-and-mask path).
+shows, and the rewards. One :meth:`CompiledTables.step` applies ``N`` action indices (and
+deals again, in C, every table whose deal ended) and one :meth:`CompiledTables.observe`
+writes the ``N`` observations (the 702 numbers of :data:`~president.env.encoding.PIECES`),
+the ``int8`` masks and the players to act straight into numpy arrays;
+``observe(observations=False)`` writes only the masks and players (the step-and-mask path).
 
 Dealing is in C too: :meth:`CompiledTables.deal` makes from a table's ``random.Random``
 exactly the draws :meth:`president.env.table.Table.reset` makes (the first dealer, the match
@@ -14,11 +14,12 @@ seed, the match's deal seed, the shuffle of :func:`president.deal.deal_hands`), 
 CPython's Mersenne Twister state in C (``president/_mt.h``), and finds the opening leader
 as :class:`president.match.Match` does for a match's first deal; so a seed gives the same
 deal under both backends and the generator ends in the same state. The one-table entry
-points :meth:`CompiledTables.act` and :meth:`CompiledTables.observe_seat` serve the AEC
-environment (:class:`president.env.aec.raw_env`). The C plays the deal with the rules of
-:mod:`president.kernel`,
-restated statement for statement; tests/test_env_vector_compiled.py checks every output
-against the Python tables, byte for byte, over every preset and twist it covers.
+points :meth:`CompiledTables.act`, :meth:`CompiledTables.rewards` and
+:meth:`CompiledTables.observe_seat` serve the AEC environment
+(:class:`president.env.aec.raw_env`). The C plays the deal with the rules of
+:mod:`president.kernel`, restated statement for statement; tests/test_env_vector_compiled.py
+and tests/test_env_aec_compiled.py check every output against the Python tables, byte for
+byte, over every preset and twist the core covers.
 
 What the compiled core does not play (:func:`unsupported` says why, and ``VectorEnv``
 falls back to its Python tables under ``backend="auto"``): ``episode="match"`` (exchanges,
