@@ -165,6 +165,7 @@ def test_pettingzoo_api_and_seed_tests_on_both_backends(backend, preset, players
     e = env(preset=preset, players=players, backend=backend)
     assert e.backend == backend
     api_test(e, num_cycles=100)
+    assert e.backend == backend            # the checker never needed the engine's table
     seed_test(lambda: env(preset=preset, players=players, backend=backend), num_cycles=60)
     api_test(env(preset=preset, players=players, backend=backend, dict_obs=True),
              num_cycles=50)
