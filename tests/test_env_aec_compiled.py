@@ -9,6 +9,7 @@ backends; the hand-over to the Python table. Skipped when the extension is not b
 from __future__ import annotations
 
 import itertools
+import os
 import warnings
 
 import numpy as np
@@ -16,6 +17,8 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 pytest.importorskip("president._vector")
+if os.environ.get("PRESIDENT_PURE") == "1":
+    pytest.skip("PRESIDENT_PURE=1 asks for the pure-Python code", allow_module_level=True)
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
