@@ -13,10 +13,11 @@
   :func:`encode_observation` to turn any seat's :class:`~president.observation.Observation`
   into the same vector (for a trained policy playing as a bot).
 
-Both environments drive the engine's :class:`~president.match.Match` through its checked
-``act``; they hold no copy of the rules. The one exception is :class:`VectorEnv`'s compiled
-backend (``president._vector``, one-deal episodes), a C restatement of
-:mod:`president.kernel` that tests check byte for byte against the Python tables.
+On their Python backend both environments drive the engine's :class:`~president.match.Match`
+through its checked ``act`` and hold no copy of the rules. Their compiled backend
+(``backend="auto"``, the default, where ``president._vector`` is built: one-deal episodes
+without the ``reversal`` twist) is a C restatement of :mod:`president.kernel` that tests
+check byte for byte against the Python tables; ``backend="python"`` always drives the engine.
 docs/env.md is the user's page: spaces, rewards, seeding, speed and version history.
 
 >>> from president.env import env
