@@ -67,6 +67,12 @@ def test_bench_command_prints_sane_json(capsys):
     assert report["target"]["met_per_cpu_second"] == (
         head["cpu_deals_per_second"] >= TARGET_DEALS_PER_SECOND)
     assert report["environment"]["processes"] == 1
+    ex = report["expert"]          # issue 12: the expert's play-outs per CPU second
+    assert ex["decisions"] >= 1 and ex["playouts"] >= ex["decisions"]
+    assert ex["playouts_per_cpu_second"] == pytest.approx(ex["playouts"] / ex["cpu_seconds"],
+                                                          rel=0.01)
+    assert ex["playouts_per_decision"] == pytest.approx(ex["playouts"] / ex["decisions"],
+                                                        abs=0.1)
 
 
 def test_bench_command_other_rules_and_table(capsys):

@@ -73,6 +73,8 @@ def run(args: argparse.Namespace) -> int:
 
     playouts = playouts_report(seconds=0.2 if seconds is None else min(1.0, seconds / 3),
                                seed=args.seed)
+    expert = expert_report(seconds=0.5 if seconds is None else min(3.0, seconds),
+                           seed=args.seed)
     target = bench.TARGET_DEALS_PER_SECOND
     is_target_run = rules.preset == "house" and not rules.twists and rules.players == 4
     report: dict[str, Any] = {
@@ -83,6 +85,7 @@ def run(args: argparse.Namespace) -> int:
         "headline": main.to_dict(),
         "presets": [r.to_dict() for r in presets],
         "playouts": playouts,
+        "expert": expert,
         "environment": bench.environment(),
     }
     if args.json:
@@ -94,6 +97,11 @@ def run(args: argparse.Namespace) -> int:
               f"Python {playouts['python']['deals_per_cpu_second']:,.0f}, compiled "
               + (f"{c['deals_per_cpu_second']:,.0f}" if c else "not built") +
               " (benchmarks/bench_playouts.py for more).")
+        print(f"Expert search (house, 4 players, against three intermediate players): "
+              f"{expert['playouts_per_cpu_second']:,.0f} play-outs per CPU second, "
+              f"{expert['playouts_per_decision']:,.0f} per searched decision, "
+              f"{expert['cpu_seconds_per_decision'] * 1000:,.0f} ms of CPU each "
+              f"({expert['decisions']} decisions; benchmarks/bench_players.py for more).")
     if args.profile:
         _profile(rules, args.seed)
     return 1 if args.check and report["target"]["met_per_cpu_second"] is False else 0
@@ -149,3 +157,45 @@ def _profile(rules: Rules, seed: int) -> None:
     bench.measure(rules, deals=500, seed=seed, warmup=0)
     profiler.disable()
     pstats.Stats(profiler, stream=sys.stdout).sort_stats("tottime").print_stats(15)
+
+
+def expert_report(*, seconds: float = 1.0, seed: int = 0) -> dict[str, Any]:
+    """The ``"expert"`` part of ``president bench --json`` (issue 12): how fast the
+    ``expert`` searches. One ``expert`` seat plays ``house`` deals (4 players) against three
+    ``intermediate`` players, at its default budget, until its searched decisions have used
+    ``seconds`` of CPU (at least one decision); only searched decisions count (not solved
+    endgames, single choices or exchanges).
+
+    Returns:
+        ``{"rules": "house", "players": 4, "decisions": d, "playouts": p, "cpu_seconds": s,
+        "playouts_per_cpu_second": p / s, "playouts_per_decision": p / d,
+        "cpu_seconds_per_decision": s / d}`` (CPU seconds of this process).
+
+    Raises:
+        ValueError: ``seconds`` not above 0.
+    """
+    if not seconds > 0:
+        raise ValueError(f"seconds must be above 0, not {seconds}")
+    from ..match import Match
+    from ..players import make_player
+    from ..players.expert import ExpertPlayer
+
+    rules = Rules.preset("house", players=4)
+    me = ExpertPlayer(seed=seed)
+    deal = 0
+    while me.stats["searched"] == 0 or me.stats["cpu_seconds"] < seconds:
+        match = Match(rules, seed=seed * 1_000_003 + deal)
+        others = {s: make_player("intermediate", seed=seed + s) for s in (1, 2, 3)}
+        while match.phase in ("exchange", "play") and match.to_act is not None:
+            seat = match.to_act
+            who = me if seat == 0 else others[seat]
+            match.act(seat, who.act(match.observation(seat)))
+            if seat == 0 and me.stats["searched"] and me.stats["cpu_seconds"] >= seconds:
+                break
+        deal += 1
+    st = me.stats
+    d, p, s = st["searched"], st["playouts"], st["cpu_seconds"]
+    return {"rules": "house", "players": 4, "decisions": d, "playouts": p,
+            "cpu_seconds": round(s, 3), "playouts_per_cpu_second": round(p / s, 1),
+            "playouts_per_decision": round(p / d, 1),
+            "cpu_seconds_per_decision": round(s / d, 4)}
