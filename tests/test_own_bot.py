@@ -208,3 +208,35 @@ def test_players_in_a_rules_name_points_to_the_players_flag(capsys):
     assert code == 2
     assert "there is no option 'players' (the table size is not an option of the name" in err
     assert "--players 5" in err
+
+
+def test_a_bot_that_breaks_the_rules_in_the_terminal_game_is_named_not_a_traceback(
+        tmp_path, monkeypatch):
+    import io
+
+    from rich.console import Console
+
+    from president.terminal import TerminalGame
+    (tmp_path / "cheat3.py").write_text(
+        "from president import PASS\n\n"
+        "class AlwaysPass:\n    def __init__(self, *, seed=None):\n        pass\n\n"
+        "    def act(self, observation):\n        return PASS\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(players, "LEVELS", dict(players.LEVELS))
+    players.register_level("cheat3:AlwaysPass")
+    buf = io.StringIO()
+    console = Console(file=buf, width=100, force_terminal=False)
+    try:
+        # The bot passes even when it must lead; the human passes or plays its lowest card.
+        holder: list[TerminalGame] = []
+        game = TerminalGame(Rules.preset("practice"), seed=3, console=console, delay=0,
+                            levels=["cheat3:AlwaysPass"],
+                            input_fn=lambda: str(holder[0].match.legal_actions()[0]))
+        holder.append(game)
+        code = game.run()
+    finally:
+        sys.modules.pop("cheat3", None)
+    out = buf.getvalue()
+    assert code == 2
+    assert "The computer player 'cheat3:AlwaysPass' chose an action the rules refuse (pass)" in out
+    assert "observation.legal_actions" in out and "Traceback" not in out

@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..actions import Give, Pass, Play
-from ..errors import PresidentError
+from ..errors import IllegalAction, PresidentError
 from ..events import Dealt
 from ..match import Match
 from ..players import make_player
@@ -242,9 +242,18 @@ class TerminalGame(TurnInput):
                 assert seat is not None  # a seat acts in the exchange and in play
                 if seat == self.seat:
                     action = self._your_action()
+                    m.act(seat, action)
                 else:
                     action = self._computer_action(seat)
-                m.act(seat, action)
+                    try:
+                        m.act(seat, action)
+                    except IllegalAction as e:   # a bot of one's own that breaks the rules
+                        level = self.levels[m.seating[seat] - 1]
+                        c.print(f"\nThe computer player {escape(repr(level))} chose an action "
+                                f"the rules refuse ({escape(str(action))}): {escape(e.message)}; a "
+                                "player must return one of observation.legal_actions. The "
+                                "match stops here.")
+                        return 2
                 self._show_new_events()
                 if m.phase == "between-deals" and m.rules.match_end != "never":
                     self._pause(self.delay * RESULT_PAUSE)  # read the result; no question
