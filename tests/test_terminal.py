@@ -649,3 +649,22 @@ def test_exchange_help_says_lowest_under_first_night_swap():
     h.act(h.to_act, h.legal_actions()[0])    # the last player's forced give
     assert "You choose any 1 card of your hand to give back." in house.exchange_help(
         h.observation(h.seating.index(0)))
+
+
+@pytest.mark.parametrize("name", ["Tom [/b]", "[/]", "[bold red]Bob[/] [link=x]y"])
+def test_a_name_with_square_brackets_is_shown_as_typed_not_read_as_markup(name):
+    """A trial found ``--name 'Tom [/b]'`` crashed the table (rich read it as a tag)."""
+    console, buf = make_console()
+    holder: list[TerminalGame] = []
+    answers = iter(["score", "history", "seen"])
+
+    def answer() -> str:
+        for extra in answers:       # the commands that list players first, then play on
+            return extra
+        return str(holder[0].match.legal_actions()[0])
+    game = TerminalGame(Rules.preset("house", players=4), seed=5, console=console, name=name,
+                        input_fn=answer, delay=0)
+    holder.append(game)
+    assert game.run() == 0       # a whole match: tables, scores, exchanges, results
+    out = buf.getvalue()
+    assert f"{name} (you)" in out         # the table's Player column, literally

@@ -279,6 +279,6 @@ class TerminalGame(TurnInput):
         if not self.console.is_terminal:
             self._pause(self.delay)
             return bot.act(obs)
-        with self.console.status(f"{obs.names[seat]} is thinking...", spinner="dots"):
+        with self.console.status(f"{escape(obs.names[seat])} is thinking...", spinner="dots"):
             self._pause(self.delay)
             return bot.act(obs)

@@ -181,7 +181,7 @@ class TableView:
         if scored:
             table.add_column("Score", justify="right")
         for s in range(n):
-            name = self._name(s, obs)
+            name = escape(self._name(s, obs))    # a table cell is rich markup
             if s != obs.seat:
                 name += f" [dim]({self.levels[obs.seating[s] - 1]})[/]"
             marks = []
@@ -207,10 +207,10 @@ class TableView:
         elif obs.phase == "exchange":
             step = obs.pending_exchange
             assert step is not None  # someone's step of the exchange
-            giver = self._who(step.giver, obs)
+            giver = escape(self._who(step.giver, obs))
             c.print(f"Exchange now: {giver} {'give' if giver == 'You' else 'gives'} "
                     f"{step.count} card{'s' if step.count > 1 else ''} to "
-                    f"{self._who(step.receiver, obs, start=False)}"
+                    f"{escape(self._who(step.receiver, obs, start=False))}"
                     f"{' (the highest)' if step.forced else ' (any)'}.")
         c.print(f"Your hand ({len(obs.hand)} card{'s' if len(obs.hand) != 1 else ''}):")
         c.print(self._hand_text(obs.hand))
@@ -356,7 +356,7 @@ class TableView:
         if scored:
             t.add_column("Total", justify="right")
         for p, name in enumerate(self.names):
-            row = [name + (" (you)" if p == 0 and name != "You" else "")]
+            row = [escape(name) + (" (you)" if p == 0 and name != "You" else "")]
             if first:
                 earlier = summaries[:first]
                 row.append(str(sum(s[3][p] for s in earlier)) if scored
@@ -407,7 +407,7 @@ class TableView:
     def _intro(self) -> None:
         r = self.rules
         c = self.console
-        opponents = ", ".join(f"{self.names[p]} ({self.levels[p - 1]})"
+        opponents = ", ".join(f"{escape(self.names[p])} ({escape(self.levels[p - 1])})"
                               for p in range(1, r.players))
         dot = self._dot
         c.print(f"[bold]President[/] {dot} rules [bold]{r.name}[/] {dot} {r.players} players "
@@ -482,7 +482,7 @@ class TableView:
         in the last deal's finishing order, with the titles; and your move, if any."""
         before = self.match.results[event.deal_number - 2].seating  # the deal before
         seats = ", ".join(
-            f"{s} {self._who(s, obs)}" + (f" ({obs.previous_titles[s]})"
+            f"{s} {escape(self._who(s, obs))}" + (f" ({obs.previous_titles[s]})"
                                            if obs.previous_titles[s] else "")
             for s in range(len(event.seating)))
         c = self.console
@@ -512,7 +512,7 @@ class TableView:
             t.add_column("Points", justify="right")
             t.add_column("Total", justify="right")
         for place, s in enumerate(event.finish_order, 1):
-            row = [ordinal(place), self._name(s, obs),
+            row = [ordinal(place), escape(self._name(s, obs)),
                    event.titles[s]]
             if scored:
                 row += [str(event.points[s]), str(event.totals[s])]
@@ -534,7 +534,7 @@ class TableView:
         t.add_column("Total", justify="right")
         for p, name in enumerate(self.names):
             pts = [row[p] for row in self.deal_points]
-            label = name + (" (you)" if p == 0 and name != "You" else "")
+            label = escape(name) + (" (you)" if p == 0 and name != "You" else "")
             earlier = [str(sum(pts[:first]))] if first else []
             t.add_row(label, *earlier, *map(str, pts[first:]), str(sum(pts)))
         return t
