@@ -124,7 +124,29 @@ def test_a_port_in_use_is_reported():
                                "--no-browser"], capture_output=True, text=True, timeout=30,
                               env=dict(os.environ, PRESIDENT_WEB_SECRET="serve-test"))
     assert proc.returncode == 1
-    assert f"could not listen on 127.0.0.1:{port}" in proc.stderr
+    # One line of our own that names the cause and the fix; nothing of uvicorn's before it.
+    assert proc.stderr.strip().splitlines() == [
+        f"president serve: port {port} is in use on 127.0.0.1 (another server, or president "
+        f"serve already running?); choose another with --port, e.g. --port {port + 1}"]
+
+
+@pytest.mark.parametrize("host, words", [
+    ("nosuchhost.invalid", "cannot find the address of --host nosuchhost.invalid"),
+    ("192.0.2.1", "192.0.2.1 is not an address of this machine"),   # TEST-NET-1, never ours
+])
+def test_a_host_the_server_cannot_listen_on_is_named_with_the_reason(host, words):
+    from president.commands.serve import listen_problem
+    problem = listen_problem(host, 8000)
+    assert problem is not None and problem.startswith(words), problem
+    assert "port" not in problem.split(";")[0]      # not the port-in-use guess it made before
+
+
+def test_a_free_port_has_no_listen_problem():
+    from president.commands.serve import listen_problem
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    assert listen_problem("127.0.0.1", port) is None
 
 
 def _check_message_size_limits(port: int) -> None:

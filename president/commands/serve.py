@@ -11,6 +11,8 @@ and uvicorn sends no ``server`` header.
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 import sys
 import threading
 import webbrowser
@@ -113,6 +115,10 @@ def run(args: argparse.Namespace) -> int:
                             ws_max_size=WS_MAX_BYTES, ws_ping_interval=20, ws_ping_timeout=20,
                             server_header=False, http="h11", ws_per_message_deflate=False,
                             h11_max_incomplete_event_size=16 * 1024)
+    problem = listen_problem(args.host, args.port)
+    if problem:
+        print(f"president serve: {problem}", file=sys.stderr)
+        return 1
     server = uvicorn.Server(config)
     import logging
 
@@ -145,7 +151,36 @@ def run(args: argparse.Namespace) -> int:
     except (KeyboardInterrupt, SystemExit):
         pass
     if not server.started:
-        print(f"president serve: could not listen on {args.host}:{args.port} (is the port in use?)",
-              file=sys.stderr)
+        print(f"president serve: could not listen on {args.host}:{args.port} (see the error "
+              "above)", file=sys.stderr)
         return 1
     return 0
+
+
+def listen_problem(host: str, port: int) -> str | None:
+    """Why the server could not listen on ``host``:``port``, in words, or ``None`` when a
+    trial bind works (it is closed again before uvicorn binds for real). Says which of these
+    it is: a host name that does not resolve, an address that is not this machine's, a port
+    in use, or one that needs privileges; any other error with its own words."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as e:
+        return (f"cannot find the address of --host {host} ({e.strerror}); give an address of "
+                "this machine such as 127.0.0.1 or 0.0.0.0 (every interface)")
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)   # as uvicorn does
+        try:
+            probe.bind(address)
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                return (f"port {port} is in use on {host} (another server, or president serve "
+                        f"already running?); choose another with --port, e.g. --port {port + 1}")
+            if e.errno == errno.EADDRNOTAVAIL:
+                return (f"{host} is not an address of this machine; give one of its own "
+                        "(127.0.0.1 for this machine only, 0.0.0.0 for every interface)")
+            if e.errno == errno.EACCES:
+                return (f"port {port} needs administrator rights; choose one from 1024 up, "
+                        "e.g. --port 8000")
+            return f"could not listen on {host}:{port}: {e.strerror}"
+    return None
