@@ -32,6 +32,10 @@ class _Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (what was wrong, and where help is)
     instead of the whole usage block."""
 
+    #: The sub-commands' parsers by name (on the top-level parser), so that arguments a
+    #: sub-command does not know are reported by that sub-command, not by ``president``.
+    commands: dict[str, argparse.ArgumentParser]
+
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
@@ -54,14 +58,16 @@ def version() -> str:
         return __version__
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _Parser:
     """The argument parser with every sub-command, and ``--version``."""
     parser = _Parser(prog="president", description="President, the card game.")
     parser.add_argument("--version", action="version", version=f"president {version()}",
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser.commands = {}
     for name, help_text in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
+        parser.commands[name] = p
         module = _load(name)
         if module is not None:
             module.add_arguments(p)
@@ -105,7 +111,10 @@ def _silence_stdout() -> None:
 
 def _main(argv: list[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:      # said by the sub-command that does not know them, with its own help
+        owner = parser.commands.get(args.command) if isinstance(parser, _Parser) else None
+        (owner or parser).error(f"unrecognized arguments: {' '.join(unknown)}")
     if args.command is None:
         parser.print_help()
         return 0

@@ -298,3 +298,17 @@ def test_replay_messages_count_deals_from_1_in_words(tmp_path, capsys):
         f"president play: --resume {str(path)!r}: the record breaks the rules in deal 2: deal "
         "1 has not ended (seat 1 is to act); list the rest of its actions before starting "
         f"another deal (see: president replay {path})\n")
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["keep-score", "--players", "9"],
+     "president keep-score: unrecognized arguments: --players 9 (see president keep-score --help)"),
+    (["rules", "house", "--bogus", "x"],
+     "president rules: unrecognized arguments: --bogus x (see president rules --help)"),
+    (["--nosuch"], "president: unrecognized arguments: --nosuch (see president --help)"),
+])
+def test_an_argument_a_command_does_not_know_is_reported_by_that_command(argv, line, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    assert capsys.readouterr().err.strip() == line
