@@ -20,6 +20,7 @@ from president.env import (GIVE_BASE, NUM_ACTIONS, OBS_SIZE, PASS_ACTION, PIECES
                            PresidentEnv, describe_action, encode_observation, env,
                            piece_slices, raw_env)
 from president.env.encoding import play_for  # noqa: E402
+from president.env.vector import VectorEnv  # noqa: E402
 from president.errors import IllegalAction  # noqa: E402
 from president.rules import PRESETS  # noqa: E402
 
@@ -118,6 +119,7 @@ def test_actions_and_their_suits():
     assert describe_action(6 * 4 + 1) == "pair of nines"
     assert describe_action(PASS_ACTION) == "pass"
     assert describe_action(GIVE_BASE + 12) == "give a two"
+    assert describe_action(GIVE_BASE + 11) == "give an ace"
     with pytest.raises(ValueError, match="indices are 0 to 65"):
         describe_action(66)
 
@@ -314,3 +316,31 @@ def test_gym_env_is_seeded_and_others_play_from_their_own_view():
                 return out
     assert trajectory(8) == trajectory(8)
     assert trajectory(8) != trajectory(9)
+
+
+@pytest.mark.parametrize("make", [
+    lambda **kw: raw_env(**kw),
+    lambda **kw: gym.make("President-v0", **kw).unwrapped,
+    lambda **kw: VectorEnv(2, **kw),
+])
+@pytest.mark.parametrize("extra", [{"twists": ["swap"]}, {"preset": "house"},
+                                   {"twists": "swap"}])
+def test_rules_with_preset_or_twists_is_refused_not_half_ignored(make, extra):
+    """A researcher's trial: rules='first-night' with twists=['swap'] played first-night
+    without the swap, silently."""
+    with pytest.raises(ValueError, match=r"give rules = 'first-night' or (preset|twists), not "
+                                         r"both .*rules='first-night\+swap'"):
+        make(rules="first-night", players=5, **extra)
+    made = make(rules="first-night+swap", players=5)          # the way to say it
+    rules = made.rules if hasattr(made, "rules") else made.table.rules
+    assert rules.twists == ("swap",)
+
+
+def test_gymnasium_info_names_the_learner_under_a_random_seat():
+    e = gym.make("President-v0", seat="random").unwrapped
+    seen = set()
+    for seed in range(12):
+        _, info = e.reset(seed=seed)
+        assert info["learner"] == e.learner
+        seen.add(info["learner"])
+    assert len(seen) > 1                      # the seat moves between episodes

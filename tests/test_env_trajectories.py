@@ -110,3 +110,18 @@ def test_cli_writes_npz(tmp_path, capsys):
     assert "--levels gives 2 players" in capsys.readouterr().err
     assert main(["export", "--levels", "simple,simple,simple,simple", "--out", "x.csv"]) == 2
     assert "must end in .npz" in capsys.readouterr().err
+
+
+def test_a_record_that_does_not_replay_is_refused_naming_where():
+    """A researcher's trial: the message printed a bound method instead of the place."""
+    import json
+    m = Match(Rules.preset("practice"), seed=3)
+    while m.to_act is not None:
+        m.act(m.to_act, m.legal_actions()[-1])
+    data = json.loads(dumps(m))
+    actions = data["deals"][0]["actions"]
+    actions[0], actions[1] = actions[1], actions[0]       # the second seat acts first
+    with pytest.raises(ValueError) as refused:
+        from_record(json.dumps(data))
+    text = str(refused.value)
+    assert text.startswith("the record does not replay: deal 0, action 0, ") and "bound method" not in text

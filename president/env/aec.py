@@ -76,7 +76,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
 
     Keyword args:
         rules: a :class:`~president.rules.Rules` or a name such as ``"house+sit-out"``
-            (overrides ``preset`` and ``twists``).
+            (not together with ``preset`` or ``twists``: that raises ``ValueError``).
         preset: ``"house"`` (default), ``"family"``, ``"practice"`` or ``"first-night"``.
         twists: that preset's twists, a list or ``"a+b"``.
         players: 3–7 (default: the preset's smallest table).
@@ -111,7 +111,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
                                           "render_modes": ["human", "ansi"],
                                           "is_parallelizable": False, "render_fps": 4}
 
-    def __init__(self, *, rules: Rules | str | None = None, preset: str = "house",
+    def __init__(self, *, rules: Rules | str | None = None, preset: str | None = None,
                  twists: Any = (), players: int | None = None, episode: str = "deal",
                  reward: str = "place", max_deals: int = 20, dict_obs: bool = False,
                  illegal: str = "raise", illegal_reward: float = -1.0,

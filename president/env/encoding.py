@@ -162,7 +162,8 @@ def describe_action(action: int) -> str:
     if action == PASS_ACTION:
         return "pass"
     if action >= GIVE_BASE:
-        return f"give a {RANK_WORDS[action - GIVE_BASE]}"
+        word = RANK_WORDS[action - GIVE_BASE]
+        return f"give {'an' if word[0] in 'aeiou' else 'a'} {word}"     # "give an ace"
     rank, count = divmod(int(action), 4)
     play = _PLAYS[rank][(1 << (count + 1)) - 1]
     assert play is not None

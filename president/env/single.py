@@ -45,7 +45,9 @@ class PresidentEnv(gymnasium.Env):
             ``illegal_reward``) or ``"raise"``.
         illegal_reward: default -1.0.
 
-    ``info["action_mask"]`` (int8, shape ``(66,)``) comes with every observation.
+    ``info["action_mask"]`` (int8, shape ``(66,)``) comes with every observation, and
+    ``info["learner"]`` (int), the learner's player index (it changes per episode under
+    ``seat="random"``; also :attr:`learner`).
 
     Raises:
         ValueError: for a bad option, saying which values are allowed.
@@ -54,7 +56,7 @@ class PresidentEnv(gymnasium.Env):
     # not a ClassVar: gymnasium.Env declares metadata as an instance attribute
     metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
 
-    def __init__(self, *, rules: Rules | str | None = None, preset: str = "house",
+    def __init__(self, *, rules: Rules | str | None = None, preset: str | None = None,
                  twists: Any = (), players: int | None = None, episode: str = "deal",
                  reward: str = "place", max_deals: int = 20, dict_obs: bool = False,
                  opponents: str | Sequence[str] = "simple", seat: int | str = 0,
@@ -93,9 +95,10 @@ class PresidentEnv(gymnasium.Env):
     def _output(self) -> tuple[_Obs, dict[str, Any]]:
         mask = self.table.mask(self.learner)
         obs = self.table.observe(self.learner)
+        info = {"action_mask": mask, "learner": self.learner}
         if self.dict_obs:
-            return {"observation": obs, "action_mask": mask.copy()}, {"action_mask": mask}
-        return obs, {"action_mask": mask}
+            return {"observation": obs, "action_mask": mask.copy()}, info
+        return obs, info
 
     def _others(self) -> float:
         """Let the computer players act until the learner's turn or the episode's end;

@@ -31,16 +31,24 @@ EPISODES = ("deal", "match")
 REWARDS = ("place", "points")
 
 
-def make_rules(*, rules: Rules | str | None = None, preset: str = "house",
+def make_rules(*, rules: Rules | str | None = None, preset: str | None = None,
                twists: tuple[str, ...] | list[str] | str = (), players: int | None = None) -> Rules:
     """The :class:`~president.rules.Rules` of an environment: ``rules`` as given (a
-    :class:`Rules` or a ``"PRESET+TWIST"`` string), else ``preset`` with ``twists``
-    (a list or a ``"+"``-separated string) and ``players``.
+    :class:`Rules` or a ``"PRESET+TWIST"`` string), else ``preset`` (default ``"house"``)
+    with ``twists`` (a list or a ``"+"``-separated string) and ``players``.
 
     Raises:
         ValueError: (:class:`~president.errors.RulesError`) for an unknown preset, twist or
-            table size, saying what is allowed.
+            table size, saying what is allowed; for ``rules`` given together with
+            ``preset`` or ``twists`` (one of them would be ignored).
     """
+    if rules is not None:
+        extra = [name for name, value in (("preset", preset), ("twists", twists))
+                 if value is not None and value != () and value != [] and value != ""]
+        if extra:
+            raise RulesError(extra[0], f"give rules = {rules!r} or {' and '.join(extra)}, not "
+                             "both (the second would be ignored); put twists in the rules "
+                             "name, e.g. rules='first-night+swap'")
     if isinstance(rules, Rules):
         if players is not None and players != rules.players:
             raise RulesError("players", f"players = {players} disagrees with the rules given "
@@ -51,6 +59,8 @@ def make_rules(*, rules: Rules | str | None = None, preset: str = "house",
             raise RulesError("rules", f"rules = {rules!r} is neither a Rules nor a name such as "
                              "'house+sit-out'")
         return Rules.parse(rules, players=players)
+    if preset is None:
+        preset = "house"
     if not isinstance(preset, str) or preset not in PRESETS:
         raise RulesError("preset", f"no preset named {preset!r}; presets are: {', '.join(PRESETS)}")
     if isinstance(twists, str):

@@ -165,7 +165,7 @@ def from_record(record: Record | str | Any, *, reward: str = "place") -> dict[st
         pending = None if seat is None else (match.observation(seat), match.seating[seat])
     if replayer.error is not None:
         e = replayer.error
-        raise ValueError(f"the record does not replay: {e.where}, {e.entry or e.step}: "
+        raise ValueError(f"the record does not replay: {e.where()}, {e.entry or e.step}: "
                          f"{e.message} ({e.reason})")
     return out.arrays()
 

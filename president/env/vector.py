@@ -107,7 +107,7 @@ class VectorEnv:
     """
 
     def __init__(self, num_envs: int, *, rules: Rules | str | None = None,
-                 preset: str = "house", twists: Any = (), players: int | None = None,
+                 preset: str | None = None, twists: Any = (), players: int | None = None,
                  episode: str = "deal", reward: str = "place", max_deals: int = 20,
                  backend: str = "auto") -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
