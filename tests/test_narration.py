@@ -198,11 +198,30 @@ def test_the_terminal_and_the_browser_tell_each_event_in_the_same_words():
     printed = [line.strip() for line in buf.getvalue().splitlines()]
     kinds, at, seat = set(), 0, 0
     names: list[str] = []
+    counts: list[int] = []
+    left = 0
     for ev in m.events:
         if isinstance(ev, Dealt):
             names, seat = [game.names[p] for p in ev.seating], ev.seating.index(0)
+            counts = list(ev.hand_sizes)
+        elif isinstance(ev, Exchanged):
+            counts[ev.giver] -= ev.count
+            counts[ev.receiver] += ev.count
+        elif isinstance(ev, Played):
+            counts[ev.seat] -= ev.play.count
         if isinstance(ev, DealEnded):
-            continue  # the terminal shows a table there
+            # The terminal shows a table there, after who is left holding cards: the
+            # browser's deal-ended message carries that sentence, word for word.
+            msg = event_message(ev, seat, names, 4, game.names, rules=rules,
+                                held=counts[ev.finish_order[-1]])
+            said = msg["left_holding"]["text"]
+            assert msg["left_holding"]["seat"] == ev.finish_order[-1]
+            assert msg["left_holding"]["cards"] == counts[ev.finish_order[-1]] > 0
+            while at < len(printed) and printed[at] != said:
+                at += 1
+            assert at < len(printed), said
+            left += 1
+            continue
         msg = event_message(ev, seat, names, 4, game.names, rules=rules,
                             leader=leaders[ev.deal_number] if isinstance(ev, Dealt) else None)
         heading, said = msg["text"].split(": ", 1) if isinstance(ev, (Dealt, MatchEnded)) \
@@ -214,6 +233,7 @@ def test_the_terminal_and_the_browser_tell_each_event_in_the_same_words():
             assert heading in printed[at - 1] or heading in printed[at - 2], heading
         kinds.add(msg["kind"])
     assert kinds == {"dealt", "exchanged", "played", "passed", "cleared", "out", "match-ended"}
+    assert left == 3   # one left-holding line per deal
 
 
 def test_the_dealt_sentence_is_the_same_in_both():

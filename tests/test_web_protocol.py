@@ -600,6 +600,75 @@ def test_reconnect_sends_this_deals_log(client):
             assert sum(e["kind"] == "played" for e in log["events"]) >= 4
 
 
+def test_the_deal_end_says_who_is_left_holding_cards_live_and_on_reconnect(client):
+    """The terminal's "Sam is left holding 1 card: 4th place (last)." reaches the browser in
+    the deal-ended event (``left_holding``), live and in the log a reload gets."""
+    info = new_table(client)
+    with client.websocket_connect("/ws") as ws:
+        state = join(client, ws, info)
+        events = []
+        while state["phase"] == "play":
+            ws.send_json({"type": "hint"})
+            hint = ws.receive_json()
+            ws.send_json({"type": "pass"} if hint["pass"] else {"type": "play", "cards": hint["cards"]})
+            state, seen = until_state(ws, my_turn)
+            events += [m for m in seen if m["type"] == "event"]
+        ended = [e for e in events if e["kind"] == "deal-ended"]
+        assert len(ended) == 1
+        last = state["finish_order"][-1]
+        held = state["seats"][last]["cards"]
+        name = "You" if last == state["you"]["seat"] else state["seats"][last]["name"]
+        be = "are" if last == state["you"]["seat"] else "is"
+        cards = f"{held} card{'s' if held != 1 else ''}"
+        assert ended[0]["left_holding"] == {
+            "seat": last, "cards": held, "text": f"{name} {be} left holding {cards}: 4th place (last)."}
+        with client.websocket_connect("/ws") as again:   # a reload: the same sentence in the log
+            again.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
+            assert again.receive_json()["type"] == "welcome"
+            log = again.receive_json()
+            assert [e for e in log["events"] if e["kind"] == "deal-ended"] == ended
+
+
+def test_left_holding_after_an_exchange_is_the_same_live_and_in_the_log(client):
+    """Deal 2 of a house match (cards changed hands in the exchange): the count the log
+    follows through the deal's events is the count the table had at the deal's end."""
+    info = house_match(client)
+    with client.websocket_connect("/ws") as ws:
+        state = join(client, ws, info)
+        live, held = [], []
+        for deal in range(2):
+            while state["phase"] in ("play", "exchange"):
+                ws.send_json({"type": "hint"})
+                hint = ws.receive_json()
+                kind = "give" if state["phase"] == "exchange" else "play"
+                ws.send_json({"type": "pass"} if hint["pass"] else {"type": kind, "cards": hint["cards"]})
+                state, seen = until_state(ws, my_turn)
+                live += [m for m in seen if m["type"] == "event" and m["kind"] == "deal-ended"]
+            held.append(state["seats"][state["finish_order"][-1]]["cards"])
+            if deal == 0:
+                ws.send_json({"type": "next-deal"})
+                state, seen = until_state(ws, my_turn)
+                assert any(m.get("kind") == "exchanged" for m in seen)
+        assert [e["left_holding"]["cards"] for e in live] == held and len(held) == 2
+        with client.websocket_connect("/ws") as again:
+            again.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
+            assert again.receive_json()["type"] == "welcome"
+            log = again.receive_json()
+            assert [e for e in log["events"] if e["kind"] == "deal-ended"] == live
+
+
+def test_left_holding_only_with_a_count():
+    from president.events import DealEnded
+    names = ["You", "Robin", "Alex", "Sam"]
+    ev = DealEnded(finish_order=(2, 0, 1, 3), points=(1, 0, 2, 0), totals=(1, 0, 2, 0),
+                   titles=("Vice-President", "3rd", "President", "last"))
+    assert "left_holding" not in P.event_message(ev, 0, names, 4, names)
+    assert P.event_message(ev, 0, names, 4, names, held=3)["left_holding"] == {
+        "seat": 3, "cards": 3, "text": "Sam is left holding 3 cards: 4th place (last)."}
+    assert P.event_message(ev, 3, names, 4, names, held=1)["left_holding"]["text"] == \
+        "You are left holding 1 card: 4th place (last)."
+
+
 # ----- issue 8: speed, cards gone per rank, rules in plain words ---------------------------
 
 

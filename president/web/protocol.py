@@ -24,7 +24,7 @@ from ..actions import PASS, Give, Pass, Play
 from ..cards import Card, Rank
 from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, PileCleared, Passed,
                       Played, WentOut, title_for_place, visible_to)
-from ..narration import Reader, card_label, narrate
+from ..narration import Reader, card_label, left_holding, narrate
 from ..observation import Observation
 from ..rules import Rules
 from .sealing import MAX_SEALED_CHARS
@@ -267,7 +267,7 @@ def readable(message: str, names: Sequence[str], seat: int) -> str:
 
 def event_message(event: Event, seat: int, names: Sequence[str], players: int,
                   player_names: Sequence[str], leader: int | None = None,
-                  rules: Rules | None = None) -> dict[str, Any]:
+                  rules: Rules | None = None, held: int | None = None) -> dict[str, Any]:
     """One event as ``seat`` may see it (:func:`visible_to`), with a sentence for that reader
     (:func:`president.narration.narrate`, the terminal's words too; a heading such as "Deal 2"
     starts the sentence: ``"Deal 2: Robin deals. You lead the first pile."``).
@@ -280,6 +280,11 @@ def event_message(event: Event, seat: int, names: Sequence[str], players: int,
         leader: for :class:`Dealt`, the seat that leads the deal.
         rules: the table's rules, when given: the sentences add why a seat leads, the rank
             reversal note and the final scores (see :func:`~president.narration.narrate`).
+        held: for :class:`DealEnded`, the cards the last seat is left holding (public: every
+            seat sees the card counts). Given, the message carries ``left_holding``: that
+            seat, the count and the terminal's sentence for it
+            (:func:`~president.narration.left_holding`, "Sam is left holding 1 card: 4th
+            place (last).").
     """
     ev = visible_to(event, seat)
     me = names[seat]  # the reader among the match players (the winners are match players)
@@ -304,9 +309,15 @@ def event_message(event: Event, seat: int, names: Sequence[str], players: int,
         return {"type": "event", "kind": "out", "seat": ev.seat, "place": ev.place,
                 "title": ev.title, "text": text}
     if isinstance(ev, DealEnded):
-        return {"type": "event", "kind": "deal-ended", "finish_order": list(ev.finish_order),
-                "points": list(ev.points), "totals": list(ev.totals), "titles": list(ev.titles),
-                "text": text}
+        message: dict[str, Any] = {"type": "event", "kind": "deal-ended",
+                                   "finish_order": list(ev.finish_order),
+                                   "points": list(ev.points), "totals": list(ev.totals),
+                                   "titles": list(ev.titles), "text": text}
+        if held is not None and ev.finish_order:
+            last = ev.finish_order[-1]
+            line = left_holding(last, held, len(ev.finish_order), ev.titles[last], reader)
+            message["left_holding"] = {"seat": last, "cards": held, "text": line.text}
+        return message
     if isinstance(ev, MatchEnded):
         return {"type": "event", "kind": "match-ended", "winners": list(ev.winners),
                 "scores": list(ev.scores), "text": text}

@@ -32,7 +32,7 @@ from typing import Any, Awaitable, Callable, Coroutine, Iterable, Protocol, Self
 import orjson
 
 from ..errors import PresidentError
-from ..events import DealEnded, Dealt, Event
+from ..events import DealEnded, Dealt, Event, Exchanged, Played
 from ..match import Match
 from ..players import available_levels, make_player
 from ..rules import OPTION_HELP, PRESETS, Rules, describe_items
@@ -405,9 +405,13 @@ class TableState:
                 continue
             seat = self.seat_of(player)
             names = [self.names[p] for p in m.seating]
+            # At a deal's end the deal is still the match's: its counts say what the last
+            # seat is left holding.
             messages = [P.event_message(ev, seat, names, self.rules.players, self.names,
                                         leader=m.deal.leader if isinstance(ev, Dealt) else None,
-                                        rules=self.rules)
+                                        rules=self.rules,
+                                        held=m.deal.counts[ev.finish_order[-1]]
+                                        if isinstance(ev, DealEnded) and ev.finish_order else None)
                         for ev in events]
             messages.append(self.state_for(player))
             if self.on_send is not None:
@@ -485,15 +489,24 @@ class TableState:
         seat = 0
         names: list[str] = []
         leader = None
+        counts: list[int] = []   # cards held by seat, followed through the deal's events
         for ev in m.events:
             if isinstance(ev, Dealt):
                 deal += 1
                 seating, leader = self.deal_seats[min(deal, len(self.deal_seats) - 1)]
                 seat = seating.index(player)
                 names = [self.names[p] for p in seating]
+                counts = list(ev.hand_sizes)
+            elif isinstance(ev, Exchanged):
+                counts[ev.giver] -= ev.count
+                counts[ev.receiver] += ev.count
+            elif isinstance(ev, Played):
+                counts[ev.seat] -= ev.play.count
             lines.append(P.event_message(ev, seat, names, self.rules.players, self.names,
                                          leader=leader if isinstance(ev, Dealt) else None,
-                                         rules=self.rules))
+                                         rules=self.rules,
+                                         held=counts[ev.finish_order[-1]]
+                                         if isinstance(ev, DealEnded) and ev.finish_order else None))
         if self.kind == "practice":  # seed 003: one standalone deal, no match winner
             lines = [e for e in lines if e["kind"] != "match-ended"]
         if self.lobby:               # the waiting room: nothing dealt yet to anyone's view

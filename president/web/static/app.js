@@ -852,6 +852,8 @@ function setMessage(text, info = false) {
 // ----- events -------------------------------------------------------------------------
 
 function addLogLine(ev) {
+  // A deal's end: first who was left holding cards (the terminal's sentence, from the server).
+  if (ev.kind === "deal-ended" && ev.left_holding) addLogLine({ kind: "left-holding", text: ev.left_holding.text });
   const li = document.createElement("li");
   li.textContent = ev.text;
   if (ev.kind === "dealt") li.className = "deal-line";
@@ -984,7 +986,9 @@ function onState(state) {
     app.selected = new Set([...app.selected].filter((c) => state.hand.includes(c)));
     if (before && (before.hand.length !== state.hand.length || before.deal !== state.deal)) app.selected.clear();
   }
-  if (before && before.to_act !== state.to_act) setMessage("");
+  // A hint or a refusal is about one turn: it goes when the turn or the phase moves on (after
+  // you give in the exchange and then lead, the seat to act is yours both times).
+  if (before && (before.to_act !== state.to_act || before.phase !== state.phase)) setMessage("");
   if (app.session.kind === "match") saveMatch(state);
   if (app.session.kind === "practice" && ["between-deals", "match-over"].includes(state.phase)) {
     tabStore.remove(SESSION_PRACTICE);   // a finished round is not lost by a reload
@@ -1680,6 +1684,25 @@ function renderControls() {
 }
 
 function renderExchange() {
+  fillExchange();
+  fitExchangeSummary();
+}
+
+// The summary after an exchange sits in the page's flow between the announcement and your
+// hand (style.css, .exchange.after), never over the cards: the felt gives up that height
+// while it shows, so the hand stays where it was; the seats are placed again on the new felt.
+function fitExchangeSummary() {
+  const box = $("exchange-panel");
+  const felt = $("felt");
+  const after = !box.hidden && box.classList.contains("after");
+  const want = after ? `${Math.ceil(box.offsetHeight + parseFloat(getComputedStyle(box).marginTop || "0"))}px` : "";
+  if (felt.style.getPropertyValue("--felt-less") === want) return;
+  if (want) felt.style.setProperty("--felt-less", want);
+  else felt.style.removeProperty("--felt-less");
+  layoutSeats();
+}
+
+function fillExchange() {
   const s = app.state;
   const box = $("exchange-panel");
   const pending = s.exchange.pending;
@@ -2232,6 +2255,7 @@ async function openJoin(table, token) {
 
 function relayout() {
   if (!app.state || $("table").hidden) return;
+  fitExchangeSummary();
   layoutSeats();
   layoutHand();
 }

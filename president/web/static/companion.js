@@ -255,12 +255,11 @@ function renderNow() {
   now.circle.forEach((seat, i) => {
     const li = document.createElement("li");
     li.className = "c-seat";
-    const angle = (-90 + (360 * i) / n) * (Math.PI / 180);
-    li.style.left = `${50 + 38 * Math.cos(angle)}%`;
-    li.style.top = `${50 + 38 * Math.sin(angle)}%`;
+    li.dataset.angle = String((-90 + (360 * i) / n) * (Math.PI / 180));
     const name = document.createElement("span");
     name.className = "c-seat-name";
     name.textContent = seat.name;
+    name.title = seat.name;   // the whole name where it ends in "…"
     li.append(name);
     const tags = [seat.title, seat.dealer ? "deals" : "", seat.leader ? "leads" : ""].filter(Boolean);
     for (const t of tags) {
@@ -271,7 +270,56 @@ function renderNow() {
     }
     circle.append(li);
   });
+  placeSeats(circle);
   $("c-seating-words").textContent = now.seating_words;
+}
+
+// Each seat on its angle (seat 1 at the top, clockwise), as far out from the middle as its
+// whole box stays on the felt (an ellipse): a long name ends in "…" (style.css, .c-seat) and
+// never sticks out past the table. Two neighbours that would still cover each other (six or
+// seven seats on a phone) get narrower, their names shorter. Placed again when the circle
+// changes size.
+function placeSeats(circle) {
+  const seats = [...circle.querySelectorAll(".c-seat")];
+  for (const li of seats) li.style.maxWidth = "";
+  const W = circle.clientWidth;
+  for (let round = 0; round < 8; round++) {
+    placeOnFelt(circle, seats);
+    if (!W) return;
+    const boxes = seats.map((li) => li.getBoundingClientRect());
+    const narrower = new Set();
+    boxes.forEach((p, i) => {
+      const j = (i + 1) % boxes.length;
+      const q = boxes[j];
+      if (j !== i && p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom) {
+        narrower.add(seats[i]).add(seats[j]);
+      }
+    });
+    if (!narrower.size) return;
+    for (const li of narrower) li.style.maxWidth = `${Math.max(0.2 * W, li.offsetWidth - 0.04 * W)}px`;
+  }
+}
+
+function placeOnFelt(circle, seats) {
+  const W = circle.clientWidth;
+  const H = circle.clientHeight;
+  for (const li of seats) {
+    const angle = Number(li.dataset.angle);
+    const cos = Math.cos(angle);
+    const sin = Math.sin(angle);
+    let t = 0.64;   // hidden (no size yet): a fixed oval, placed again once shown
+    if (W && H) {
+      const a = W / 2;
+      const b = H / 2;
+      const w = li.offsetWidth / 2 + 3;
+      const h = li.offsetHeight / 2 + 3;
+      const fits = (r) => ((Math.abs(r * a * cos) + w) / a) ** 2 + ((Math.abs(r * b * sin) + h) / b) ** 2 <= 1;
+      t = 0.9;
+      while (t > 0.2 && !fits(t)) t -= 0.02;
+    }
+    li.style.left = `${50 + 50 * t * cos}%`;
+    li.style.top = `${50 + 50 * t * sin}%`;
+  }
 }
 
 function renderEntry() {
@@ -290,6 +338,7 @@ function renderEntry() {
     b.type = "button";
     b.className = "c-tap";
     b.textContent = name;
+    b.title = name;   // the whole name where a long word ends in "…"
     const at = order.indexOf(name);
     b.disabled = at >= 0;
     if (at >= 0) b.dataset.place = String(at + 1);
@@ -536,5 +585,6 @@ export function initCompanion(api) {
   $("c-export").onclick = exportSheet;
   $("c-import").addEventListener("change", importSheet);
   $("c-print").onclick = () => window.print();
+  if (window.ResizeObserver) new ResizeObserver(() => placeSeats($("c-circle"))).observe($("c-circle"));
   renderStartPanel();
 }
