@@ -7,7 +7,9 @@
    long name ends in "…", the whole name is its title), neighbours do not cover each other,
    and the finishing-order buttons wrap names between words only;
 3. the play log says who was left holding cards at a deal's end, as the terminal does, live
-   and after a reload.
+   and after a reload;
+4. once the deal is over, the line under the table shows "Deal over: …" whole (while cards
+   are played it stays one line, so the hand never moves).
 
 Screenshots go to ``test-artifacts/screenshots/trial-*.png`` (not committed).
 """
@@ -189,6 +191,11 @@ def test_the_log_says_who_is_left_holding_cards(browser, served, screenshots, si
             assert LEFT.match(lines[at - 1]), lines[at - 1]
             assert lines[at - 1].startswith(f"{who} left holding {held} card")
             assert sum(bool(LEFT.match(line)) for line in lines) == 1
+            # The line under the table says "Deal over: ..." whole once the deal is over (one
+            # line, cut with "…", only while cards are played).
+            assert page.text_content("#announce") == lines[at]
+            assert page.evaluate("(() => { const a = document.getElementById('announce');"
+                                 " return a.scrollWidth <= a.clientWidth + 1; })()")
 
         page.wait_for_function("() => [...document.querySelectorAll('#log li')].some((li) => li.textContent.startsWith('Deal over: '))")
         check()
