@@ -96,8 +96,8 @@ def test_practice_round_to_result_panel(page, screenshots):
     finishers = [o.split(" — ")[0] for o in order]
     assert sorted(finishers) == ["Alex", "Robin", "Sam", "You"]
     # The result panel agrees with the announcements of who went out, in order.
-    went_out = [re.match(r"(\w+) goe?s? out", line).group(1) for line in log_lines(page)
-                if " out: " in line]
+    went_out = [re.match(r"(\w+) goe?s? out in ", line).group(1) for line in log_lines(page)
+                if re.match(r"\w+ goe?s? out in ", line)]
     assert went_out == finishers[:3]
     # seed 003: first place is "traditionally President", the final player takes last place
     assert order[0].endswith(" — President") and order[3].endswith(" — last")
@@ -269,7 +269,7 @@ def test_house_match_exchange_and_reload(page, screenshots):
     page.wait_for_selector("#give-selected", state="visible")
     text = page.text_content("#exchange-panel")
     received = re.search(r"gave you (\S+)\.", text)
-    assert received and "(highest card)" in " ".join(log_lines(page))
+    assert received and "(their highest)" in " ".join(log_lines(page))
     page.screenshot(path=str(screenshots / "exchange.png"))
     cards = hand(page)
     assert len(cards) == 14
