@@ -31,7 +31,7 @@ import logging
 import os
 from contextlib import asynccontextmanager
 from pathlib import Path
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal, Sequence
 
 import orjson
@@ -42,6 +42,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.types import Scope
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..lessons import LESSONS, MAX_MOVE_CHARS, LessonError
@@ -256,17 +257,20 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     # too): bodies over 16 KiB get 413 before they are read (guard.BodyLimit), then a Host
     # the server was not started for gets 400 (guard.HostCheck, websockets included).
     app.add_middleware(guard.BodyLimit, limit=guard.MAX_BODY_BYTES)
-    app.add_middleware(guard.HostCheck, allowed_hosts=hosts)
 
-    @app.middleware("http")
-    async def headers(request: Request,
-                      call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        response = await call_next(request)
-        response.headers["Content-Security-Policy"] = CSP
-        response.headers.update(guard.SECURITY_HEADERS)
-        if request.url.path == "/" or request.url.path.startswith("/static/"):
-            response.headers["Cache-Control"] = "no-cache"
-        return response
+    def over_rate(scope: Scope) -> Response | None:
+        """An address past its table-making rate gets its 429 here, before its body is read
+        or validated (a flood of such requests then costs the server little)."""
+        if scope["method"] != "POST" or scope["path"] != "/api/tables":
+            return None
+        client = scope.get("client")
+        why = tables.busy(client[0] if client else None)
+        return None if why is None else guard.refusal(429, "busy", why)
+
+    app.add_middleware(guard.EarlyRefusal, refuse=over_rate)
+    app.add_middleware(guard.HostCheck, allowed_hosts=hosts)
+    # Outermost: every answer, refusals included, carries the page's security headers.
+    app.add_middleware(guard.AnswerHeaders, csp=CSP)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -504,6 +504,21 @@ class Tables:
                 if gone is not None:
                     gone.close()
 
+    def busy(self, client: str | None) -> str | None:
+        """Why ``client`` may not make a table now (it made :attr:`per_address` in the last
+        minute), or ``None``. Only looks: :meth:`create` counts the tables made."""
+        if client is None or not self.per_address:
+            return None
+        made = self._made.get(client)
+        if made is None:
+            return None
+        now = time.monotonic()
+        recent = len(made) - sum(1 for t in made if now - t > 60)
+        if recent >= self.per_address:
+            return (f"{self.per_address} new tables a minute is the most one address may "
+                    "make; wait a minute and try again")
+        return None
+
     def _admit(self, client: str | None) -> None:
         """Refuse a new table past the per-address rate or the total."""
         now = time.monotonic()
@@ -512,8 +527,7 @@ class Tables:
             while made and now - made[0] > 60:
                 made.popleft()
             if len(made) >= self.per_address:
-                raise TableError("busy", f"{self.per_address} new tables a minute is the most one "
-                                 "address may make; wait a minute and try again")
+                raise TableError("busy", self.busy(client) or "too many new tables")
             made.append(now)
             if len(self._made) > 10_000:        # forget quiet addresses (bounded memory)
                 for addr in [a for a, q in self._made.items() if not q or now - q[-1] > 60]:
