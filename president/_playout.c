@@ -622,6 +622,20 @@ static PyObject *trace_list(Trace *t) {
     return int_list(t->buf, t->len);
 }
 
+/* A play-out's answer: ``deal.finish``, or ``(deal.finish, actions)`` when a trace was
+ * asked for; frees the trace's buffer either way. */
+static PyObject *finish_result(PyObject *deal, int want_trace, Trace *tr) {
+    PyObject *finish = PyObject_GetAttrString(deal, "finish"), *acts;
+    if (finish == NULL || !want_trace) {
+        PyMem_Free(tr->buf);
+        return finish;
+    }
+    acts = trace_list(tr);
+    PyMem_Free(tr->buf);
+    if (acts == NULL) { Py_DECREF(finish); return NULL; }
+    return Py_BuildValue("(NN)", finish, acts);
+}
+
 PyDoc_STRVAR(playout_doc,
 "playout(deal, rng, policy, epsilon, trace) -> finish\n\n"
 "Play the FastDeal ``deal`` out in place with ``policy`` (0 random, 1 greedy, 2 climbing),\n"
@@ -630,7 +644,7 @@ PyDoc_STRVAR(playout_doc,
 "``(deal.finish, actions)``.");
 
 static PyObject *py_playout(PyObject *self, PyObject *args) {
-    PyObject *deal, *rng, *gauss = NULL, *finish;
+    PyObject *deal, *rng, *gauss = NULL;
     int policy, want_trace;
     double epsilon;
     St d;
@@ -651,15 +665,7 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
         PyMem_Free(tr.buf);
         return NULL;
     }
-    finish = PyObject_GetAttrString(deal, "finish");
-    if (finish == NULL) { PyMem_Free(tr.buf); return NULL; }
-    if (want_trace) {
-        PyObject *acts = trace_list(&tr);
-        PyMem_Free(tr.buf);
-        if (acts == NULL) { Py_DECREF(finish); return NULL; }
-        return Py_BuildValue("(NN)", finish, acts);
-    }
-    return finish;
+    return finish_result(deal, want_trace, &tr);
 }
 
 PyDoc_STRVAR(deals_doc,
@@ -725,7 +731,7 @@ PyDoc_STRVAR(intermediate_playout_doc,
 "``(deal.finish, actions)``.");
 
 static PyObject *py_intermediate_playout(PyObject *self, PyObject *args) {
-    PyObject *deal, *finish;
+    PyObject *deal;
     int want_trace;
     St d;
     Trace tr = {NULL, 0, 0};
@@ -738,15 +744,7 @@ static PyObject *py_intermediate_playout(PyObject *self, PyObject *args) {
         PyMem_Free(tr.buf);
         return NULL;
     }
-    finish = PyObject_GetAttrString(deal, "finish");
-    if (finish == NULL) { PyMem_Free(tr.buf); return NULL; }
-    if (want_trace) {
-        PyObject *acts = trace_list(&tr);
-        PyMem_Free(tr.buf);
-        if (acts == NULL) { Py_DECREF(finish); return NULL; }
-        return Py_BuildValue("(NN)", finish, acts);
-    }
-    return finish;
+    return finish_result(deal, want_trace, &tr);
 }
 
 PyDoc_STRVAR(intermediate_choice_doc,
