@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from typing import Any, Awaitable, Callable
+import itertools
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
+if TYPE_CHECKING:
+    from president.rules import Rules
+
+#: Twists the compiled environment core leaves to the Python tables.
+NOT_COMPILED = {"reversal"}
 
 
 def run_async(make: Callable[[], Awaitable[Any]]) -> Any:
@@ -12,3 +19,18 @@ def run_async(make: Callable[[], Awaitable[Any]]) -> Any:
     the event loop Playwright's sync API leaves running once the browser tests have run."""
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         return pool.submit(lambda: asyncio.run(make())).result()
+
+
+def compiled_env_cases() -> list[tuple[Rules, str]]:
+    """Every preset alone and with each of its twists (bar :data:`NOT_COMPILED`), at every
+    table size it allows, with each reward kind its scoring allows: the rules the compiled
+    environment core is checked on, read from the registries."""
+    from president.rules import PRESETS, TWISTS, Rules
+    cases = []
+    for preset, (lo, hi, _) in PRESETS.items():
+        twists = [()] + [(t,) for t in TWISTS[preset] if t not in NOT_COMPILED]
+        for twist, players in itertools.product(twists, range(max(lo, 3), min(hi, 7) + 1)):
+            rules = Rules.preset(preset, players=players, twists=list(twist))
+            for reward in ("place", "points") if rules.scoring else ("place",):
+                cases.append((rules, reward))
+    return cases

@@ -8,7 +8,6 @@ backends; the hand-over to the Python table. Skipped when the extension is not b
 
 from __future__ import annotations
 
-import itertools
 import os
 import warnings
 
@@ -25,25 +24,12 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from president import Match  # noqa: E402
 from president.env import _compiled_vector, env, raw_env  # noqa: E402
 from president.errors import IllegalAction  # noqa: E402
-from president.rules import PRESETS, TWISTS, Rules  # noqa: E402
+from president.rules import Rules  # noqa: E402
 
-NOT_COMPILED = {"reversal"}     # twists the compiled core leaves to the Python tables
-
-
-def _cases() -> list[tuple[Rules, str]]:
-    """Every preset alone and with each of its twists (bar reversal), at every table size it
-    allows, with each reward kind its scoring allows."""
-    cases = []
-    for preset, (lo, hi, _) in PRESETS.items():
-        twists = [()] + [(t,) for t in TWISTS[preset] if t not in NOT_COMPILED]
-        for twist, players in itertools.product(twists, range(max(lo, 3), min(hi, 7) + 1)):
-            rules = Rules.preset(preset, players=players, twists=list(twist))
-            for reward in ("place", "points") if rules.scoring else ("place",):
-                cases.append((rules, reward))
-    return cases
+from tests.helpers import compiled_env_cases  # noqa: E402
 
 
-CASES = _cases()
+CASES = compiled_env_cases()
 
 
 @pytest.fixture(autouse=True)

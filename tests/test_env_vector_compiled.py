@@ -16,23 +16,10 @@ pytest.importorskip("president._vector")
 from president.env import _compiled_vector  # noqa: E402
 from president.env.vector import VectorEnv  # noqa: E402
 from president.errors import IllegalAction  # noqa: E402
-from president.rules import PRESETS, TWISTS, Rules  # noqa: E402
+from president.rules import Rules  # noqa: E402
 from president.kernel import PASSING  # noqa: E402
 
-NOT_COMPILED = {"reversal"}     # twists the compiled core leaves to the Python tables
-
-
-def _registry_cases() -> list[tuple[Rules, str]]:
-    """Every preset alone and with each of its twists (bar reversal), at every table size it
-    allows, with each reward kind its scoring allows."""
-    cases = []
-    for preset, (lo, hi, _) in PRESETS.items():
-        twists = [()] + [(t,) for t in TWISTS[preset] if t not in NOT_COMPILED]
-        for twist, players in itertools.product(twists, range(max(lo, 3), min(hi, 7) + 1)):
-            rules = Rules.preset(preset, players=players, twists=list(twist))
-            for reward in ("place", "points") if rules.scoring else ("place",):
-                cases.append((rules, reward))
-    return cases
+from tests.helpers import compiled_env_cases  # noqa: E402
 
 
 def _option_cases() -> list[tuple[Rules, str]]:
@@ -51,7 +38,7 @@ def _option_cases() -> list[tuple[Rules, str]]:
     return cases
 
 
-CASES = _registry_cases() + _option_cases()
+CASES = compiled_env_cases() + _option_cases()
 
 
 def _twins(rules: Rules, reward: str, n_envs: int = 3) -> tuple[VectorEnv, VectorEnv]:
