@@ -34,3 +34,28 @@ def compiled_env_cases() -> list[tuple[Rules, str]]:
             for reward in ("place", "points") if rules.scoring else ("place",):
                 cases.append((rules, reward))
     return cases
+
+
+def compiled_rules() -> list[Rules]:
+    """Every preset alone and with each of its twists (bar :data:`NOT_COMPILED`: the C
+    play-outs leave ``reversal`` to the Python ones, which tests/test_reversal.py checks
+    against the engine), at every table size it allows."""
+    from president.rules import PRESETS, TWISTS, Rules
+    out = []
+    for name, (lo, hi, _) in PRESETS.items():
+        for twist in (None, *TWISTS[name]):
+            if twist in NOT_COMPILED:
+                continue
+            for n in range(lo, hi + 1):
+                out.append(Rules.preset(name, players=n, twists=(twist,) if twist else ()))
+    return out
+
+
+#: The attributes of a play-out's FastDeal that C and Python must leave alike.
+FAST_STATE = ("players", "hands", "ncards", "to_act", "need", "top", "same", "last", "passes",
+              "passed", "round_left", "finish", "strict", "mode", "lor", "reversal", "reversed")
+
+
+def fast_state(fd: Any) -> dict[str, Any]:
+    """A FastDeal's :data:`FAST_STATE`, to compare two of them."""
+    return {k: getattr(fd, k) for k in FAST_STATE}

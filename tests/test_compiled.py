@@ -16,36 +16,19 @@ import sys
 
 import pytest
 
-from president.rules import PRESETS, TWISTS, Rules
+from president.rules import Rules
 from president.players import compiled, fastsim
 from president.players.fastsim import FastDeal
+
+from tests.helpers import FAST_STATE, compiled_rules, fast_state  # noqa: E402
 
 needs_c = pytest.mark.skipif(not compiled.AVAILABLE,
                              reason="the compiled play-outs are not built (or PRESIDENT_PURE=1)")
 
 
-def _all_rules() -> list[Rules]:
-    # The ``reversal`` twist (a four of a kind reverses the rank order) is left out: the C
-    # code does not know it, and compiled.py takes the Python play-outs for rules with it
-    # on (tests/test_reversal.py checks those against the engine step by step).
-    out = []
-    for name, (lo, hi, _) in PRESETS.items():
-        for twist in (None, *TWISTS[name]):
-            if twist == "reversal":
-                continue
-            for n in range(lo, hi + 1):
-                out.append(Rules.preset(name, players=n, twists=(twist,) if twist else ()))
-    return out
-
-
-ALL_RULES = _all_rules()
+ALL_RULES = compiled_rules()
 IDS = [f"{r.name}-{r.players}" for r in ALL_RULES]
-STATE = ("players", "hands", "ncards", "to_act", "need", "top", "same", "last", "passes",
-         "passed", "round_left", "finish", "strict", "mode", "lor", "reversal", "reversed")
-
-
-def _state(fd: FastDeal) -> dict:
-    return {k: getattr(fd, k) for k in STATE}
+_state = fast_state
 
 
 class _Logged(FastDeal):
@@ -61,7 +44,7 @@ class _Logged(FastDeal):
 
 def _logged(fd: FastDeal) -> _Logged:
     c = object.__new__(_Logged)
-    for k in STATE:
+    for k in FAST_STATE:
         v = getattr(fd, k)
         setattr(c, k, [list(h) for h in v] if k == "hands" else (v[:] if isinstance(v, list)
                                                                   else v))

@@ -27,31 +27,16 @@ from president.players.intermediate import IntermediatePlayer
 from president.players.playout_policies import intermediate_choice, intermediate_playout
 from president.players.random_player import RandomPlayer
 from president.players.simple import SimplePlayer
-from president.rules import PRESETS, TWISTS
+
+from tests.helpers import compiled_rules, fast_state  # noqa: E402
 
 needs_c = pytest.mark.skipif(not compiled.AVAILABLE,
                              reason="the compiled play-outs are not built (or PRESIDENT_PURE=1)")
 
 
-def _all_rules() -> list[Rules]:
-    out = []
-    for name, (lo, hi, _) in PRESETS.items():
-        for twist in (None, *TWISTS[name]):
-            if twist == "reversal":
-                continue
-            for n in range(lo, hi + 1):
-                out.append(Rules.preset(name, players=n, twists=(twist,) if twist else ()))
-    return out
-
-
-ALL_RULES = _all_rules()
+ALL_RULES = compiled_rules()
 IDS = [f"{r.name}-{r.players}" for r in ALL_RULES]
-STATE = ("players", "hands", "ncards", "to_act", "need", "top", "same", "last", "passes",
-         "passed", "round_left", "finish", "strict", "mode", "lor", "reversal", "reversed")
-
-
-def _state(fd: FastDeal) -> dict:
-    return {k: getattr(fd, k) for k in STATE}
+_state = fast_state
 
 
 def _tot(fd: FastDeal) -> list[int]:
