@@ -193,17 +193,21 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
             self._reset_compiled(core, self._rng)
             return
         self._table.reset(self._rng)
+        self._start_episode()
+        self.infos = {a: {"action_mask": self._table.mask(i)} for i, a in enumerate(self.agents)}
+        first = self._table.acting()
+        assert first is not None    # a new episode has someone to act
+        self.agent_selection = self.possible_agents[first]
+        self._skip_agent_selection = None
+
+    def _start_episode(self) -> None:
+        """Every agent back in play, with no reward, ending or truncation yet."""
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._rewards_set = False
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {"action_mask": self._table.mask(i)} for i, a in enumerate(self.agents)}
-        first = self._table.acting()
-        assert first is not None    # a new episode has someone to act
-        self.agent_selection = self.possible_agents[first]
-        self._skip_agent_selection = None
 
     def _reset_compiled(self, core: _compiled_vector.CompiledTables,
                         rng: random.Random) -> None:
@@ -212,12 +216,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
         core.deal(0, rng)
         self._taken = []
         self._over = self._penalized = False
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._rewards_set = False
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self._start_episode()
         _, masks, players = core.observe(False)
         first = int(players[0])
         self.infos = {a: {"action_mask": masks[0].copy() if i == first
