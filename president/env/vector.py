@@ -185,17 +185,6 @@ class VectorEnv:
         its observation (else ``None``)."""
         if self._compiled is not None:
             return self._compiled.observe(observations)
-        if not observations:
-            masks = []
-            players = []
-            for table in self.tables:
-                p = table.acting()
-                assert p is not None    # a table whose episode ends is reset at once
-                players.append(p)
-                masks.append(table.mask_bytes())
-            mask = np.frombuffer(bytearray(b"".join(masks)), dtype=np.int8).reshape(
-                self.num_envs, NUM_ACTIONS)
-            return None, mask, np.array(players, dtype=np.int64)
         lanes: list[int] = []
         ints: list[int] = []
         per_seat: list[int] = []
@@ -205,12 +194,13 @@ class VectorEnv:
             p = table.acting()
             assert p is not None    # a table whose episode ends is reset at once
             players.append(p)
-            table.observe_raw(p, lanes, ints, per_seat)
+            if observations:
+                table.observe_raw(p, lanes, ints, per_seat)
             masks.append(table.mask_bytes())
         mask = np.frombuffer(bytearray(b"".join(masks)), dtype=np.int8).reshape(
             self.num_envs, NUM_ACTIONS)
-        return (encode_batch(self.players, lanes, ints, per_seat), mask,
-                np.array(players, dtype=np.int64))
+        obs = encode_batch(self.players, lanes, ints, per_seat) if observations else None
+        return obs, mask, np.array(players, dtype=np.int64)
 
     def step(self, actions: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray,
                                                                   np.ndarray, np.ndarray,
