@@ -296,4 +296,16 @@ static void mt_setup(void) {
     if (random_type != NULL) direct_check();
 }
 
+/* set_direct(flag) of both extensions: prove the layout again and use the generator's own
+ * memory, or read and write it only through getstate()/setstate(); returns whether the
+ * direct path is on. */
+static PyObject *py_set_direct(PyObject *self, PyObject *arg) {
+    int want = PyObject_IsTrue(arg);
+    (void)self;
+    if (want < 0) return NULL;
+    if (want) direct_check();
+    else direct = 0;
+    return PyBool_FromLong(direct);
+}
+
 #endif /* PRESIDENT_MT_H */

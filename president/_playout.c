@@ -874,15 +874,6 @@ static PyObject *py_style_likelihoods(PyObject *self, PyObject *args) {
     return out;
 }
 
-static PyObject *py_set_direct(PyObject *self, PyObject *arg) {
-    int want = PyObject_IsTrue(arg), was = direct;
-    if (want < 0) return NULL;
-    if (want) direct_check();
-    else direct = 0;
-    (void)was;
-    return PyBool_FromLong(direct);
-}
-
 static PyMethodDef methods[] = {
     {"set_direct", py_set_direct, METH_O,
      "set_direct(flag) -> bool: use the generator's memory directly (after proving the layout "

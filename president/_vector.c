@@ -928,14 +928,6 @@ static PyObject *py_direct(PyObject *self, PyObject *unused) {
     return PyBool_FromLong(direct);
 }
 
-static PyObject *py_set_direct(PyObject *self, PyObject *arg) {
-    int want = PyObject_IsTrue(arg);
-    if (want < 0) return NULL;
-    if (want) direct_check();
-    else direct = 0;
-    return PyBool_FromLong(direct);
-}
-
 static PyMethodDef module_methods[] = {
     {"direct", py_direct, METH_NOARGS,
      "direct() -> bool: whether generators of random.Random are read and written in their "
