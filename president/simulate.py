@@ -29,7 +29,7 @@ from typing import Any, Callable, Iterable, Sequence
 from .deal import deal_hands
 from .errors import IllegalAction
 from .match import Match
-from .parallel import check_backend, run_boards
+from .parallel import run_boards
 from .players import LEVELS, Player, is_import_path, load_class, make_player
 from .rules import MatchEnd, Rules
 
@@ -217,7 +217,6 @@ def simulate(config: SimulationConfig, *, jobs: int = 1,
     """
     if jobs < 1:
         raise ValueError(f"jobs = {jobs} must be at least 1")
-    check_backend(backend, address)      # before any board is played
     started = time.perf_counter()
     todo = list(range(config.boards)) if boards is None else list(boards)
     results: dict[int, dict[str, Any]] = {}
