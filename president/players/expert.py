@@ -312,13 +312,34 @@ class ExpertPlayer:
         used = 0
         out_of_time = False
 
-        def reweigh() -> None:
-            """The style weights of each live other seat from the worlds so far (each
+        # The style weights are learned from the worlds so far at 16, 32, 64, ... worlds
+        # (and at the end of a round of play-outs when the worlds have doubled since, or
+        # were never learned from); in between, a new world is weighed with the weights
+        # last learned, so a decision costs O(worlds), not O(worlds²) over its many short
+        # rounds of the duel.
+        refs: dict[int, float] = {}
+        learned = 0   # worlds the style weights were last learned from
+        weighed = 0   # worlds whose weight is set
+        top = 0.0     # the largest log-weight when last learned (weights are exp(lw - top))
+
+        def world_logweight(ll: list[list[float]]) -> float:
+            """Log-weight of a world: the sum over the live other seats of the log of
+            their style mixture's likelihood (relative to ``refs``)."""
+            lw = 0.0
+            for j, s in enumerate(live):
+                p = styles[s]
+                ref = refs[s]
+                lw += math.log(p[0] * math.exp(ll[j][0] - ref) + p[1] * math.exp(
+                    ll[j][1] - ref) + p[2] * math.exp(ll[j][2] - ref) or 1e-300)
+            return lw
+
+        def learn() -> None:
+            """The style weights of each live other seat from every world so far (each
             style's mean likelihood over them, times its prior), then every world's weight:
             the product over those seats of their mixture's likelihood."""
+            nonlocal learned, weighed, top
             if not loglik or prior is None:  # no likelihoods without a style prior
                 return
-            refs = {}
             for j, s in enumerate(live):
                 ref = max(max(ll[j]) for ll in loglik)
                 refs[s] = ref
@@ -328,16 +349,30 @@ class ExpertPlayer:
                 if tot > 0:  # else (a style of prior 0 explains it best) keep the weights
                     styles[s] = [x / tot for x in post]
             for i, ll in enumerate(loglik):
-                lw = 0.0
-                for j, s in enumerate(live):
-                    p = styles[s]
-                    ref = refs[s]
-                    lw += math.log(p[0] * math.exp(ll[j][0] - ref) + p[1] * math.exp(
-                        ll[j][1] - ref) + p[2] * math.exp(ll[j][2] - ref) or 1e-300)
-                loglik_w[i] = lw
+                loglik_w[i] = world_logweight(ll)
             top = max(loglik_w)
             for i, lw in enumerate(loglik_w):
                 weight[i] = math.exp(lw - top)
+            learned = weighed = len(loglik)
+
+        def weigh_new() -> None:
+            """Weigh the worlds added since the last :func:`learn` with its style weights
+            (learning again if the last learning saw fewer than half of the worlds, or if a
+            new world outweighs the others by more than floats hold)."""
+            nonlocal weighed
+            if not loglik or prior is None:
+                return
+            if not learned or len(loglik) >= 2 * learned:
+                learn()
+                return
+            for i in range(weighed, len(loglik)):
+                lw = world_logweight(loglik[i])
+                if lw - top > 600.0:
+                    learn()
+                    return
+                loglik_w[i] = lw
+                weight[i] = math.exp(lw - top)
+            weighed = len(loglik)
 
         loglik_w: list[float] = []
         cache: dict[tuple[int, tuple[int, ...]], list[float]] = {}
@@ -359,7 +394,7 @@ class ExpertPlayer:
                             loglik_w.append(0.0)
                             k = len(loglik)
                             if k >= 16 and not k & (k - 1):  # 16, 32, 64, ... worlds
-                                reweigh()
+                                learn()
                     elif surprise is not None and others_acted:
                         weight[i] = surprise ** surprises(obs.rules, hands, played,
                                                           obs.leader, history, me)
@@ -374,8 +409,7 @@ class ExpertPlayer:
                             out_of_time = True
                             return
             finally:
-                if loglik:
-                    reweigh()
+                weigh_new()
 
         def mean(c: int) -> float:
             got = places[c]
