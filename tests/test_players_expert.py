@@ -10,7 +10,7 @@ import pytest
 
 from president import CARDS, PASS, Match, Rules
 from president.actions import Give
-from president.players.expert import ExpertPlayer, root_state, sample_world, seat_constraints
+from president.players.expert import ExpertPlayer, root_state, sample_world, seat_constraints, shuffle
 from president.players.fastsim import counts_of_mask
 from president.players.intermediate import IntermediatePlayer
 from president.players.knowledge import rank_counts
@@ -272,3 +272,23 @@ def test_bad_options_are_refused_with_the_choices():
         ExpertPlayer(surprise=0)
     with pytest.raises(ValueError, match="prior"):
         ExpertPlayer(prior=-1)
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 13, 31, 39, 52])
+def test_the_world_shuffle_draws_as_random_shuffle(size):
+    """The expert's own shuffle gives random.shuffle's order and leaves the generator in the
+    same state (so a seed samples the same worlds as before it)."""
+    for seed in range(40):
+        ours, theirs = list(range(size)), list(range(size))
+        a, b = random.Random(seed), random.Random(seed)
+        shuffle(ours, a)
+        b.shuffle(theirs)
+        assert ours == theirs
+        assert a.getstate() == b.getstate()
+    if size >= 3:   # and it does shuffle: some seed moves the first card
+        moved = []
+        for seed in range(40):
+            x = list(range(size))
+            shuffle(x, random.Random(seed))
+            moved.append(x[0] != 0)
+        assert any(moved)
