@@ -1,0 +1,222 @@
+"""Golden transcripts of the browser game's server: every message each page is sent over whole
+seeded matches, practice rounds, a table for friends and a restored table, compared with the
+transcripts the server produced before its per-action work was made cheaper (issue 9).
+
+A transcript is each message as its socket would encode it (orjson), with the opaque sealed
+record (``snapshot``) replaced by the record it opens to (Fernet's IV and clock make the sealed
+text itself differ every time), one line per message. The expected values are the SHA-256 of
+each transcript and its line count; on a mismatch the transcript is written to
+``$PRESIDENT_GOLDEN_DIR`` (default: the test's tmp folder) for a diff.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from president.rules import Rules
+from president.web import protocol as P
+from president.web.sealing import Sealer
+from president.web.tables import PRACTICE_NAMES, Table
+from tests.helpers import run_async
+
+SEALER = Sealer(b"golden-transcript-secret-0123456")
+
+
+class Page:
+    """A browser page: records what it is sent; remembers its last ``state``. The pages of
+    one transcript are kept in ``out`` in the order they were opened; the transcript is each
+    page's messages in turn (the pages of one seat are sent to in no fixed order)."""
+
+    def __init__(self, name: str, out: list[Page], *, batches: bool) -> None:
+        self.name = name
+        self.out: list[str] = []
+        out.append(self)
+        self.batches = batches
+        self.state: dict[str, Any] | None = None
+
+    def _line(self, message: dict[str, Any]) -> str:
+        if message.get("type") == "state":
+            self.state = message
+            if message.get("snapshot") is not None:
+                opened = SEALER.open(message["snapshot"])
+                message = {**message, "snapshot": "<sealed>"}
+                return (orjson.dumps(message).decode() + " SEALED "
+                        + json.dumps(opened, separators=(",", ":")))
+        return orjson.dumps(message).decode()
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if message.get("type") == "batch":
+            lines = [self._line(m) for m in message["messages"]]
+            self.out.append(f"{self.name} batch[" + " | ".join(lines) + "]")
+        else:
+            self.out.append(f"{self.name} {self._line(message)}")
+
+
+def _table(kind: str, rules: Rules, names: list[str], levels: list[str], seed: int,
+           **kw: Any) -> Table:
+    humans = [p for p, lv in enumerate(levels) if lv == "human"]
+    tokens = {p: f"token-{kind}-{seed}-{p}-abcdefgh" for p in humans}
+    return Table(f"golden-{kind}-{seed}", kind, rules, names, levels, seed, tokens=tokens,
+                 bot_delay=0.0, sealer=SEALER, deal_seed_bits=32, **kw)
+
+
+def _choose(state: dict[str, Any], rng: random.Random) -> Any:
+    choice = rng.choice(state["legal"])
+    if choice == "pass":
+        return P.PassMsg(type="pass")
+    if state["phase"] == "exchange":
+        return P.GiveMsg(type="give", cards=choice)
+    return P.PlayMsg(type="play", cards=choice)
+
+
+async def _drive(table: Table, pages: dict[int, Page], rng: random.Random, actions: int,
+                 *, extras: bool = True, rematch: bool = True) -> None:
+    """Play ``actions`` human actions (random legal ones, from each page's own last state),
+    the next deals, and a rematch once the match is over; now and then an illegal play, a
+    hint and a speed change."""
+    done = 0
+    rematches = 0
+    while done < actions:
+        m = table.match
+        if table.lobby:
+            await table.handle(table.host, pages[table.host], P.StartMsg(type="start"))
+        elif m.phase == "between-deals":
+            for p in sorted(pages):
+                if table.match.phase == "between-deals":
+                    await table.handle(p, pages[p], P.NextDealMsg(type="next-deal"))
+        elif m.phase == "match-over":
+            if not rematch or rematches:
+                return
+            rematches += 1
+            for p in sorted(pages):
+                if table.match.phase == "match-over":
+                    await table.handle(p, pages[p], P.RematchMsg(type="rematch"))
+        else:
+            assert m.to_act is not None
+            player = m.seating[m.to_act]
+            page = pages[player]
+            assert page.state is not None and page.state["to_act"] == page.state["you"]["seat"]
+            if extras and done % 17 == 5:   # a play of cards the player does not hold
+                held = set(page.state["hand"])
+                other = next(f"{r}{s}" for r in "3456789JQKA" for s in "CDHS" if f"{r}{s}" not in held)
+                await table.handle(player, page, P.PlayMsg(type="play", cards=[other]))
+            if extras and done % 23 == 7:
+                await table.handle(player, page, P.HintMsg(type="hint", level="simple"))
+            if extras and done % 41 == 11:
+                await table.handle(player, page, P.SpeedMsg(type="speed", speed="instant"))
+            await table.handle(player, page, _choose(page.state, rng))
+            done += 1
+        await table.run_bots_now()
+
+
+def _digest(pages: list[Page], name: str, tmp_path: Path) -> tuple[str, int]:
+    lines = [line for page in pages for line in page.out]
+    text = "\n".join(lines) + "\n"
+    folder = Path(os.environ.get("PRESIDENT_GOLDEN_DIR") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{name}.txt").write_text(text)
+    return hashlib.sha256(text.encode()).hexdigest(), len(lines)
+
+
+def _solo(preset: str, players: int, twists: list[str], seed: int, actions: int) -> list[Page]:
+    async def run() -> list[Page]:
+        out: list[Page] = []
+        rules = Rules.preset(preset, players=players, twists=twists)
+        levels = ["human"] + ["simple", "intermediate", "beginner", "simple", "intermediate",
+                              "beginner"][:players - 1]
+        names = ["Ann", "Bo", "Cy", "Di", "Ed", "Fay", "Gus"][:players]
+        table = _table("match", rules, names, levels, seed)
+        batch, single = Page("A", out, batches=True), Page("B", out, batches=False)
+        await table.join(0, batch)
+        await table.join(0, single)
+        await table.run_bots_now()
+        await _drive(table, {0: batch}, random.Random(seed), actions)
+        # The same table rebuilt from its record (a server restart), then joined again.
+        again = Table.from_record(table.record(), bot_delay=0.0, sealer=SEALER)
+        page = Page("C", out, batches=True)
+        await again.join(0, page)
+        await again.run_bots_now()
+        await _drive(again, {0: page}, random.Random(seed + 1), 12)
+        table.close()
+        again.close()
+        return out
+    return run_async(run)
+
+
+def _practice(seed: int) -> list[Page]:
+    async def run() -> list[Page]:
+        out: list[Page] = []
+        table = _table("practice", Rules.preset("practice"), list(PRACTICE_NAMES),
+                       ["human", "simple", "simple", "simple"], seed)
+        page = Page("P", out, batches=True)
+        await table.join(0, page)
+        await table.run_bots_now()
+        await _drive(table, {0: page}, random.Random(seed), 200, rematch=False)
+        table.close()
+        return out
+    return run_async(run)
+
+
+def _friends(seed: int) -> list[Page]:
+    async def run() -> list[Page]:
+        out: list[Page] = []
+        rules = Rules.preset("house", players=4, twists=["reversal"])
+        table = _table("match", rules, ["Ann", "Bo", "Cy", "Di"],
+                       ["human", "human", "simple", "beginner"], seed, grace_seconds=3600)
+        a, b = Page("A", out, batches=True), Page("B", out, batches=False)
+        await table.join(0, a)
+        await table.join(1, b)
+        await _drive(table, {0: a, 1: b}, random.Random(seed), 40)
+        # B leaves (A hears it), the host hands B's seat to the stand-in, B comes back.
+        table.leave(1, b)
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)
+        await table.handle(0, a, P.SeatMsg(type="seat", player=1, computer=True))
+        await table.run_bots_now()
+        b2 = Page("B2", out, batches=True)
+        await table.join(1, b2)
+        await table.run_bots_now()
+        await table.handle(0, a, P.PauseMsg(type="pause"))
+        await table.handle(0, a, P.ResumeMsg(type="resume"))
+        await table.run_bots_now()
+        await _drive(table, {0: a, 1: b2}, random.Random(seed + 1), 400)
+        table.close()
+        return out
+    return run_async(run)
+
+
+CASES = {
+    # name: (make the transcript, expected SHA-256, expected number of lines)
+    "house-4": (lambda: _solo("house", 4, [], 11, 400),
+                "8e7653c0c677eb30d3aaa04e21acf9ce45cd3130a6041a44d1b639b28da78a2a",
+        2281),
+    "family-5-twists": (lambda: _solo("family", 5, ["equal-plays", "reversal"], 12, 400),
+                        "0ea82d2a2eb91815351ff5dae116fac57b0f820a2d60bd81be141fb9abe71de9",
+        2267),
+    "first-night-3": (lambda: _solo("first-night", 3, ["swap"], 13, 120),
+                      "84a1d61e8ad8f07a950ca8ec65081f70378ead972ad6de3b4864d52ed7cb08b5",
+        731),
+    "practice-a": (lambda: _practice(3), "1fc8e13553d29275c4752610cd3a5c08e77b109f47e940204a9bd3fd847e6322",
+        27),
+    "practice-b": (lambda: _practice(4), "0b793e8b7b1975b6794074508e0e2c32d9b11de4bb774c6c7da5b2d764074418",
+        27),
+    "friends": (lambda: _friends(14), "6a6f315a07ebe3e47c3bee90cc287ce068fd3a955281a6d98800686fcc8f4906",
+        1078),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_transcripts_are_unchanged(name, tmp_path):
+    make, digest, count = CASES[name]
+    lines = make()
+    got = _digest(lines, name, tmp_path)
+    assert got == (digest, count), f"transcript {name} changed; see {tmp_path / name}.txt"
