@@ -434,6 +434,7 @@ static void deal_random(St *d, MT *mt, int leader) {
 
 /* The intermediate player's choice and play-out, the expert's style likelihoods */
 #include "_intermediate.h"
+#include "_endgame.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* Python glue                                                                                */
@@ -883,6 +884,10 @@ static PyMethodDef methods[] = {
     {"intermediate_playout", py_intermediate_playout, METH_VARARGS, intermediate_playout_doc},
     {"intermediate_choice", py_intermediate_choice, METH_VARARGS, intermediate_choice_doc},
     {"style_likelihoods", py_style_likelihoods, METH_VARARGS, style_likelihoods_doc},
+    {"endgame_wins", py_endgame_wins, METH_VARARGS, endgame_wins_doc},
+    {"endgame_winning_codes", py_endgame_winning_codes, METH_VARARGS,
+     endgame_winning_codes_doc},
+    {"endgame_choose", py_endgame_choose, METH_VARARGS, endgame_choose_doc},
     {NULL, NULL, 0, NULL},
 };
 

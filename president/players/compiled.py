@@ -19,6 +19,11 @@ generator. The same header restates the replay of
 ``tests/test_compiled_intermediate.py`` checks all three against the Python code. Under the
 ``reversal`` twist they too take the Python path.
 
+:func:`endgame_search` is the compiled exact endgame solver (``president/_endgame.h``), a
+restatement of :mod:`president.players.endgame` with the same answers and the same count of
+states searched (``tests/test_endgame_compiled.py``); that module's functions call it
+themselves when it is available.
+
 The extension is built by ``pip install`` (``setup.py``, an optional extension: a machine
 without a C compiler installs the package without it). :data:`AVAILABLE` says whether it is
 in use; it is ``False`` when the build is missing or the environment sets
@@ -47,7 +52,7 @@ from .playout_state import FastDeal
 
 __all__ = ["AVAILABLE", "POLICIES", "PLAYOUT_NAMES", "random_playout", "greedy_playout",
            "climbing_playout", "intermediate_playout", "intermediate_choice", "style_rows", "playout",
-           "traced_playout", "random_deals", "measure_deals"]
+           "traced_playout", "random_deals", "measure_deals", "endgame_search"]
 
 _ext: Any
 if os.environ.get("PRESIDENT_PURE") == "1":
@@ -210,6 +215,39 @@ def style_rows(rules: Rules, start: list[list[int]], leader: int,
         rules.players, rules.beat == "higher", fastsim._MODES[rules.passing],
         bool(rules.last_of_rank_clears), start, leader, history, seats, noise)
     return rows
+
+
+def endgame_search(deal: FastDeal, kind: str, *, me: int = -1, prefer: int | None = None,
+                   limit: int | None = None,
+                   seconds: float | None = None) -> tuple[Any, int, bool] | None:
+    """The compiled exact endgame solver (``president/_endgame.h``, a restatement of
+    :mod:`president.players.endgame`), or ``None`` when the Python solver must answer: the
+    extension is not :data:`AVAILABLE` or the rules have the ``reversal`` twist.
+
+    Args:
+        deal: a two-player endgame (not changed; :func:`endgame._check
+            <president.players.endgame.solve_wins>` is the caller's).
+        kind: ``"wins"`` (:func:`~president.players.endgame.solve_wins` for seat ``me``),
+            ``"codes"`` (:func:`~president.players.endgame.winning_codes`) or ``"choose"``
+            (:func:`~president.players.endgame.choose_code` with ``prefer``).
+        limit, seconds: the solve's bounds in states and CPU seconds (``None``: none).
+
+    Returns:
+        ``(answer, states, stopped)``: the Python function's answer (``None`` when the
+        bound stopped the search), the states searched (the budget spent, counted as the
+        Python solver counts them) and whether the bound stopped it.
+    """
+    if _ext is None or deal.reversal:
+        return None
+    if kind == "wins":
+        out: tuple[Any, int, bool] = _ext.endgame_wins(deal, me, limit, seconds)
+    elif kind == "codes":
+        out = _ext.endgame_winning_codes(deal, limit, seconds)
+    elif kind == "choose":
+        out = _ext.endgame_choose(deal, prefer, limit, seconds)
+    else:
+        raise ValueError(f"no endgame search {kind!r}; use 'wins', 'codes' or 'choose'")
+    return out
 
 
 def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:

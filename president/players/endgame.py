@@ -28,6 +28,16 @@ things keep the search small (measured on the two-player endgames of 100 deals a
 Nothing here restates what beats what: the legal actions and their effects are
 :meth:`FastDeal.legal_actions` and :meth:`FastDeal.apply`.
 
+The same search is compiled (``president/_endgame.h``, on the C fast engine of the compiled
+play-outs, :func:`president.players.compiled.endgame_search`): the same order of moves, the
+same cut, the same memo keys and the same count of states, so it gives the same answers and
+stops at the same positions, much faster (docs/strength.md). :func:`solve_wins`,
+:func:`winning_codes` and :func:`choose_code` use it when the extension is available
+(:data:`president.players.compiled.AVAILABLE`), the rules have no ``reversal`` twist (the C
+state has no reversed order), no ``memo`` is passed and ``pure`` is false; the Python code
+here stays the statement and the fallback. ``tests/test_endgame_compiled.py`` checks the two
+agree on endgames of every preset and twist.
+
 A solve is bounded by ``limit`` states searched; a position too big for it is left to the
 caller's heuristics (``None``). The bound is a count, not a time, so the same position
 always gets the same answer (the fast copy of the ``intermediate`` player in
@@ -55,7 +65,7 @@ import time
 from ..actions import Give, Pass, Play
 from ..kernel import beats
 from ..observation import Observation
-from . import fastsim
+from . import compiled, fastsim
 from .playout_state import FastDeal, encode
 from .knowledge import rank_counts
 
@@ -220,7 +230,8 @@ def _budget(limit: int | None, seconds: float | None) -> _Budget:
 
 
 def solve_wins(state: FastDeal, me: int, *, limit: int | None = DEFAULT_LIMIT,
-               memo: dict[_Key, bool] | None = None, seconds: float | None = None) -> bool:
+               memo: dict[_Key, bool] | None = None, seconds: float | None = None,
+               pure: bool = False) -> bool:
     """Whether seat ``me`` goes out before the other seat still holding cards, with best
     play by both, from ``state`` (two seats holding cards, one of them ``me``; the state is
     not changed).
@@ -233,6 +244,8 @@ def solve_wins(state: FastDeal, me: int, *, limit: int | None = DEFAULT_LIMIT,
             same two seats and rules; pass the same dict to several solves of one
             position).
         seconds: CPU seconds at most (``None``: no bound).
+        pure: search in Python even when the compiled solver is available (it is not used
+            either when ``memo`` is given).
 
     Raises:
         TooBig: when the search would pass ``limit`` states or ``seconds``.
@@ -240,6 +253,12 @@ def solve_wins(state: FastDeal, me: int, *, limit: int | None = DEFAULT_LIMIT,
             ``me`` holds none.
     """
     _check(state, me)
+    if memo is None and not pure:
+        got = compiled.endgame_search(state, "wins", me=me, limit=limit, seconds=seconds)
+        if got is not None:
+            if got[2]:
+                raise TooBig
+            return bool(got[0])
     memo = {} if memo is None else memo
     return _wins(state, me, memo, _budget(limit, seconds))
 
@@ -311,10 +330,11 @@ def _ordered(d: FastDeal) -> list[int]:
 
 
 def winning_codes(state: FastDeal, *, limit: int | None = DEFAULT_LIMIT,
-                  seconds: float | None = None) -> list[int]:
+                  seconds: float | None = None, pure: bool = False) -> list[int]:
     """Every legal action int (fastsim encoding) of the seat to act that wins the endgame
     for it (it goes out before the other seat whatever that seat does), in the order of
-    :meth:`FastDeal.legal_actions`; empty when every action loses.
+    :meth:`FastDeal.legal_actions`; empty when every action loses. Compiled unless
+    ``pure`` (as :func:`solve_wins`).
 
     Raises:
         TooBig: when the solve would pass ``limit`` states (all candidates together) or
@@ -322,9 +342,15 @@ def winning_codes(state: FastDeal, *, limit: int | None = DEFAULT_LIMIT,
         ValueError: as :func:`solve_wins`.
     """
     me = state.to_act
+    _check(state, me)
+    if not pure:
+        got = compiled.endgame_search(state, "codes", limit=limit, seconds=seconds)
+        if got is not None:
+            if got[2]:
+                raise TooBig
+            return list(got[0])
     memo: dict[_Key, bool] = {}
     budget = _budget(limit, seconds)
-    _check(state, me)
     out: list[int] = []
     for a in state.legal_actions():
         if _wins_after(state, a, me, memo, budget):
@@ -382,14 +408,21 @@ def endgame_choice(obs: Observation, prefer: Play | Pass | None = None, *,
 
 
 def choose_code(state: FastDeal, prefer: int | None = None, *,
-                limit: int | None = DEFAULT_LIMIT, seconds: float | None = None) -> int | None:
+                limit: int | None = DEFAULT_LIMIT, seconds: float | None = None,
+                pure: bool = False) -> int | None:
     """The action int that :func:`endgame_choice` plays for the seat to act in ``state``
     (both hands true, two seats holding cards): ``prefer`` when it wins, else the first
     winning action of :meth:`FastDeal.legal_actions`; ``None`` when every action loses or
-    the solve passes ``limit`` states (or ``seconds`` of CPU). The fast copy of the ``intermediate`` player calls
-    this on its play-out states, so its choices equal the player's."""
+    the solve passes ``limit`` states (or ``seconds`` of CPU). The fast copy of the
+    ``intermediate`` player calls this on its play-out states, so its choices equal the
+    player's. Compiled unless ``pure`` (as :func:`solve_wins`)."""
     me = state.to_act
     _check(state, me)
+    if not pure:
+        got = compiled.endgame_search(state, "choose", prefer=prefer, limit=limit,
+                                      seconds=seconds)
+        if got is not None:
+            return None if got[0] is None else int(got[0])
     memo: dict[_Key, bool] = {}
     budget = _budget(limit, seconds)
     acts = state.legal_actions()
