@@ -38,7 +38,7 @@ are compared by rank and count) the expert:
 
 Before any of this, when only one other seat still holds cards, every hidden card is in
 its hand: the expert solves the rest of the deal exactly
-(:mod:`~president.players.endgame`, at most ``endgame_limit`` states, 40,000 by default,
+(:mod:`~president.players.endgame`, at most ``endgame_limit`` states, 500,000 by default,
 and, under a time limit, at most ``endgame_seconds`` of CPU) and plays a winning action
 whenever one exists, without sampling. The time of a solve counts against the decision's
 time limit: a search after a solve that found no winning action (or ran out of states)
@@ -113,9 +113,11 @@ class ExpertPlayer:
         duel: share of the play-out budget, in [0, 1), kept for the final comparison of
             the best candidate with the guess when the halving rounds leave it open.
         endgame_limit: states searched at most when solving a two-player endgame
-            exactly (0: no solve). 40,000 states take about 0.5 s of CPU here; the
-            largest two-player endgames of 3-player deals (about 20 cards) that have a
-            winning move needed up to 18,000 to find it (docs/strength.md).
+            exactly (0: no solve). With the compiled solver (:mod:`~president.players.
+            endgame`) 500,000 states take 0.2 to 0.4 s of CPU here (the Python fallback
+            searches about 50,000 states a second, so under a time limit
+            ``endgame_seconds`` stops it first); choosing a winning move in the two-player
+            endgames of 300 3-player deals needed up to 59,000 (docs/strength.md).
         endgame_seconds: CPU seconds at most for that solve, > 0, when ``time_limit`` is
             set (``None``: only ``endgame_limit`` bounds it; with ``time_limit=None`` it
             is not used, so that choices do not depend on the machine's load).
@@ -148,7 +150,7 @@ class ExpertPlayer:
                  time_limit: float | None = 0.8, prior: float = 0.03,
                  policy: str = "mixture", surprise: float | None = 0.25,
                  styles: tuple[float, float, float] | None = STYLE_PRIOR,
-                 z: float = 2.0, duel: float = 0.3, endgame_limit: int = 40000,
+                 z: float = 2.0, duel: float = 0.3, endgame_limit: int = 500_000,
                  endgame_seconds: float | None = 0.6, leaf_limit: int = 0,
                  clock: str = "wall") -> None:
         if not isinstance(playouts, int) or playouts < 1:

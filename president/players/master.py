@@ -20,7 +20,7 @@ docstring) with a budget set by time rather than by play-outs:
 - it overrides the ``intermediate`` choice when the paired difference on the same worlds
   beats ``prior`` (0.02) places by ``z`` (1.5) standard errors: with many more worlds the
   errors are smaller, so it overrides more often than the expert;
-- a real two-player endgame is solved exactly first (40,000 states, 0.5 s of CPU at most),
+- a real two-player endgame is solved exactly first (500,000 states, 0.5 s of CPU at most),
   as the expert does.
 
 Every input is the seat's own :class:`~president.observation.Observation`. Same seed, same
@@ -65,7 +65,7 @@ class MasterPlayer(ExpertPlayer):
                  time_limit: float | None = 0.85, prior: float = 0.02, z: float = 1.5,
                  duel: float = 0.3, styles: tuple[float, float, float] | None = STYLE_PRIOR,
                  policy: str = "mixture", leaf_limit: int = 300,
-                 endgame_limit: int = 40000, endgame_seconds: float | None = 0.5) -> None:
+                 endgame_limit: int = 500_000, endgame_seconds: float | None = 0.5) -> None:
         super().__init__(seed=seed, playouts=playouts, time_limit=time_limit, prior=prior,
                          z=z, duel=duel, styles=styles, policy=policy,
                          leaf_limit=leaf_limit, endgame_limit=endgame_limit,
