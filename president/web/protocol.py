@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from .. import kernel
 from ..actions import PASS, Give, Pass, Play
-from ..cards import Card, Rank
+from ..cards import CARDS, Card, Rank
 from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, PileCleared, Passed,
                       Played, WentOut, title_for_place, visible_to)
 from ..narration import Reader, card_label, left_holding, narrate
@@ -30,8 +30,8 @@ from ..rules import Rules
 from .sealing import MAX_SEALED_CHARS
 
 __all__ = ["ClientMessage", "parse_client", "MessageError", "event_message", "state_message",
-           "card_text", "error_message", "gone_by_rank", "SPEEDS", "MAX_MESSAGE_CHARS",
-           "MAX_BRACKETS", "readable", "excerpt", "EXCERPT_CHARS"]
+           "card_text", "error_message", "gone_by_rank", "reader_for", "SPEEDS",
+           "MAX_MESSAGE_CHARS", "MAX_BRACKETS", "readable", "excerpt", "EXCERPT_CHARS"]
 
 MAX_MESSAGE_CHARS = MAX_SEALED_CHARS + 1_000
 """Largest browser message accepted, in characters (a ``hello`` carrying a sealed record)."""
@@ -248,8 +248,15 @@ def card_text(card: Card) -> str:
     return card_label(card)
 
 
+_CARD_TEXT: tuple[str, ...] = tuple(str(c) for c in CARDS)
+"""Each card's notation (``str(card)``) by :attr:`~president.cards.Card.index`, made once."""
+
+_RANK_SYMBOLS: tuple[str, ...] = tuple(rank.symbol for rank in sorted(Rank))
+"""Rank symbols, lowest rank first (indexed by rank value)."""
+
+
 def _cards(cards: Sequence[Card] | None) -> list[str] | None:
-    return None if cards is None else [str(c) for c in cards]
+    return None if cards is None else [_CARD_TEXT[c.index] for c in cards]
 
 
 def readable(message: str, names: Sequence[str], seat: int) -> str:
@@ -265,9 +272,18 @@ def readable(message: str, names: Sequence[str], seat: int) -> str:
     return re.sub(r"seat (\d+)('s)?", name, message)
 
 
+def reader_for(seat: int, names: Sequence[str], player_names: Sequence[str]) -> Reader:
+    """The :class:`~president.narration.Reader` of :func:`event_message` for ``seat`` (make it
+    once for several events of one deal and pass it as ``reader``)."""
+    me = names[seat]  # the reader among the match players (the winners are match players)
+    return Reader(tuple(names), seat, player=next(
+        (p for p, name in enumerate(player_names) if name == me), None))
+
+
 def event_message(event: Event, seat: int, names: Sequence[str], players: int,
                   player_names: Sequence[str], leader: int | None = None,
-                  rules: Rules | None = None, held: int | None = None) -> dict[str, Any]:
+                  rules: Rules | None = None, held: int | None = None,
+                  reader: Reader | None = None) -> dict[str, Any]:
     """One event as ``seat`` may see it (:func:`visible_to`), with a sentence for that reader
     (:func:`president.narration.narrate`, the terminal's words too; a heading such as "Deal 2"
     starts the sentence: ``"Deal 2: Robin deals. You lead the first pile."``).
@@ -285,11 +301,12 @@ def event_message(event: Event, seat: int, names: Sequence[str], players: int,
             seat, the count and the terminal's sentence for it
             (:func:`~president.narration.left_holding`, "Sam is left holding 1 card: 4th
             place (last).").
+        reader: :func:`reader_for` of ``seat``, ``names`` and ``player_names``, if already
+            made (the same for every event of one deal).
     """
     ev = visible_to(event, seat)
-    me = names[seat]  # the reader among the match players (the winners are match players)
-    reader = Reader(tuple(names), seat, player=next(
-        (p for p, name in enumerate(player_names) if name == me), None))
+    if reader is None:
+        reader = reader_for(seat, names, player_names)
     text = narrate(ev, reader, leader=leader, rules=rules, player_names=player_names).full
     if isinstance(ev, Dealt):
         return {"type": "event", "kind": "dealt", "deal": ev.deal_number, "dealer": ev.dealer,
@@ -325,7 +342,30 @@ def event_message(event: Event, seat: int, names: Sequence[str], players: int,
 
 
 def _action_json(action: Play | Pass | Give) -> Any:
-    return "pass" if isinstance(action, Pass) else [str(c) for c in action.cards]
+    return "pass" if isinstance(action, Pass) else [_CARD_TEXT[c.index] for c in action.cards]
+
+
+_RULES_PART: dict[int, tuple[Rules, dict[str, Any]]] = {}
+"""The ``rules`` part of a state message by ``id(rules)`` (the rules object kept alongside, so
+an id is never reused for other rules while its entry lives)."""
+
+
+def _rules_part(rules: Rules) -> dict[str, Any]:
+    """The ``rules`` part of a state message, worked out once per rules object (a fresh copy
+    each time: a message never shares a list with another)."""
+    kept = _RULES_PART.get(id(rules))
+    if kept is None or kept[0] is not rules:
+        if len(_RULES_PART) > 1024:
+            _RULES_PART.clear()
+        kept = (rules, {"name": rules.name,
+                        "scoring": None if rules.scoring is None else tuple(rules.scoring),
+                        "match_end": str(rules.match_end), "exchange": rules.exchange,
+                        "beat": rules.beat, "give_back": rules.give_back})
+        _RULES_PART[id(rules)] = kept
+    part = dict(kept[1])
+    if part["scoring"] is not None:
+        part["scoring"] = list(part["scoring"])
+    return part
 
 
 def state_message(obs: Observation, *, table: dict[str, Any], player: int,
@@ -359,10 +399,7 @@ def state_message(obs: Observation, *, table: dict[str, Any], player: int,
     return {
         "type": "state",
         "table": table,
-        "rules": {"name": obs.rules.name,
-                  "scoring": None if obs.rules.scoring is None else list(obs.rules.scoring),
-                  "match_end": str(obs.rules.match_end), "exchange": obs.rules.exchange,
-                  "beat": obs.rules.beat, "give_back": obs.rules.give_back},
+        "rules": _rules_part(obs.rules),
         "you": {"seat": obs.seat, "player": player},
         "phase": obs.phase,
         "deal": obs.deal_number,
@@ -421,13 +458,13 @@ def gone_by_rank(obs: Observation) -> list[list[Any]]:
     """Cards of each rank played face up this deal (the pile and the cleared piles), lowest
     rank first: ``[["3", 2], ["4", 0], ..., ["2", 1]]``. Public information only (RULES.md,
     "Information"): never a hand, never a card passed in an exchange."""
-    counts = {rank: 0 for rank in Rank}
+    counts = [0] * len(_RANK_SYMBOLS)
     for card in obs.cleared:
         counts[card.rank] += 1
     for _, play in obs.pile:
         for card in play.cards:
             counts[card.rank] += 1
-    return [[rank.symbol, n] for rank, n in sorted(counts.items())]
+    return [[symbol, n] for symbol, n in zip(_RANK_SYMBOLS, counts)]
 
 
 def error_message(reason: str, message: str) -> dict[str, Any]:

@@ -26,19 +26,66 @@ import os
 import secrets
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from cryptography.fernet import Fernet, InvalidToken
 
 from .ledger import default_state_dir, private_dir, tighten
 
-__all__ = ["Sealer", "SealError", "load_secret", "SECRET_FILE"]
+__all__ = ["Sealer", "SealError", "GrowingText", "load_secret", "SECRET_FILE"]
 
 SECRET_FILE = "web-secret"
 """Name of the key file in the state directory."""
 
 MAX_SEALED_CHARS = 400_000
 """Largest sealed text accepted (characters); a whole long match is far below it."""
+
+
+def _compressor() -> Any:
+    # A 4 KB window and a small state (memLevel 4): a record is a few KB, and setting up
+    # zlib's default 256 KB state cost three times the compression itself. Any zlib stream
+    # opens with zlib.decompress, so older records still open.
+    return zlib.compressobj(1, zlib.DEFLATED, 12, 4)
+
+
+class GrowingText:
+    """The zlib stream of a text that only grows at its end, kept compressed as it grows:
+    ``head``, then items joined by ``","``, then ``tail`` (a record: its setup, the log's
+    entries, the closing brackets). :meth:`compressed` compresses only the items added since
+    the last time, not the whole text again.
+
+    >>> import zlib
+    >>> g = GrowingText('{"log":[', ']}')
+    >>> g.add(['1', '[2,"pass"]'])
+    >>> zlib.decompress(g.compressed())
+    b'{"log":[1,[2,"pass"]]}'
+    >>> g.add(['"n"']); g.items
+    3
+    >>> zlib.decompress(g.compressed())
+    b'{"log":[1,[2,"pass"],"n"]}'
+    """
+
+    def __init__(self, head: str, tail: str) -> None:
+        self.head = head
+        self.items = 0
+        """How many items the text holds."""
+        self._z = _compressor()
+        self._out = bytearray(self._z.compress(head.encode()))
+        self._tail = tail.encode()
+
+    def add(self, items: Sequence[str]) -> None:
+        """Append ``items`` (each one JSON value as text) to the end, before the tail."""
+        if not items:
+            return
+        joined = ",".join(items)
+        self._out += self._z.compress((("," if self.items else "") + joined).encode())
+        self.items += len(items)
+
+    def compressed(self) -> bytes:
+        """One zlib stream of the whole text now (head, items, tail)."""
+        z = self._z.copy()        # the stream so far goes on growing; this copy ends it
+        end: bytes = z.compress(self._tail) + z.flush()
+        return bytes(self._out) + end
 
 
 class SealError(ValueError):
@@ -68,11 +115,13 @@ class Sealer:
     def seal_text(self, text: str) -> str:
         """:meth:`seal` of a record already encoded as JSON ``text`` (the caller vouches that it
         is valid JSON; :meth:`open` gives back the decoded record)."""
-        # A 4 KB window and a small state (memLevel 4): a record is a few KB, and setting
-        # up zlib's default 256 KB state cost three times the compression itself. Any
-        # zlib stream opens with zlib.decompress, so older records still open.
-        z = zlib.compressobj(1, zlib.DEFLATED, 12, 4)
-        return self._fernet.encrypt(z.compress(text.encode()) + z.flush()).decode()
+        z = _compressor()
+        return self.seal_compressed(z.compress(text.encode()) + z.flush())
+
+    def seal_compressed(self, data: bytes) -> str:
+        """:meth:`seal_text` of a record already encoded as JSON and compressed: ``data`` is
+        one zlib stream of it (such as :meth:`GrowingText.compressed`)."""
+        return self._fernet.encrypt(data).decode()
 
     def open(self, text: str, *, max_age: int | None = None) -> Any:
         """The record sealed in ``text``.

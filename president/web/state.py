@@ -38,7 +38,7 @@ from ..players import available_levels, make_player
 from ..rules import OPTION_HELP, PRESETS, Rules, describe_items
 from . import protocol as P
 from .levels import DEFAULT_STANDIN, HUMAN
-from .sealing import Sealer
+from .sealing import GrowingText, Sealer
 from .thinker import Thinker, decide
 
 log = logging.getLogger("president.web")
@@ -198,6 +198,11 @@ class TableState:
         the event loop holds only a weak reference to a task."""
         self._snapshot: str | None = None
         self._snapshot_len = -1
+        self._setup_json: tuple[dict[str, Any] | None, str] = (None, "")
+        """The last :meth:`setup` and its JSON text (a snapshot encodes it only when it changed)."""
+        self._grown: GrowingText | None = None
+        """The record's text as of the last snapshot, kept compressed (:class:`GrowingText`):
+        the next snapshot compresses only the entries accepted since."""
         self._log_json: list[str] = []
         self._rules_dict: tuple[Rules | None, dict[str, Any]] = (None, {})
         """Each entry of :attr:`log` as JSON text, encoded once (a sealed record joins them)."""
@@ -321,9 +326,16 @@ class TableState:
         if self.sealer is None or self.kind != "match":
             return None
         if self._snapshot_len != len(self.log):
-            setup = json.dumps(self.setup(), separators=(",", ":"))   # a 128-bit seed: not orjson
-            text = f'{setup[:-1]},"log":[{",".join(self._log_json)}]}}'   # == record(), encoded
-            self._snapshot = self.sealer.seal_text(text)
+            setup = self.setup()
+            if self._setup_json[0] != setup:     # the setup changes rarely, if ever
+                self._setup_json = (setup, json.dumps(setup, separators=(",", ":")))  # 128-bit seed: not orjson
+            head = f'{self._setup_json[1][:-1]},"log":['
+            grown = self._grown
+            if grown is None or grown.head != head or grown.items > len(self._log_json):
+                grown = self._grown = GrowingText(head, "]}")
+            # == record(), encoded; only the entries since the last snapshot are compressed
+            grown.add(self._log_json[grown.items:])
+            self._snapshot = self.sealer.seal_compressed(grown.compressed())
             self._snapshot_len = len(self.log)
         return self._snapshot
 
@@ -405,13 +417,15 @@ class TableState:
                 continue
             seat = self.seat_of(player)
             names = [self.names[p] for p in m.seating]
+            reader = P.reader_for(seat, names, self.names)
             # At a deal's end the deal is still the match's: its counts say what the last
             # seat is left holding.
             messages = [P.event_message(ev, seat, names, self.rules.players, self.names,
                                         leader=m.deal.leader if isinstance(ev, Dealt) else None,
                                         rules=self.rules,
                                         held=m.deal.counts[ev.finish_order[-1]]
-                                        if isinstance(ev, DealEnded) and ev.finish_order else None)
+                                        if isinstance(ev, DealEnded) and ev.finish_order else None,
+                                        reader=reader)
                         for ev in events]
             messages.append(self.state_for(player))
             if self.on_send is not None:
