@@ -16,7 +16,7 @@ from setuptools import Extension, setup
 
 setup(ext_modules=[
     Extension("president._playout", ["president/_playout.c"], optional=True,
-              depends=["president/_mt.h", "president/_intermediate.h",
+              depends=["president/_mt.h", "president/_intermediate.h", "president/_mixed.h",
                        "president/_endgame.h"],
               extra_compile_args=["-O3"]),
     Extension("president._vector", ["president/_vector.c"], optional=True,

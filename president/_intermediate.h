@@ -9,7 +9,7 @@
  *                       Python path for rules with that twist);
  *   - play_intermediate playout_policies.intermediate_playout(deal, endgame_limit=0): the
  *                       heuristic choice at every decision, no endgame solve;
- *   - simple_choice     president.players.expert._simple_code;
+ *   - simple_choice     president.players.playout_policies.simple_code;
  *   - style_rows        president.players.expert.style_likelihoods (its replay of the
  *                       deal's history and the log-likelihood sums, same order of sums).
  * tests/test_compiled_intermediate.py checks each against its Python original.
@@ -123,7 +123,7 @@ static int play_intermediate(St *d, Trace *tr) {
     return 0;
 }
 
-/* expert._simple_code: the simple player's choice for the seat to act */
+/* playout_policies.simple_code: the simple player's choice for the seat to act */
 static int simple_choice(const St *d) {
     const int *hand = d->hands[d->to_act];
     int need = d->need, r, broken = -1;

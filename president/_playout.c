@@ -875,6 +875,9 @@ static PyObject *py_style_likelihoods(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* The mixed play-out (a style per seat) and its glue */
+#include "_mixed.h"
+
 static PyMethodDef methods[] = {
     {"set_direct", py_set_direct, METH_O,
      "set_direct(flag) -> bool: use the generator's memory directly (after proving the layout "
@@ -884,6 +887,7 @@ static PyMethodDef methods[] = {
     {"intermediate_playout", py_intermediate_playout, METH_VARARGS, intermediate_playout_doc},
     {"intermediate_choice", py_intermediate_choice, METH_VARARGS, intermediate_choice_doc},
     {"style_likelihoods", py_style_likelihoods, METH_VARARGS, style_likelihoods_doc},
+    {"mixed_playout", py_mixed_playout, METH_VARARGS, mixed_playout_doc},
     {"endgame_wins", py_endgame_wins, METH_VARARGS, endgame_wins_doc},
     {"endgame_winning_codes", py_endgame_winning_codes, METH_VARARGS,
      endgame_winning_codes_doc},

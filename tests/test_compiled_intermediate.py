@@ -24,7 +24,7 @@ from president.players.expert import (STYLE_NOISE, _replay_rows, sample_world,
                                       seat_constraints, style_likelihoods)
 from president.players.fastsim import FastDeal
 from president.players.intermediate import IntermediatePlayer
-from president.players.playout_policies import intermediate_choice, intermediate_playout
+from president.players.playout_policies import intermediate_choice, intermediate_playout, simple_code
 from president.players.random_player import RandomPlayer
 from president.players.simple import SimplePlayer
 
@@ -167,7 +167,7 @@ def _history_of(fd: FastDeal, rng: random.Random, stop_at_two: bool) -> list[tup
             legal = fd.legal_actions()
             a = legal[int(rng.random() * len(legal))]
         elif x < 0.5:
-            a = expert._simple_code(fd)
+            a = simple_code(fd)
         else:
             a = intermediate_choice(fd, _tot(fd), endgame_limit=0)
         hist.append((seat, a))

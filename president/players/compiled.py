@@ -48,11 +48,13 @@ from typing import Any, Callable
 
 from ..rules import Rules
 from . import fastsim
+from .playout_policies import mixed_playout as _py_mixed
 from .playout_state import FastDeal
 
 __all__ = ["AVAILABLE", "POLICIES", "PLAYOUT_NAMES", "random_playout", "greedy_playout",
            "climbing_playout", "intermediate_playout", "intermediate_choice", "style_rows", "playout",
-           "traced_playout", "random_deals", "measure_deals", "endgame_search"]
+           "traced_playout", "mixed_playout", "traced_mixed_playout", "random_deals", "measure_deals",
+           "endgame_search"]
 
 _ext: Any
 if os.environ.get("PRESIDENT_PURE") == "1":
@@ -347,6 +349,47 @@ def traced_playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *
         setattr(rec, name, getattr(deal, name))
     rec.taken = []
     (_python_intermediate if policy == "intermediate" else _PYTHON[policy])(rec, rng, eps)
+    for name in FastDeal.__slots__:
+        setattr(deal, name, getattr(rec, name))
+    return deal.finish, rec.taken
+
+
+def mixed_playout(deal: FastDeal, rng: random.Random, styles: list[int], *,
+                  pure: bool = False) -> list[int]:
+    """:func:`fastsim.mixed_playout <president.players.playout_policies.mixed_playout>`:
+    play ``deal`` out in place with seat ``s`` in style ``styles[s]`` (0 intermediate, 1
+    simple, 2 random, drawing from ``rng``), compiled when :data:`AVAILABLE` (the same
+    actions, finishing order and generator state as the Python code).
+
+    Returns:
+        ``deal.finish``, the seats in finishing order.
+
+    Raises:
+        ValueError: ``styles`` not one of 0, 1, 2 per seat; the ``reversal`` twist (normal
+            rank order only); (compiled) a deal whose state is out of range.
+    """
+    if _compiled(rng, pure, deal.reversal):
+        finish: list[int] = _ext.mixed_playout(deal, rng, list(styles), False)
+        return finish
+    return _py_mixed(deal, styles, rng)
+
+
+def traced_mixed_playout(deal: FastDeal, rng: random.Random, styles: list[int], *,
+                         pure: bool = False) -> tuple[list[int], list[int]]:
+    """:func:`mixed_playout` that also returns the actions it took: ``(finish, actions)``
+    (fastsim's ints, ``-1`` a pass), compiled or in Python alike.
+
+    Raises:
+        ValueError: as :func:`mixed_playout`.
+    """
+    if _compiled(rng, pure, deal.reversal):
+        finish, actions = _ext.mixed_playout(deal, rng, list(styles), True)
+        return finish, actions
+    rec = object.__new__(_Recording)
+    for name in FastDeal.__slots__:
+        setattr(rec, name, getattr(deal, name))
+    rec.taken = []
+    _py_mixed(rec, styles, rng)
     for name in FastDeal.__slots__:
         setattr(deal, name, getattr(rec, name))
     return deal.finish, rec.taken

@@ -6,13 +6,15 @@ playout_state.FastDeal` is played to its end.
 - :func:`climbing_playout`: the ``intermediate`` player's main habits, with noise;
 - :func:`intermediate_choice` / :func:`intermediate_playout`: the ``intermediate`` player's
   choice itself, on counts;
+- :func:`mixed_playout`: each seat in a style of its own (``intermediate``, ``simple`` or
+  ``random``), as the expert's worlds model the other seats;
 - :func:`playout` plays a deal out with a policy named in :data:`PLAYOUTS`.
 
 A policy only chooses; every change of the state goes through the kernel's transitions
 (:meth:`~president.kernel.PlayState.play` and :meth:`~president.kernel.PlayState.pass_`,
 directly or through :meth:`FastDeal.apply <president.players.playout_state.FastDeal.apply>`).
-The compiled play-outs (:mod:`president.players.compiled`) restate the random, greedy and
-climbing ones draw for draw.
+The compiled play-outs (:mod:`president.players.compiled`) restate the random, greedy,
+climbing, intermediate and mixed ones draw for draw.
 
 >>> import random
 >>> from president import Rules
@@ -32,7 +34,8 @@ from ..kernel import (ENDED, PASS, completes_rank, first_rank_to_follow, follow_
 from .playout_state import FastDeal
 
 __all__ = ["PLAYOUTS", "random_playout", "greedy_playout", "climbing_playout",
-           "intermediate_choice", "intermediate_playout", "playout"]
+           "intermediate_choice", "intermediate_playout", "simple_code", "mixed_playout",
+           "MIXED_STYLES", "playout"]
 
 
 def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
@@ -433,6 +436,70 @@ def intermediate_playout(deal: FastDeal, rng: random.Random | None = None,
     apply = deal.apply
     while deal.to_act >= 0:
         a = intermediate_choice(deal, tot, endgame_limit)
+        if a >= 0:
+            tot[a >> 2] -= (a & 3) + 1
+        apply(a)
+    return deal.finish
+
+
+def simple_code(deal: FastDeal) -> int:
+    """The ``simple`` player's choice (:func:`~president.players.simple.simple_choice`) for
+    the seat to act, on counts and in normal rank order: on a lead every card of its lowest
+    rank; when following, the lowest rank held in exactly the pile's count that beats it,
+    else the lowest rank that beats it (a set broken), else a pass."""
+    hand = deal.hands[deal.to_act]
+    need = deal.need
+    if not need:
+        r = 0
+        while not hand[r]:
+            r += 1
+        return r * 4 + hand[r] - 1
+    start = first_rank_to_follow(deal.top, deal.strict)
+    broken = -1
+    for r in range(start, 13):
+        k = hand[r]
+        if k == need:
+            return r * 4 + need - 1
+        if k > need and broken < 0:
+            broken = r
+    return broken * 4 + need - 1 if broken >= 0 else PASS
+
+
+MIXED_STYLES = ("intermediate", "simple", "random")
+"""The styles of :func:`mixed_playout`, by index (the expert's :data:`~president.players.
+expert.STYLES`)."""
+
+
+def mixed_playout(deal: FastDeal, styles: list[int] | tuple[int, ...],
+                  rng: random.Random) -> list[int]:
+    """Play ``deal`` (in place) to its end with each seat ``s`` in its own style
+    ``styles[s]``, an index into :data:`MIXED_STYLES`: 0 the ``intermediate`` player's
+    heuristic choice (:func:`intermediate_choice` without its endgame solve), 1 the
+    ``simple`` player's (:func:`simple_code`), 2 a uniformly random legal action (one
+    ``rng.random()`` at each of that seat's decisions, even a forced one: the action at
+    index ``int(rng.random() * len(legal))`` of :meth:`FastDeal.legal_actions`). Seats of
+    the first two styles draw nothing. Normal rank order only (the expert's worlds never
+    use it under ``reversal``). Returns the finishing order (seats).
+
+    Raises:
+        ValueError: ``styles`` not one index 0–2 per seat.
+    """
+    if len(styles) != deal.players or any(st not in (0, 1, 2) for st in styles):
+        raise ValueError(f"styles {list(styles)!r}: give one of 0 (intermediate), 1 (simple) "
+                         f"or 2 (random) for each of the {deal.players} seats")
+    if deal.reversed or deal.reversal:
+        raise ValueError("mixed_playout plays in normal rank order only (no reversal twist)")
+    tot = [sum(h[r] for h in deal.hands) for r in range(13)]
+    apply = deal.apply
+    while deal.to_act >= 0:
+        style = styles[deal.to_act]
+        if style == 0:
+            a = _heuristic_choice(deal, tot)
+        elif style == 1:
+            a = simple_code(deal)
+        else:
+            legal = deal.legal_actions()
+            a = legal[int(rng.random() * len(legal))]
         if a >= 0:
             tot[a >> 2] -= (a & 3) + 1
         apply(a)
