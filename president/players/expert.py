@@ -114,7 +114,7 @@ class ExpertPlayer:
             the best candidate with the guess when the halving rounds leave it open.
         endgame_limit: states searched at most when solving a two-player endgame
             exactly (0: no solve). With the compiled solver (:mod:`~president.players.
-            endgame`) 500,000 states take 0.2 to 0.4 s of CPU here (the Python fallback
+            endgame`) 500,000 states take about 0.35 s of CPU here (the Python fallback
             searches about 50,000 states a second, so under a time limit
             ``endgame_seconds`` stops it first); choosing a winning move in the two-player
             endgames of 300 3-player deals needed up to 59,000 (docs/strength.md).
