@@ -292,3 +292,55 @@ def test_the_world_shuffle_draws_as_random_shuffle(size):
             shuffle(x, random.Random(seed))
             moved.append(x[0] != 0)
         assert any(moved)
+
+
+def test_seat_styles_draw_each_other_seat_from_its_own_weights():
+    """policy="seats": in a world each live other seat plays a style drawn from its own
+    weights (one draw each, in seat order) and the observing seat plays intermediate."""
+    styles = {1: [1.0, 0.0, 0.0], 2: [0.0, 1.0, 0.0], 3: [0.0, 0.0, 1.0]}
+    rng = random.Random(5)
+    before = rng.getstate()
+    assert ExpertPlayer._seat_styles(styles, [1, 2, 3], rng, 4) == [0, 0, 1, 2]
+    check = random.Random(5)
+    check.setstate(before)
+    for _ in range(3):
+        check.random()
+    assert rng.getstate() == check.getstate()
+    # a seat out of cards (not live) keeps the default and draws nothing
+    assert ExpertPlayer._seat_styles(styles, [3], random.Random(0), 4) == [0, 0, 0, 2]
+    # mixed weights: the drawn styles follow them
+    mixed = {1: [0.5, 0.3, 0.2]}
+    got = [ExpertPlayer._seat_styles(mixed, [1], random.Random(k), 2)[1] for k in range(3000)]
+    share = [got.count(k) / len(got) for k in range(3)]
+    assert abs(share[0] - 0.5) < 0.04 and abs(share[1] - 0.3) < 0.04 and abs(share[2] - 0.2) < 0.03
+
+
+@pytest.mark.parametrize("spec", ["house", "house+reversal"])
+def test_per_seat_policy_is_legal_and_deterministic(spec):
+    """The per-seat play-outs (and, under reversal, the one-style fallback) choose legal
+    actions, the same ones for the same seed."""
+    rules = Rules.parse(spec, players=4)
+
+    def run():
+        m = Match(rules, seed=11, record_events=False)
+        bots = [ExpertPlayer(seed=i, playouts=24, time_limit=None, policy="seats")
+                for i in range(4)]
+        taken = []
+        while m.to_act is not None:
+            seat = m.to_act
+            obs = m.observation(seat)
+            a = bots[m.seating[seat]].act(obs)
+            assert a in obs.legal_actions
+            taken.append(a)
+            m.act(seat, a)
+        return taken, bots
+
+    first, bots = run()
+    assert run()[0] == first
+    assert sum(b.stats["playouts"] for b in bots) > 0
+
+
+def test_policies_needing_styles_say_so():
+    for policy in ("seats", "mixture"):
+        with pytest.raises(ValueError, match=f"policy = '{policy}' needs styles"):
+            ExpertPlayer(policy=policy, styles=None)

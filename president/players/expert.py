@@ -64,10 +64,10 @@ from typing import NotRequired, TypedDict
 
 from ..actions import Give, Pass, Play
 from ..cards import Card
-from ..kernel import first_rank_to_follow
 from ..observation import Observation
 from ..rules import Rules
 from . import compiled, fastsim
+from .playout_policies import simple_code
 from .playout_state import FastDeal, encode
 from .endgame import DEFAULT_LIMIT, TooBig, endgame_choice, endgame_state, root_state, solve_wins
 from .intermediate import IntermediatePlayer
@@ -88,6 +88,9 @@ STYLES = ("intermediate", "simple", "random")
 #: The compiled play-out of each fixed play-out policy index: the styles (0, 1, 2, as
 #: :data:`STYLES`), then ``climbing`` (3).
 _PLAYOUT_POLICY = ("intermediate", "greedy", "random", "climbing")
+#: The generator handed to a mixed play-out in which no seat plays the random style (it
+#: draws nothing from it).
+_NO_DRAWS = random.Random(0)
 #: Prior weights of :data:`STYLES` for a seat that has not acted yet this deal.
 STYLE_PRIOR = (0.75, 0.2, 0.05)
 #: Chance that a player of a deterministic style (intermediate, simple) takes another legal
@@ -121,8 +124,13 @@ class ExpertPlayer:
         endgame_seconds: CPU seconds at most for that solve, > 0, when ``time_limit`` is
             set (``None``: only ``endgame_limit`` bounds it; with ``time_limit=None`` it
             is not used, so that choices do not depend on the machine's load).
-        policy: play-out policy: ``"mixture"`` (default: a style per world drawn from
-            the other seats' style weights, compiled play-outs), or ``"intermediate"``,
+        policy: play-out policy: ``"seats"`` (in each world every other live
+            seat plays a style of its own, drawn from its own style weights, and the
+            observing seat plays ``intermediate``: the compiled mixed play-out,
+            :func:`~president.players.compiled.mixed_playout`; under the ``reversal``
+            twist, which it does not play, ``"mixture"`` instead), ``"mixture"`` (default: one
+            style per world for every seat, drawn from the mean of the other seats' style
+            weights), or ``"intermediate"``,
             ``"climbing"``, ``"greedy"`` or ``"random"`` (that play-out in every world;
             ``"intermediate"`` is the intermediate player's choice without its endgame
             solve, :func:`~president.players.compiled.intermediate_playout`: compiled when
@@ -182,8 +190,8 @@ class ExpertPlayer:
         self.duel = duel
         self.endgame_limit = endgame_limit
         self.endgame_seconds = endgame_seconds
-        policies = {"mixture": None, "intermediate": 0, "climbing": 3, "greedy": 1,
-                    "random": 2}
+        policies = {"seats": None, "mixture": None, "intermediate": 0, "climbing": 3,
+                    "greedy": 1, "random": 2}
         if policy not in policies:
             raise ValueError(f"no play-out policy {policy!r}; choose one of: "
                              f"{', '.join(policies)}")
@@ -191,8 +199,8 @@ class ExpertPlayer:
                                    or not sum(styles) > 0):
             raise ValueError(f"styles = {styles!r} must be {len(STYLES)} weights, 0 or more, "
                              "not all 0 (intermediate, simple, random), or None")
-        if policy == "mixture" and styles is None:
-            raise ValueError("policy = 'mixture' needs styles (the prior weights of the "
+        if policy in ("seats", "mixture") and styles is None:
+            raise ValueError(f"policy = {policy!r} needs styles (the prior weights of the "
                              "styles it mixes)")
         if not isinstance(leaf_limit, int) or leaf_limit < 0:
             raise ValueError(f"leaf_limit = {leaf_limit!r} must be a whole number, 0 or more")
@@ -297,6 +305,8 @@ class ExpertPlayer:
         history = [(seat, encode(a.rank, a.count) if isinstance(a, Play) else fastsim.PASS)
                    for seat, a in obs.history]
         live = [s for s, k in enumerate(obs.hand_counts) if s != me and k]
+        n = obs.players
+        per_seat = self.policy == "seats" and not obs.rules.reversal
         # with one other seat left there is one world: weights would change nothing
         others_acted = any(seat != me for seat, _ in history) and len(live) > 1
         played = [[0] * 13 for _ in range(obs.players)]
@@ -400,7 +410,8 @@ class ExpertPlayer:
                     elif surprise is not None and others_acted:
                         weight[i] = surprise ** surprises(obs.rules, hands, played,
                                                           obs.leader, history, me)
-                    style = self._style(styles, live, rng)
+                    style: int | list[int] = (self._seat_styles(styles, live, rng, n)
+                                               if per_seat else self._style(styles, live, rng))
                     seed = rng.random()
                     for c in alive:
                         st = root.copy(hands)
@@ -479,10 +490,33 @@ class ExpertPlayer:
             x -= 1.0
         return 0
 
-    def _place(self, st: FastDeal, me: int, style: int, seed: float) -> int:
+    @staticmethod
+    def _seat_styles(styles: dict[int, list[float]], live: list[int], rng: random.Random,
+                     n: int) -> list[int]:
+        """The style of each seat in one world (``policy = "seats"``), indices of
+        :data:`STYLES`: each live other seat's drawn from its own style weights (one
+        ``rng.random()`` each, in seat order), ``intermediate`` (0) for the rest, the
+        observing seat included."""
+        out = [0] * n
+        for s in live:
+            p = styles[s]
+            x = rng.random()
+            out[s] = 0 if x < p[0] else 1 if x < p[0] + p[1] else 2
+        return out
+
+    def _place(self, st: FastDeal, me: int, style: int | list[int], seed: float) -> int:
         """The observing seat's finishing place (1 = first) after playing ``st`` out (in
-        place) with the world's style; with ``leaf_limit``, the last two-player part of the
-        play-out is replaced by its exact solve when that seat is in it."""
+        place) with the world's style (one index of ``_PLAYOUT_POLICY`` for every seat, or
+        a style per seat for the mixed play-out); with ``leaf_limit``, the last two-player
+        part of the play-out is replaced by its exact solve when that seat is in it."""
+        if isinstance(style, list):
+            if not self.leaf_limit:
+                # no seat of the random style: nothing is drawn, no generator is needed
+                gen = random.Random(seed) if 2 in style else _NO_DRAWS
+                return compiled.mixed_playout(st, gen, style).index(me) + 1
+            base = st.copy()
+            finish, actions = compiled.traced_mixed_playout(st, random.Random(seed), style)
+            return self._leaf(base, finish, actions, me)
         policy = _PLAYOUT_POLICY[style]
         if policy == "intermediate" and not self.leaf_limit:  # deterministic: no generator
             return compiled.intermediate_playout(st).index(me) + 1
@@ -490,6 +524,12 @@ class ExpertPlayer:
             return compiled.playout(st, random.Random(seed), policy).index(me) + 1
         base = st.copy()
         finish, actions = compiled.traced_playout(st, random.Random(seed), policy)
+        return self._leaf(base, finish, actions, me)
+
+    def _leaf(self, base: FastDeal, finish: list[int], actions: list[int], me: int) -> int:
+        """The observing seat's place in a play-out from ``base`` that took ``actions`` and
+        ended in ``finish``, its last two-player part replaced by the exact solve (at most
+        ``leaf_limit`` states) when that seat is in it."""
         n = base.players
         if me not in finish[-2:]:
             return finish.index(me) + 1
@@ -529,29 +569,6 @@ class ExpertPlayer:
         if mean - self.prior < -self.z * se * 0.5 or se == 0:
             return False
         return None
-
-
-def _simple_code(deal: FastDeal) -> int:
-    """The ``simple`` player's choice (:func:`~president.players.simple.simple_choice`) for
-    the seat to act, on counts: on a lead every card of its lowest rank; when following the
-    lowest rank held in exactly the pile's count that beats it, else the lowest rank that
-    beats it (a set broken), else a pass."""
-    hand = deal.hands[deal.to_act]
-    need = deal.need
-    if not need:
-        r = 0
-        while not hand[r]:
-            r += 1
-        return r * 4 + hand[r] - 1
-    start = first_rank_to_follow(deal.top, deal.strict)
-    broken = -1
-    for r in range(start, 13):
-        k = hand[r]
-        if k == need:
-            return r * 4 + need - 1
-        if k > need and broken < 0:
-            broken = r
-    return broken * 4 + need - 1 if broken >= 0 else fastsim.PASS
 
 
 _LOG_HIT: dict[int, float] = {}
@@ -639,7 +656,7 @@ def _replay_rows(rules: Rules, start: list[list[int]], leader: int,
                     _LOG_ONE[k] = -math.log(k)
                 miss = _LOG_MISS[k]
                 row[0] += hit if choose(fd, tot) == code else miss
-                row[1] += hit if _simple_code(fd) == code else miss
+                row[1] += hit if simple_code(fd) == code else miss
                 row[2] += _LOG_ONE[k]
         if code >= 0:
             tot[code >> 2] -= (code & 3) + 1
