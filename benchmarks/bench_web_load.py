@@ -7,9 +7,12 @@ Two figures:
    three ``simple`` computer players) are driven directly (no network): a human action
    (random legal play, pass or give, or "next deal") is handed to ``Table.handle`` and the
    clock runs until the computer players have replied and it is the human's turn again, with
-   every message built and JSON-encoded as for a socket, the match record sealed and its
-   version noted in the SQLite ledger of saved matches. Reported:
-   median, 95th percentile and maximum, in milliseconds.
+   every message built and JSON-encoded as for a socket, the match record sealed, each action
+   written to the SQLite table store and its version noted in the SQLite ledger of saved
+   matches (as ``president serve`` does) before its result is sent. The player picks its
+   next action from the last ``state`` it was sent, as a page does. Reported: median, 95th
+   percentile and maximum, in milliseconds, and the CPU time per action (this process, the
+   store's writer thread included).
 
 2. **Tables one server process holds under 100 ms at the 95th percentile.** A real server
    (``president serve``, one process, computer delay 0) is started as a subprocess; this script opens K
@@ -19,7 +22,8 @@ Two figures:
    percentile passes 100 ms, then two bisection steps narrow the figure. The load generator shares the machine with the server, so the
    figures are a floor for a server alone on its cores.
 
-``python benchmarks/bench_web_load.py [--json] [--think S] [--seconds S] [--max-tables N]``;
+``python benchmarks/bench_web_load.py [--json] [--in-process-only] [--actions N] [--think S]
+[--seconds S] [--max-tables N]``;
 ``PRESIDENT_BENCH_QUICK=1`` (or ``--quick``) makes short runs.
 """
 
@@ -56,16 +60,20 @@ def pct(values: list[float], q: float) -> float:
 # ----- 1. in process ------------------------------------------------------------------------
 
 class _Sink:
-    """A socket stand-in that JSON-encodes each message as the real one does."""
+    """A socket stand-in that JSON-encodes each message as the real one does and keeps the
+    last ``state`` it was sent."""
 
     def __init__(self) -> None:
         self.last = None
+        self.state = None
         self.bytes = 0
 
     async def send(self, message) -> None:
         text = orjson.dumps(message).decode()   # as the server's sockets encode
         self.bytes += len(text)
         self.last = message
+        if message["type"] == "state":
+            self.state = message
 
 
 async def _in_process(actions: int, seed: int) -> dict:
@@ -76,20 +84,24 @@ async def _in_process(actions: int, seed: int) -> dict:
     import tempfile
 
     from president.web.ledger import LEDGER_FILE, Ledger
+    from president.web.store import TABLES_FILE, TableStore
 
     state_dir = tempfile.mkdtemp(prefix="president-bench-")
     ledger = Ledger(Path(state_dir) / LEDGER_FILE)   # every new record noted, as in the server
-    tables = Tables(sealer=Sealer(b"bench" * 8), bot_delay=0.0, ledger=ledger)
+    store = TableStore(Path(state_dir) / TABLES_FILE)   # every action kept, as in the server
+    tables = Tables(sealer=Sealer(b"bench" * 8), bot_delay=0.0, ledger=ledger, store=store)
     rng = random.Random(seed)
     times: list[float] = []
     sent = 0
+    cpu = 0.0
     while len(times) < actions:
-        table = tables.create(kind="match", preset="house", players=4)
+        made = tables.create(kind="match", preset="house", players=4)
+        table = tables.get(made.id)      # a new table is on disk until joined, as in the server
         sink = _Sink()
         await table.join(0, sink)
         await table.run_bots_now()
         while len(times) < actions and table.match.phase != "match-over":
-            state = table.state_for(0)
+            state = sink.state           # what the page was last sent
             if state["phase"] == "between-deals":
                 msg = P.NextDealMsg(type="next-deal")
             else:
@@ -101,17 +113,22 @@ async def _in_process(actions: int, seed: int) -> dict:
                 else:
                     msg = P.PlayMsg(type="play", cards=choice)
             before = sink.bytes
+            c0 = time.process_time()
             t0 = time.perf_counter()
             await table.handle(0, sink, msg)
             await table.run_bots_now()
             times.append((time.perf_counter() - t0) * 1000)
+            cpu += time.process_time() - c0
             sent += sink.bytes - before
         tables.drop(table.id)
+    tables.close_all()
     ledger.close()
+    store.close()
     import shutil
     shutil.rmtree(state_dir, ignore_errors=True)
     return {"actions": len(times), "median_ms": statistics.median(times), "p95_ms": pct(times, 95),
-            "max_ms": max(times), "bytes_per_action": sent / len(times)}
+            "max_ms": max(times), "cpu_ms_per_action": 1000 * cpu / len(times),
+            "bytes_per_action": sent / len(times)}
 
 
 # ----- 2. a real server under load --------------------------------------------------------------
@@ -279,6 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=None, help="measured seconds per load level")
     parser.add_argument("--start", type=int, default=25, help="tables at the first load level")
     parser.add_argument("--max-tables", type=int, default=None, help="stop doubling here")
+    parser.add_argument("--in-process-only", action="store_true",
+                        help="only the first figure (server time per action, in process)")
     args = parser.parse_args(argv)
     quick = args.quick or os.environ.get("PRESIDENT_BENCH_QUICK") == "1"
     actions = args.actions or (300 if quick else 2000)
@@ -290,7 +309,13 @@ def main(argv: list[str] | None = None) -> int:
         print("Server time per human action (and every computer reply until the human's next turn),")
         print(f"house, 4 players, in process: {inproc['actions']} actions, median {inproc['median_ms']:.2f} ms, "
               f"p95 {inproc['p95_ms']:.2f} ms, max {inproc['max_ms']:.2f} ms, "
+              f"{inproc['cpu_ms_per_action']:.2f} ms CPU per action, "
               f"{inproc['bytes_per_action']:.0f} bytes sent per action")
+    if args.in_process_only:
+        if args.json:
+            print(json.dumps({"in_process": inproc}, indent=2))
+        return 0
+    if not args.json:
         print(f"Under load (real server, websockets, one action per ~{args.think:g} s per table):", flush=True)
     load = _under_load(args.think, seconds, max_tables, args.start)
     if args.json:
