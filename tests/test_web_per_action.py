@@ -128,3 +128,32 @@ def test_gone_by_rank_counts_the_cleared_cards_and_the_pile(seed):
             m.act(m.to_act, rng.choice(obs.legal_actions))
         table.close()
     run_async(run)
+
+
+def test_the_growing_stream_is_let_go_when_the_last_page_closes():
+    class Page:
+        async def send(self, message):
+            pass
+
+    async def run() -> None:
+        rules = Rules.preset("house", players=4)
+        table = Table("let-go", "match", rules, ["Ann", "Bo", "Cy", "Di"],
+                      ["human", "simple", "simple", "simple"], 23, tokens={0: "v" * 24},
+                      bot_delay=0.0, sealer=SEALER, deal_seed_bits=32)
+        first, second = Page(), Page()
+        await table.join(0, first)
+        await table.join(0, second)
+        await table.run_bots_now()
+        assert table._grown is not None
+        table.leave(0, first)
+        assert table._grown is not None        # a page is still open
+        table.leave(0, second)
+        assert table._grown is None
+        again = Page()
+        await table.join(0, again)              # the snapshot of this version is kept
+        table._accept("n")                      # a new version: a new stream, whole record
+        assert SEALER.open(table.snapshot()) == json.loads(json.dumps(table.record()))
+        assert table._grown is not None and table._grown.items == len(table.log)
+        table.close()
+        assert table._grown is None
+    run_async(run)

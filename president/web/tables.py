@@ -104,6 +104,8 @@ class Table(ComputerPlayers, Hints):
         had = bool(self.humans[player].connections)
         self.humans[player].connections.discard(conn)
         self.last_active = time.monotonic()
+        if not self.connected:
+            self._grown = None     # the record's growing stream (~24 KB) only while a page is open
         if had and not self.humans[player].connections and self.friends and not self.closed:
             try:
                 self._spawn(self._left(player))
@@ -288,6 +290,7 @@ class Table(ComputerPlayers, Hints):
     def close(self) -> None:
         """Stop the computer players and the timers for good."""
         self.closed = True
+        self._grown = None
         self._cancel_timer()
         if self._runner is not None:
             self._runner.cancel()
