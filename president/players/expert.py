@@ -23,10 +23,12 @@ are compared by rank and count) the expert:
    seat's own observation goes in;
 3. plays every candidate out in every world, all candidates on the same worlds, on the
    compiled play-outs (:mod:`~president.players.compiled`, with its identical Python
-   fallback): each world's play-out is played in the style drawn from the mean of the
-   live other seats' style weights (``intermediate`` as the exact ``intermediate``
-   play-out, ``simple`` as the greedy one, ``random``; the compiled core plays every seat
-   alike, so the style is drawn per world, not per seat), keeping the better half of the
+   fallback): in each world every live other seat plays a style drawn from its own
+   style weights and this seat plays ``intermediate`` (the mixed play-out,
+   :func:`~president.players.compiled.mixed_playout`: ``intermediate`` as the exact
+   ``intermediate`` choice without its endgame solve, ``simple`` as the simple player's
+   choice, ``random``; ``policy="mixture"``, and the ``reversal`` twist, play one style
+   drawn from the mean weights for every seat instead), keeping the better half of the
    candidates after each round (successive halving) and always the ``intermediate``
    player's choice (the *guess*);
 4. compares the best candidate with the guess *on the same worlds* (a paired comparison:
@@ -124,11 +126,11 @@ class ExpertPlayer:
         endgame_seconds: CPU seconds at most for that solve, > 0, when ``time_limit`` is
             set (``None``: only ``endgame_limit`` bounds it; with ``time_limit=None`` it
             is not used, so that choices do not depend on the machine's load).
-        policy: play-out policy: ``"seats"`` (in each world every other live
+        policy: play-out policy: ``"seats"`` (default: in each world every other live
             seat plays a style of its own, drawn from its own style weights, and the
             observing seat plays ``intermediate``: the compiled mixed play-out,
             :func:`~president.players.compiled.mixed_playout`; under the ``reversal``
-            twist, which it does not play, ``"mixture"`` instead), ``"mixture"`` (default: one
+            twist, which it does not play, ``"mixture"`` instead), ``"mixture"`` (one
             style per world for every seat, drawn from the mean of the other seats' style
             weights), or ``"intermediate"``,
             ``"climbing"``, ``"greedy"`` or ``"random"`` (that play-out in every world;
@@ -156,7 +158,7 @@ class ExpertPlayer:
 
     def __init__(self, *, seed: int | None = None, playouts: int = 4000,
                  time_limit: float | None = 0.8, prior: float = 0.03,
-                 policy: str = "mixture", surprise: float | None = 0.25,
+                 policy: str = "seats", surprise: float | None = 0.25,
                  styles: tuple[float, float, float] | None = STYLE_PRIOR,
                  z: float = 2.0, duel: float = 0.3, endgame_limit: int = 500_000,
                  endgame_seconds: float | None = 0.6, leaf_limit: int = 0,

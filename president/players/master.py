@@ -6,7 +6,8 @@ docstring) with a budget set by time rather than by play-outs:
 
 - it samples the same worlds (hands for the other seats consistent with everything its
   seat knows: counts, cards seen, the exchange) and weighs them by the same mixture of
-  styles per other seat, learned from how that seat has played this deal;
+  styles per other seat, learned from how that seat has played this deal, and plays each
+  world with each other seat in a style drawn from its own weights;
 - it plays every candidate out on the compiled play-outs
   (:mod:`~president.players.compiled`) in as many worlds as fit in its time: about
   ``time_limit`` seconds of this process's CPU per decision (0.85 s, so that a decision
@@ -64,7 +65,7 @@ class MasterPlayer(ExpertPlayer):
     def __init__(self, *, seed: int | None = None, playouts: int = 1_000_000,
                  time_limit: float | None = 0.85, prior: float = 0.02, z: float = 1.5,
                  duel: float = 0.3, styles: tuple[float, float, float] | None = STYLE_PRIOR,
-                 policy: str = "mixture", leaf_limit: int = 300,
+                 policy: str = "seats", leaf_limit: int = 300,
                  endgame_limit: int = 500_000, endgame_seconds: float | None = 0.5) -> None:
         super().__init__(seed=seed, playouts=playouts, time_limit=time_limit, prior=prior,
                          z=z, duel=duel, styles=styles, policy=policy,
