@@ -7,6 +7,7 @@ In process through starlette's TestClient, and against ``president serve`` as a 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -86,30 +87,67 @@ def test_a_chunked_body_without_length_is_refused(client):
 
 
 @pytest.mark.parametrize("declared", [True, False])
-def test_body_limit_stops_reading_at_the_limit(declared):
-    """The middleware itself, fed an endless body: with a Content-Length over the limit it
-    reads nothing; without one it stops after the chunk that passes the limit."""
+@pytest.mark.parametrize("total", [None, 100 * 4096])
+def test_body_limit_stops_the_app_at_the_limit_and_drops_the_rest(declared, total):
+    """The middleware itself, fed an endless body (``total`` None) or a 400 KB one: with a
+    Content-Length over the limit the app reads nothing; without one the app's reads stop
+    at the chunk that passes the limit. Then the rest of the body is read and dropped (all
+    of a finite body; an endless one up to DRAIN_BYTES) before the 413, so that a sender
+    still sending reads the answer instead of a reset."""
     reads = 0
+    app_reads = 0
     sent: list[dict] = []
 
     async def receive():
         nonlocal reads
         reads += 1
-        return {"type": "http.request", "body": b"x" * 4096, "more_body": True}
+        more = total is None or reads * 4096 < total
+        return {"type": "http.request", "body": b"x" * 4096, "more_body": more}
 
     async def send(message):
         sent.append(message)
 
     async def app(scope, receive, send):           # reads the whole body, as a route does
-        while (await receive()).get("more_body"):
-            pass
+        nonlocal app_reads
+        while True:
+            app_reads += 1
+            if not (await receive()).get("more_body"):
+                break
 
     headers = [(b"content-length", b"52428800")] if declared else [(b"transfer-encoding", b"chunked")]
     scope = {"type": "http", "method": "POST", "path": "/", "headers": headers}
     run_async(lambda: guard.BodyLimit(app, limit=16384)(scope, receive, send))
-    assert reads == (0 if declared else 16384 // 4096 + 1)
+    assert app_reads == (0 if declared else 16384 // 4096 + 1)
+    if total is None:
+        assert reads == (0 if declared else 16384 // 4096 + 1) + guard.DRAIN_BYTES // 4096
+    else:
+        assert reads == total // 4096
     assert sent[0]["status"] == 413
+    assert (b"connection", b"close") in sent[0]["headers"]
     assert json.loads(sent[1]["body"])["error"] == "too-large"
+
+
+def test_draining_a_refused_body_stops_after_its_time(monkeypatch):
+    """A body that trickles in is dropped for DRAIN_SECONDS at most, then answered."""
+    monkeypatch.setattr(guard, "DRAIN_SECONDS", 0.2)
+    sent: list[dict] = []
+
+    async def receive():
+        await asyncio.sleep(0.05)
+        return {"type": "http.request", "body": b"x" * 10, "more_body": True}
+
+    async def send(message):
+        sent.append(message)
+
+    async def app(scope, receive, send):
+        raise AssertionError("the app must not run")
+
+    scope = {"type": "http", "method": "POST", "path": "/",
+             "headers": [(b"content-length", b"999999999")]}
+    started = time.monotonic()
+    run_async(lambda: guard.BodyLimit(app, limit=16384)(scope, receive, send))
+    assert 0.2 <= time.monotonic() - started < 2
+    assert sent[0]["status"] == 413
 
 
 def test_bodies_that_are_not_json_get_the_documented_shape(client):
@@ -588,3 +626,29 @@ def test_an_address_past_its_table_rate_is_refused_before_its_body_is_read(tmp_p
         page = c.get("/")
         assert page.status_code == 200 and page.headers["Cache-Control"] == "no-cache"
         assert c.get("/api/options").status_code == 200
+
+
+def test_a_refusal_for_the_table_rate_waits_and_nothing_else_does(tmp_path):
+    """A POST flood past the rate is answered one refusal per connection a second (the
+    429 comes after REFUSAL_DELAY_SECONDS of sleep), so it cannot keep the event loop busy;
+    the address's other requests, and the requests under the rate, are answered at once."""
+    from president.web.app import REFUSAL_DELAY_SECONDS
+    assert REFUSAL_DELAY_SECONDS == 1.0
+    app = create_app(bot_delay=0, secret=SECRET, state_dir=tmp_path, per_address=1,
+                     refusal_delay=0.3)
+    with TestClient(app, base_url=LOCAL) as c:
+        t = time.monotonic()
+        assert c.post("/api/tables", json={"kind": "practice"}).status_code == 200
+        assert time.monotonic() - t < 0.3
+        t = time.monotonic()
+        r = c.post("/api/tables", json={"kind": "practice"})
+        took = time.monotonic() - t
+        assert r.status_code == 429 and r.json()["error"] == "busy"
+        assert 0.3 <= took < 3
+        t = time.monotonic()
+        assert c.get("/api/options").status_code == 200
+        assert time.monotonic() - t < 0.3
+    with pytest.raises(ValueError, match="delay = -1 must be 0 or more seconds"):
+        with TestClient(create_app(bot_delay=0, secret=SECRET, state_dir=tmp_path,
+                                   refusal_delay=-1), base_url=LOCAL) as c:
+            c.get("/api/options")

@@ -61,6 +61,7 @@ from .tables import (DEFAULT_GRACE_SECONDS, DEFAULT_HINT_LEVEL, DEFAULT_NAMES, D
                      known_levels)
 
 __all__ = ["create_app", "NewTable", "STATIC", "WS_MAX_BYTES", "MAX_BAD_HELLOS", "MAX_BEFORE_HELLO",
+           "REFUSAL_DELAY_SECONDS",
            "HELLO_SECONDS", "MAX_WAITING_PER_ADDRESS"]
 
 WS_MAX_BYTES = 1 << 20
@@ -70,6 +71,9 @@ size but over :data:`~president.web.protocol.MAX_MESSAGE_CHARS` get a ``bad-mess
 GZIP_MINIMUM_BYTES = 500
 """HTTP bodies at least this long are gzip-compressed for a client that accepts gzip."""
 HELLO_SECONDS = 10.0
+REFUSAL_DELAY_SECONDS = 1.0
+"""Seconds before an address past its table-making rate gets its 429 (``guard.EarlyRefusal``):
+one refused request a second per connection, however fast the client asks again."""
 """A socket that has not joined a table within this many seconds is closed (code 1008)."""
 MAX_WAITING_PER_ADDRESS = 100
 """Sockets one client address may hold open before they join a table; more are refused (429)."""
@@ -176,7 +180,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                state_dir: str | os.PathLike[str] | None = None,
                workers: int | None = None, per_address: int | None = None,
                max_sockets_per_address: int = 2000,
-               friend_url: str | None = None, extra_levels: Sequence[str] = ()) -> FastAPI:
+               friend_url: str | None = None, extra_levels: Sequence[str] = (),
+               refusal_delay: float = REFUSAL_DELAY_SECONDS) -> FastAPI:
     """The browser game as an ASGI app.
 
     Args:
@@ -209,10 +214,14 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             (``president serve --level``). Only the server's owner names them; the page can
             ask for an import path only if it is listed here. They think in the worker
             processes, like the slow built-in levels.
+        refusal_delay: seconds before a request refused for the table-making rate gets its
+            429 (:data:`REFUSAL_DELAY_SECONDS`; 0 answers at once), so a flood of them
+            costs the server one answer a second per connection.
 
     Raises:
-        ValueError: for a bad ``$PRESIDENT_BOT_DELAY``, or an ``extra_levels`` entry that does
-            not load (saying why, see :func:`president.players.load_class`).
+        ValueError: for a bad ``$PRESIDENT_BOT_DELAY``, a negative ``refusal_delay``, or an
+            ``extra_levels`` entry that does not load (saying why, see
+            :func:`president.players.load_class`).
     """
     for path in extra_levels:
         register_level(path)
@@ -267,7 +276,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         why = tables.busy(client[0] if client else None)
         return None if why is None else guard.refusal(429, "busy", why)
 
-    app.add_middleware(guard.EarlyRefusal, refuse=over_rate)
+    app.add_middleware(guard.EarlyRefusal, refuse=over_rate, delay=refusal_delay)
     app.add_middleware(guard.HostCheck, allowed_hosts=hosts)
     # Outermost: every answer, refusals included, carries the page's security headers.
     app.add_middleware(guard.AnswerHeaders, csp=CSP)

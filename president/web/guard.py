@@ -16,6 +16,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import ipaddress
 import json
 import os
@@ -33,11 +35,18 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .protocol import excerpt
 
 __all__ = ["AnswerHeaders", "EarlyRefusal", "BodyLimit", "HostCheck", "BodyTooLarge", "refusal", "allowed_hosts_for",
-           "origin_allowed", "MAX_BODY_BYTES", "LOCAL_HOSTS", "HOSTS_ENV", "SECURITY_HEADERS"]
+           "origin_allowed", "MAX_BODY_BYTES", "DRAIN_BYTES", "DRAIN_SECONDS", "LOCAL_HOSTS", "HOSTS_ENV", "SECURITY_HEADERS"]
 
 MAX_BODY_BYTES = 16 * 1024
 """Largest HTTP request body, in bytes. ``POST /api/tables`` needs a few hundred (seven
 24-character names at most)."""
+
+DRAIN_BYTES = 64 * 1024 * 1024
+"""Of a body refused as too large, the most bytes read and dropped before the 413 is sent
+(so that its sender, still sending, reads the 413 instead of a connection reset); past it
+the connection is closed with the rest unread."""
+DRAIN_SECONDS = 5.0
+"""The most seconds spent reading and dropping such a body."""
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 """Names of this machine that every server answers to."""
@@ -102,18 +111,30 @@ class AnswerHeaders:
 
 class EarlyRefusal:
     """Pure ASGI middleware: ``refuse(scope)`` sees each HTTP request before its body is
-    read or anything else runs, and may answer it at once (it returns the answer, or ``None``
-    to let the request through). The server uses it to turn away an address past its
-    table-making rate cheaply, however fast it asks."""
+    read or anything else runs, and may refuse it (it returns the answer, or ``None`` to let
+    the request through). The server uses it to turn away an address past its
+    table-making rate cheaply, however fast it asks.
 
-    def __init__(self, app: ASGIApp, refuse: Callable[[Scope], Response | None]) -> None:
+    A refusal is sent after ``delay`` seconds (a sleep: no CPU is spent waiting), so a
+    client that asks again as soon as it is answered can make at most one request a
+    ``delay`` per connection: a flood over a few keep-alive connections no longer keeps the
+    event loop busy answering it, and the other tables' players are not slowed.
+    """
+
+    def __init__(self, app: ASGIApp, refuse: Callable[[Scope], Response | None], *,
+                 delay: float = 0.0) -> None:
+        if not delay >= 0:
+            raise ValueError(f"delay = {delay!r} must be 0 or more seconds")
         self.app = app
         self.refuse = refuse
+        self.delay = delay
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
             answer = self.refuse(scope)
             if answer is not None:
+                if self.delay:
+                    await asyncio.sleep(self.delay)
                 await answer(scope, receive, send)
                 return
         await self.app(scope, receive, send)
@@ -131,6 +152,24 @@ class BodyTooLarge(HTTPException):
                          headers={"Connection": "close"})
 
 
+async def _drain(receive: Receive, more: bool) -> None:
+    """Read and drop the rest of a request body refused as too large, at most
+    :data:`DRAIN_BYTES` and :data:`DRAIN_SECONDS` (nothing is kept: memory does not grow). A
+    server that answers while its client is still sending, and then closes, makes the
+    client's system reset the connection, and the client may never read the answer."""
+    got = 0
+    try:
+        async with asyncio.timeout(DRAIN_SECONDS):
+            while more and got < DRAIN_BYTES:
+                message = await receive()
+                if message["type"] != "http.request":   # the client went away
+                    return
+                got += len(message.get("body", b""))
+                more = bool(message.get("more_body", False))
+    except TimeoutError:
+        return
+
+
 def _too_large(limit: int) -> JSONResponse:
     e = BodyTooLarge(limit)
     return refusal(413, "too-large", e.detail, headers=e.headers)
@@ -142,7 +181,9 @@ class BodyLimit:
     A ``Content-Length`` over the limit is answered 413 before the app runs. Otherwise the
     bytes are counted as the app receives them; past the limit the receive raises
     :class:`BodyTooLarge` (413), so a chunked body without a length is cut off there too.
-    The 413 says ``Connection: close``: the server stops reading the connection.
+    Before the 413 the rest of the body is read and dropped (at most :data:`DRAIN_BYTES`
+    and :data:`DRAIN_SECONDS`), so that the sender reads the answer; the 413 says
+    ``Connection: close``.
     """
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
@@ -155,6 +196,7 @@ class BodyLimit:
             return
         length = Headers(scope=scope).get("content-length", "")
         if length.strip().isdigit() and int(length) > self.limit:
+            await _drain(receive, True)
             await _too_large(self.limit)(scope, receive, send)
             return
         seen = 0
@@ -166,6 +208,7 @@ class BodyLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
+                    await _drain(receive, bool(message.get("more_body", False)))
                     raise BodyTooLarge(self.limit)
             return message
 
