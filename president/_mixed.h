@@ -1,8 +1,8 @@
 /* president/_mixed.h: the mixed play-out (each seat in a style of its own) in C. Included
  * by president/_playout.c after its Python glue, just before the method table (it uses St,
  * st_apply, Trace, trace_add, the MT of _mt.h, im_choice, simple_choice and legal_count of
- * _intermediate.h, and the glue's deal_load, deal_store, get_ints, check_rank_totals and
- * finish_result); not a header of its own.
+ * _intermediate.h, and the glue's deal_load, get_ints, check_rank_totals and
+ * play_loaded); not a header of its own.
  *
  * The Python code is the reference; this file restates, statement for statement:
  *   - play_mixed  president.players.playout_policies.mixed_playout: seat s plays style
@@ -64,13 +64,14 @@ PyDoc_STRVAR(mixed_playout_doc,
 "playout_policies.mixed_playout does, and leave ``rng`` in the state the Python code would.\n"
 "Returns ``deal.finish``; with ``trace`` true returns ``(deal.finish, actions)``.");
 
+static int play_mixed_args(St *d, MT *mt, const void *args, Trace *tr) {
+    return play_mixed(d, mt, (const int *)args, tr);
+}
+
 static PyObject *py_mixed_playout(PyObject *self, PyObject *args) {
-    PyObject *deal, *rng, *styles, *gauss = NULL;
+    PyObject *deal, *rng, *styles;
     int want_trace, style[MAXP], s;
     St d;
-    MT mt;
-    Trace tr = {NULL, 0, 0};
-    Py_ssize_t old_finish;
     if (!PyArg_ParseTuple(args, "OOOp", &deal, &rng, &styles, &want_trace)) return NULL;
     if (deal_load(deal, &d) < 0) return NULL;
     if (!PyList_Check(styles) || PyList_GET_SIZE(styles) != d.n) {
@@ -86,18 +87,7 @@ static PyObject *py_mixed_playout(PyObject *self, PyObject *args) {
         }
     }
     if (check_rank_totals(&d) < 0) return NULL;
-    if (mt_load(rng, &mt, &gauss) < 0) return NULL;
-    old_finish = d.nfinish;
-    if (play_mixed(&d, &mt, style, want_trace ? &tr : NULL) < 0) {
-        Py_XDECREF(gauss);
-        PyMem_Free(tr.buf);
-        return NULL;
-    }
-    if (mt_store(rng, &mt, gauss) < 0 || deal_store(deal, &d, old_finish) < 0) {
-        PyMem_Free(tr.buf);
-        return NULL;
-    }
-    return finish_result(deal, want_trace, &tr);
+    return play_loaded(deal, rng, &d, play_mixed_args, style, want_trace);
 }
 
 #endif

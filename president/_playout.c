@@ -644,29 +644,51 @@ PyDoc_STRVAR(playout_doc,
 "state the Python code would. Returns ``deal.finish``; with ``trace`` true returns\n"
 "``(deal.finish, actions)``.");
 
-static PyObject *py_playout(PyObject *self, PyObject *args) {
-    PyObject *deal, *rng, *gauss = NULL;
-    int policy, want_trace;
-    double epsilon;
-    St d;
+/* A play-out run on a deal already read (``d``): what it plays and its arguments. */
+typedef int (*PlayFn)(St *d, MT *mt, const void *args, Trace *tr);
+
+/* Read the generator ``rng``, play ``d`` out with ``play``, write the generator and the
+ * deal back, and give the result (finish, or (finish, actions) with ``want_trace``): the
+ * glue of playout() and mixed_playout(). */
+static PyObject *play_loaded(PyObject *deal, PyObject *rng, St *d, PlayFn play,
+                             const void *args, int want_trace) {
+    PyObject *gauss = NULL;
     MT mt;
     Trace tr = {NULL, 0, 0};
     Py_ssize_t old_finish;
-    if (!PyArg_ParseTuple(args, "OOidp", &deal, &rng, &policy, &epsilon, &want_trace))
-        return NULL;
-    if (deal_load(deal, &d) < 0) return NULL;
     if (mt_load(rng, &mt, &gauss) < 0) return NULL;
-    old_finish = d.nfinish;
-    if (run_policy(&d, &mt, policy, epsilon, want_trace ? &tr : NULL) < 0) {
-        Py_DECREF(gauss);
+    old_finish = d->nfinish;
+    if (play(d, &mt, args, want_trace ? &tr : NULL) < 0) {
+        Py_XDECREF(gauss);
         PyMem_Free(tr.buf);
         return NULL;
     }
-    if (mt_store(rng, &mt, gauss) < 0 || deal_store(deal, &d, old_finish) < 0) {
+    if (mt_store(rng, &mt, gauss) < 0 || deal_store(deal, d, old_finish) < 0) {
         PyMem_Free(tr.buf);
         return NULL;
     }
     return finish_result(deal, want_trace, &tr);
+}
+
+typedef struct {
+    int policy;
+    double epsilon;
+} PolicyArgs;
+
+static int play_policy(St *d, MT *mt, const void *args, Trace *tr) {
+    const PolicyArgs *a = (const PolicyArgs *)args;
+    return run_policy(d, mt, a->policy, a->epsilon, tr);
+}
+
+static PyObject *py_playout(PyObject *self, PyObject *args) {
+    PyObject *deal, *rng;
+    int want_trace;
+    PolicyArgs a;
+    St d;
+    if (!PyArg_ParseTuple(args, "OOidp", &deal, &rng, &a.policy, &a.epsilon, &want_trace))
+        return NULL;
+    if (deal_load(deal, &d) < 0) return NULL;
+    return play_loaded(deal, rng, &d, play_policy, &a, want_trace);
 }
 
 PyDoc_STRVAR(deals_doc,
