@@ -155,3 +155,60 @@ def test_kill_9_at_random_moments_loses_no_accepted_action(tmp_path, kind):
             assert texts[:len(seen_events)] == [e["text"] for e in seen_events], crash
     finally:
         server.stop()
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (children, their children, ...), from /proc."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    out: set[int] = set()
+    todo = [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.add(c)
+            todo.append(c)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="needs /proc")
+def test_a_killed_server_leaves_no_process_behind(tmp_path):
+    """After ``kill -9`` of the server, its worker processes (the expert's searches) and
+    the processes that manage them go too: a crash and restart must not leak processes
+    (a new-user trial found three left behind after each crash)."""
+    server = Server(tmp_path, _free_port()).start()
+    try:
+        page = Page(server, server.post({"kind": "match", "preset": "house", "players": 4}))
+        if not page.my_turn(page.state):
+            page.until(page.my_turn)
+        page.ws.send(json.dumps({"type": "hint", "level": "expert"}))   # starts the workers
+        while json.loads(page.ws.recv(timeout=60))["type"] != "hint":
+            pass
+        below = _descendants(server.proc.pid)
+        assert below, "the expert's hint should have started worker processes"
+        page.close()
+        server.kill()
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and any(_alive(p) for p in below):
+            time.sleep(0.2)
+        left = sorted(p for p in below if _alive(p))
+        for p in left:                   # do not leak them from the test either
+            os.kill(p, signal.SIGKILL)
+        assert not left, f"processes left after the server was killed: {left}"
+    finally:
+        server.stop()

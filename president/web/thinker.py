@@ -73,8 +73,13 @@ class Thinker:
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
+            # "spawn": each worker is a child of this server, so its parent-death signal
+            # fires when the server dies. Under "forkserver" the workers were children of
+            # the fork server, which each worker kept alive (every forkserver child holds
+            # the write end of the pipe whose end tells the fork server to exit): a kill -9
+            # of the server left the fork server, the resource tracker and the workers.
             self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_start,
-                                             mp_context=multiprocessing.get_context("forkserver"))
+                                             mp_context=multiprocessing.get_context("spawn"))
         return self._pool
 
     def busy(self) -> bool:
