@@ -42,16 +42,18 @@ def _free_port() -> int:
 
 
 class Served:
-    """An app served by uvicorn in a daemon thread."""
+    """An app served by uvicorn in a daemon thread (``port`` and ``state_dir``: those of a
+    server stopped with ``keep_state=True``, to start it again as after a restart)."""
 
-    def __init__(self, **options) -> None:
-        self.state_dir = tempfile.mkdtemp(prefix="president-e2e-")
+    def __init__(self, *, port: int | None = None, state_dir: str | None = None,
+                 **options) -> None:
+        self.state_dir = state_dir or tempfile.mkdtemp(prefix="president-e2e-")
         # Every browser test comes from 127.0.0.1: no per-address limit on new tables here
         # (the limit has its own tests), or a quick run of the suite would meet it.
         options.setdefault("per_address", 0)
         self.app = create_app(secret=b"e2e-test-secret-0123456789abcdef", allow_seed=True,
                               state_dir=self.state_dir, **options)
-        self.port = _free_port()
+        self.port = port or _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.server = uvicorn.Server(uvicorn.Config(self.app, host="127.0.0.1", port=self.port,
                                                     log_level="warning", lifespan="on"))
@@ -67,10 +69,11 @@ class Served:
     def tables(self):
         return self.app.state.tables
 
-    def stop(self) -> None:
+    def stop(self, *, keep_state: bool = False) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=5)
-        shutil.rmtree(self.state_dir, ignore_errors=True)
+        if not keep_state:
+            shutil.rmtree(self.state_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -706,7 +706,20 @@ function archive(saved, winners = null) {
 
 // ----- connection ---------------------------------------------------------------------
 
+// After this many failed tries in a row the page says the server cannot be reached, and goes
+// on trying every RETRY_MAX_MS (a server restarted by hand may take a minute to come back).
+const RETRIES_QUIET = 5;
+const RETRY_MAX_MS = 5000;
+const UNREACHABLE = "The server cannot be reached. Trying again every few seconds: your game "
+  + "is kept on the server and comes back as soon as it answers.";
+
+function stopRetrying() {
+  clearTimeout(app.retryTimer);
+  app.retryTimer = null;
+}
+
 function closeSocket() {
+  stopRetrying();
   if (app.ws) {
     app.leaving = true;
     app.ws.onclose = null;
@@ -728,6 +741,9 @@ function connect(session) {
   $("log").innerHTML = "";
   $("message").textContent = "";
   $("announce").textContent = "";
+  const lost = app.retries > RETRIES_QUIET;
+  $("connecting-text").textContent = lost ? UNREACHABLE : "Connecting…";
+  $("connecting-stop").hidden = !lost;
   show("connecting");
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/ws`);
@@ -745,15 +761,10 @@ function connect(session) {
     if (app.ws !== ws || app.leaving) return;
     app.ws = null;
     // A match, or a practice round across a server restart (the server keeps both), comes
-    // back when the page reconnects with its seat token.
-    if (app.retries < 5) {
-      app.retries += 1;
-      setTimeout(() => connect(session), 500 * app.retries);
-    } else {
-      showStart(session.kind === "practice"
-        ? "The connection was lost, which ends a practice round. Start a new one."
-        : "The server cannot be reached.");
-    }
+    // back when the page reconnects with its seat token: the page keeps trying, a little
+    // longer each time up to RETRY_MAX_MS, until the server answers or the player leaves.
+    app.retries += 1;
+    app.retryTimer = setTimeout(() => connect(session), Math.min(500 * app.retries, RETRY_MAX_MS));
   };
 }
 
@@ -2277,6 +2288,15 @@ async function main() {
   $("pass").onclick = pass;
   $("clear").onclick = clearSelection;
   $("hint").onclick = askHint;
+  // While the server cannot be reached: stop trying and go to the start screen (a match
+  // stays under "Saved matches", to continue once the server is back).
+  $("connecting-stop").onclick = () => {
+    app.retries = 0;
+    showStart(app.session?.kind === "match"
+      ? "The server could not be reached. Your match is kept: choose Continue under "
+        + "Saved matches once the server is back."
+      : "The server could not be reached. Start a new round once it is back.");
+  };
   $("resume").onclick = resume;
   $("pause-table").onclick = pauseTable;
   $("start-now").onclick = () => send({ type: "start" });

@@ -1,0 +1,75 @@
+"""A server that stays down a while (a crash, then a restart by hand): the page keeps trying
+to reconnect, says after a few tries that the server cannot be reached (with a way back to
+the start screen), and brings the match back by itself as soon as the server answers again.
+A new-user trial found the page giving up after about 7 seconds for good, on a blank start
+screen on a phone.
+
+Screenshots go to ``test-artifacts/screenshots/restart-*.png`` (not committed).
+"""
+
+from __future__ import annotations
+
+import time
+
+from .conftest import Served
+from .test_web_browser import wait_ready
+from .test_web_findings import new_match
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+HAND = "els => els.map(e => e.getAttribute('aria-label') || e.textContent)"
+
+
+def test_the_page_waits_for_a_server_that_comes_back(browser, screenshots):
+    first = Served(bot_delay=0)
+    second = None
+    context = browser.new_context(base_url=first.url, **PHONE)
+    page = context.new_page()
+    try:
+        info, seat = new_match(page, first, seed=11)
+        seat.close()
+        wait_ready(page)
+        hand = page.eval_on_selector_all("#hand .card", HAND)
+        assert hand
+        first.stop(keep_state=True)
+        page.wait_for_selector("#connecting", state="visible")
+        # More than five failed tries (0.5 + 1 + 1.5 + 2 + 2.5 + 3 s): the page says so, in
+        # view at the top of a phone's screen, and offers the way back.
+        page.wait_for_function("() => document.getElementById('connecting-text').textContent"
+                               ".includes('cannot be reached')", timeout=30_000)
+        assert page.is_visible("#connecting-stop")
+        box = page.locator("#connecting").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 740
+        page.screenshot(path=str(screenshots / "restart-360-unreachable.png"))
+        time.sleep(3)                                  # down past the old 7.5 s of tries
+        assert page.is_visible("#connecting")          # still waiting, not given up
+        second = Served(bot_delay=0, port=first.port, state_dir=first.state_dir)
+        page.wait_for_selector("#table", state="visible", timeout=20_000)
+        wait_ready(page)
+        assert page.eval_on_selector_all("#hand .card", HAND) == hand
+        assert not page.is_visible("#connecting")
+    finally:
+        context.close()
+        if second is not None:
+            second.stop()
+        else:
+            first.stop()
+
+
+def test_the_way_back_from_an_unreachable_server(browser, screenshots):
+    first = Served(bot_delay=0)
+    context = browser.new_context(base_url=first.url, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    try:
+        info, seat = new_match(page, first, seed=12)
+        seat.close()
+        wait_ready(page)
+        first.stop(keep_state=True)
+        page.wait_for_selector("#connecting-stop", state="visible", timeout=30_000)
+        page.click("#connecting-stop")
+        page.wait_for_selector("#start", state="visible")
+        assert "Your match is kept" in page.text_content("#form-error")
+        time.sleep(6)                                  # no more tries once the player left
+        assert page.is_visible("#start")
+    finally:
+        context.close()
+        first.stop()
