@@ -7,8 +7,9 @@ in one namespace.
   action ints (:data:`PASS` ``-1``, :func:`encode` ``rank * 4 + count - 1``, :func:`decode`);
 - :mod:`president.players.playout_policies`: how the seats choose while a deal is played to
   its end: :func:`random_playout`, :func:`greedy_playout`, :func:`climbing_playout`,
-  :func:`intermediate_choice` / :func:`intermediate_playout`, and :func:`playout` with a
-  policy named in :data:`PLAYOUTS`.
+  :func:`intermediate_choice` / :func:`intermediate_playout`, :func:`simple_code`,
+  :func:`mixed_playout` (a style per seat), and :func:`playout` with a policy named in
+  :data:`PLAYOUTS`.
 
 This module only re-exports them (every name importable from here before the split still
 is). They exist for the expert player's search and for research loops that need many deals
@@ -26,11 +27,12 @@ same play-outs in C.
 
 from __future__ import annotations
 
-from .playout_policies import (PLAYOUTS, climbing_playout, greedy_playout, intermediate_choice,
-                               intermediate_playout, playout, random_playout)
+from .playout_policies import (MIXED_STYLES, PLAYOUTS, climbing_playout, greedy_playout,
+                               intermediate_choice, intermediate_playout, mixed_playout, playout,
+                               random_playout, simple_code)
 from .playout_state import _MODES as _MODES  # read by president.players.compiled
 from .playout_state import PASS, FastDeal, counts_of_mask, decode, encode
 
 __all__ = ["PASS", "FastDeal", "encode", "decode", "counts_of_mask", "random_playout",
            "greedy_playout", "climbing_playout", "intermediate_choice", "intermediate_playout",
-           "playout", "PLAYOUTS"]
+           "simple_code", "mixed_playout", "MIXED_STYLES", "playout", "PLAYOUTS"]
