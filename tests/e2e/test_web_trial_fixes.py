@@ -207,3 +207,36 @@ def test_the_log_says_who_is_left_holding_cards(browser, served, screenshots, si
         check()
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("players", [4, 7])
+def test_on_a_phone_the_exchange_panel_covers_no_seat(browser, served, screenshots, players):
+    """At 360 px the panel of a pending exchange sat over the felt and covered the side
+    seats' levels and titles (a new-user trial): on a phone it sits under the felt, in the
+    page's flow, clear of every seat and above the hand."""
+    context = browser.new_context(base_url=served.url, **PHONE)
+    page = context.new_page()
+    try:
+        seed = seat0_place_seed(-1) if players == 4 else 5
+        info, seat = new_match(page, served, players=players, seed=seed)
+        seat.play_deal()
+        seat.close()
+        page.wait_for_selector("#result", state="visible")
+        page.click("#result-actions button")                  # Next deal: the exchange
+        page.wait_for_selector("#exchange-panel:not(.after)", state="visible")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(screenshots / f"trial-exchange-pending-{players}p-360.png"))
+        boxes = page.evaluate("""() => {
+          const box = (el) => { const r = el.getBoundingClientRect();
+                                return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+          return {panel: box(document.getElementById('exchange-panel')),
+                  hand: box(document.getElementById('hand')),
+                  seats: [...document.querySelectorAll('#felt .seat')].map(box)};
+        }""")
+        assert len(boxes["seats"]) == players - 1
+        for s in boxes["seats"]:
+            assert not meets(boxes["panel"], s), (boxes["panel"], s)
+        assert boxes["panel"]["bottom"] <= boxes["hand"]["top"]
+        assert page.is_visible("#exchange-panel button")
+    finally:
+        context.close()

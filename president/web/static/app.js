@@ -1705,8 +1705,10 @@ function renderExchange() {
 function fitExchangeSummary() {
   const box = $("exchange-panel");
   const felt = $("felt");
-  const after = !box.hidden && box.classList.contains("after");
-  const want = after ? `${Math.ceil(box.offsetHeight + parseFloat(getComputedStyle(box).marginTop || "0"))}px` : "";
+  // In the page's flow (the summary after the exchange; on a phone the exchange itself too):
+  // the felt gives up the panel's height.
+  const inFlow = !box.hidden && getComputedStyle(box).position === "static";
+  const want = inFlow ? `${Math.ceil(box.offsetHeight + parseFloat(getComputedStyle(box).marginTop || "0"))}px` : "";
   if (felt.style.getPropertyValue("--felt-less") === want) return;
   if (want) felt.style.setProperty("--felt-less", want);
   else felt.style.removeProperty("--felt-less");
