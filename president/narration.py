@@ -45,6 +45,7 @@ from .match import Transfer
 from .rules import Rules
 
 __all__ = ["Span", "Line", "Reader", "narrate", "card_label", "ordinal", "lead_reason",
+           "NOTHING_BEATS", "pass_hint_reason",
            "exchange_plan", "left_holding", "CLEAR_REASONS", "SUIT_SYMBOLS"]
 
 #: The suit symbols, clubs, diamonds, hearts, spades (the order of :class:`~president.cards.Suit`).
@@ -176,6 +177,16 @@ class Reader:
             return f"{self.who(seat, start=start)} {verb}"
         ending = "es" if verb.endswith(("s", "sh", "ch", "o")) else "s"
         return f"{self.names[seat]} {verb}{ending}"
+
+
+NOTHING_BEATS = "nothing you hold beats the pile"
+"""Why a hint says pass when it must (every legal action is a pass)."""
+
+
+def pass_hint_reason(level: str) -> str:
+    """Why a hint of the ``level`` computer player says pass when the seat could beat the
+    pile: the words after "Pass:" in the browser and in brackets in the terminal."""
+    return f"you could beat the pile, but the {level} player would keep its cards for later"
 
 
 def lead_reason(rules: Rules, deal_number: int) -> str:

@@ -50,7 +50,7 @@ class HintFollower:
             hint = [ln for ln in self.buf.getvalue().splitlines() if ln.startswith("Hint (")][-1]
             if ": give " in hint:
                 line = hint.split(": give ", 1)[1]
-            elif hint.endswith(": pass"):
+            elif re.search(r": pass( \(|$)", hint):
                 line = "pass"
             else:
                 line = re.search(r"\(([^()]*)\)$", hint).group(1)
@@ -287,6 +287,10 @@ def test_whole_short_match_with_exchanges(seed, role, opponents):
     out = buf.getvalue()
     m = game.match
     assert m.phase == "match-over" and m.deal_number == 3
+    # every hint to pass says why, as the browser's does
+    flat = " ".join(out.split())
+    assert flat.count("): pass") == flat.count("): pass (") > 0
+    assert "): pass (nothing you hold beats the pile)" in flat
     parts = re.split(r"─+ Deal (\d) ─+", out)
     deals = {int(parts[i]): parts[i + 1] for i in range(1, len(parts), 2)}
     assert sorted(deals) == [1, 2, 3]

@@ -38,6 +38,7 @@ from rich.text import Text
 from ..actions import KIND_NAMES, PASS, Give, Pass, Play
 from ..cards import Card, Rank
 from ..errors import IllegalAction, NotationError, PresidentError
+from ..narration import NOTHING_BEATS, pass_hint_reason
 from ..observation import Observation
 from ..players import available_levels, make_player
 from .view import TableView, cards_text
@@ -318,7 +319,11 @@ class TurnInput(TableView):
                                    f"for a hint; type hint or hint LEVEL, LEVEL one of {levels}")
                 return
         choice = self._hint_players[level].act(obs)
-        self.console.print(f"Hint ({level}): {describe_action(choice)}")
+        why = ""
+        if choice is PASS:   # say why, as the browser does
+            forced = all(a is PASS for a in obs.legal_actions)
+            why = f" ({NOTHING_BEATS if forced else pass_hint_reason(level)})"
+        self.console.print(f"Hint ({level}): {describe_action(choice)}{why}")
 
     def _parse(self, line: str, obs: Observation) -> Play | Pass | Give:
         """Your entry as an action. A rank alone (or its name, :data:`RANK_NAMES`) stands

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..actions import PASS, Give, Play
 from ..players import make_player
+from ..narration import NOTHING_BEATS, pass_hint_reason
 from ..players.simple import simple_choice
 from . import protocol as P
 from .levels import DEFAULT_HINT_LEVEL, FAST_LEVELS, known_levels
@@ -104,9 +105,8 @@ class Hints(TableState):
         if choice is PASS:
             forced = all(a is PASS for a in obs.legal_actions)
             return {"type": "hint", "cards": None, "pass": True,
-                    "text": "Nothing you hold beats the pile: pass." if forced else
-                    f"Pass: you could beat the pile, but the {level} player would keep "
-                    "its cards for later."}
+                    "text": f"{NOTHING_BEATS.capitalize()}: pass." if forced else
+                    f"Pass: {pass_hint_reason(level)}."}
         verb = "Give" if isinstance(choice, Give) else "Play"
         return {"type": "hint", "cards": [str(c) for c in choice.cards], "pass": False,
                 "text": f"{verb} {', '.join(P.card_text(c) for c in choice.cards)}."}
