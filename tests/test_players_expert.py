@@ -189,23 +189,29 @@ def test_root_state_rebuilds_the_engine_state_from_public_history(spec, players)
         assert all(fd.hands[s] == [0] * 13 for s in range(players) if s != obs.seat)
 
 
+def _play_out(m, bots):
+    """Play the rest of ``m``'s deal, each seat by its player's bot, checking every action
+    is legal; the actions taken."""
+    taken = []
+    while m.to_act is not None:
+        seat = m.to_act
+        obs = m.observation(seat)
+        a = bots[m.seating[seat]].act(obs)
+        assert a in obs.legal_actions
+        taken.append(a)
+        m.act(seat, a)
+    return taken
+
+
 def test_expert_is_legal_and_deterministic_and_skips_forced_choices():
     rules = Rules.parse("first-night+swap", players=4)
 
     def run():
         m = Match(rules, seed=3, record_events=False)
         bots = [ExpertPlayer(seed=i, playouts=16, time_limit=None) for i in range(4)]
-        taken = []
-        for _ in range(2):
-            while m.to_act is not None:
-                seat = m.to_act
-                obs = m.observation(seat)
-                a = bots[m.seating[seat]].act(obs)
-                assert a in obs.legal_actions
-                taken.append(a)
-                m.act(seat, a)
-            m.start_next_deal()
-        return taken, bots
+        taken = _play_out(m, bots)
+        m.start_next_deal()
+        return taken + _play_out(m, bots), bots
 
     first, bots = run()
     again, _ = run()
@@ -325,15 +331,7 @@ def test_per_seat_policy_is_legal_and_deterministic(spec):
         m = Match(rules, seed=11, record_events=False)
         bots = [ExpertPlayer(seed=i, playouts=24, time_limit=None, policy="seats")
                 for i in range(4)]
-        taken = []
-        while m.to_act is not None:
-            seat = m.to_act
-            obs = m.observation(seat)
-            a = bots[m.seating[seat]].act(obs)
-            assert a in obs.legal_actions
-            taken.append(a)
-            m.act(seat, a)
-        return taken, bots
+        return _play_out(m, bots), bots
 
     first, bots = run()
     assert run()[0] == first
