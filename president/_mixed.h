@@ -1,7 +1,7 @@
 /* president/_mixed.h: the mixed play-out (each seat in a style of its own) in C. Included
  * by president/_playout.c after its Python glue, just before the method table (it uses St,
- * st_apply, Trace, trace_add, the MT of _mt.h, im_choice, simple_choice and legal_count of
- * _intermediate.h, and the glue's deal_load, get_ints, check_rank_totals and
+ * st_apply, Trace, trace_add, the MT of _mt.h, im_choice and simple_choice of _intermediate.h,
+ * eg_legal of _endgame.h, and the glue's deal_load, get_ints, check_rank_totals and
  * play_loaded); not a header of its own.
  *
  * The Python code is the reference; this file restates, statement for statement:
@@ -16,26 +16,6 @@
 #ifndef PRESIDENT_MIXED_H
 #define PRESIDENT_MIXED_H
 
-/* FastDeal.legal_actions()[i] in normal order (0 <= i < legal_count(d)): on a lead the
- * plays by rank then count; on a pile the ranks beating the top held ``need`` times or
- * more, then the pass */
-static int nth_legal(const St *d, int i) {
-    const int *hand = d->hands[d->to_act];
-    int need = d->need, r;
-    if (!need) {
-        r = 0;
-        while (i >= hand[r]) { i -= hand[r]; r++; }
-        return r * 4 + i;
-    }
-    for (r = d->strict ? d->top + 1 : d->top; r < 13; r++) {
-        if (hand[r] >= need) {
-            if (!i) return r * 4 + need - 1;
-            i--;
-        }
-    }
-    return PASS;
-}
-
 /* mixed_playout: play ``d`` to its end, seat s in style ``style[s]`` */
 static int play_mixed(St *d, MT *mt, const int *style, Trace *tr) {
     int tot[13], r, s;
@@ -48,7 +28,11 @@ static int play_mixed(St *d, MT *mt, const int *style, Trace *tr) {
         switch (style[d->to_act]) {
         case 0: a = im_choice(d, tot); break;
         case 1: a = simple_choice(d); break;
-        default: a = nth_legal(d, (int)(mt_random(mt) * legal_count(d))); break;
+        default: {  /* FastDeal.legal_actions()[int(random() * len(...))] */
+            int acts[56], n = eg_legal(d, acts);
+            a = acts[(int)(mt_random(mt) * n)];
+            break;
+        }
         }
         if (a >= 0) tot[a >> 2] -= (a & 3) + 1;
         if (trace_add(tr, a) < 0) return -1;
