@@ -344,11 +344,18 @@ def traced_playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *
         return finish, actions
     if policy == "random":
         return deal.finish, _python_random_trace(deal, rng)
+    run = _python_intermediate if policy == "intermediate" else _PYTHON[policy]
+    return _recorded(deal, lambda rec: run(rec, rng, eps))
+
+
+def _recorded(deal: FastDeal, play: Callable[[FastDeal], object]) -> tuple[list[int], list[int]]:
+    """Run the Python play-out ``play`` on ``deal`` (changed in place) while recording the
+    actions it applies: ``(finish, actions)``, as the extension's traces give them."""
     rec = object.__new__(_Recording)
     for name in FastDeal.__slots__:
         setattr(rec, name, getattr(deal, name))
     rec.taken = []
-    (_python_intermediate if policy == "intermediate" else _PYTHON[policy])(rec, rng, eps)
+    play(rec)
     for name in FastDeal.__slots__:
         setattr(deal, name, getattr(rec, name))
     return deal.finish, rec.taken
@@ -385,14 +392,7 @@ def traced_mixed_playout(deal: FastDeal, rng: random.Random, styles: list[int], 
     if _compiled(rng, pure, deal.reversal):
         finish, actions = _ext.mixed_playout(deal, rng, list(styles), True)
         return finish, actions
-    rec = object.__new__(_Recording)
-    for name in FastDeal.__slots__:
-        setattr(rec, name, getattr(deal, name))
-    rec.taken = []
-    _py_mixed(rec, styles, rng)
-    for name in FastDeal.__slots__:
-        setattr(deal, name, getattr(rec, name))
-    return deal.finish, rec.taken
+    return _recorded(deal, lambda rec: _py_mixed(rec, styles, rng))
 
 
 def random_deals(rules: Rules, rng: random.Random, count: int, *, policy: str = "random",
