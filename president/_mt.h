@@ -73,7 +73,7 @@ static inline double mt_random(MT *self) {
 }
 
 /* random.Random._randbelow_with_getrandbits(n), 1 <= n < 2**32 */
-static uint32_t mt_below(MT *self, uint32_t n) {
+static MT_MAYBE_UNUSED uint32_t mt_below(MT *self, uint32_t n) {
     int k;
     uint32_t r;
     if (n == 0) return 0;
@@ -81,6 +81,21 @@ static uint32_t mt_below(MT *self, uint32_t n) {
     r = mt_next(self) >> (32 - k);
     while (r >= n) r = mt_next(self) >> (32 - k);
     return r;
+}
+
+/* random.shuffle(a) for a list of len n: for i from n - 1 down to 1, swap a[i] with
+ * _randbelow(i + 1). Written without a branch on _randbelow's rejections: a refused draw
+ * swaps a[i] with itself and keeps i, so the draws and the result are the same. */
+static MT_MAYBE_UNUSED void mt_shuffle(MT *self, int *a, int n) {
+    int i = n - 1;
+    while (i >= 1) {
+        int shift = __builtin_clz((unsigned)(i + 1));  /* 32 - bit_length(i + 1) */
+        int r = (int)(mt_next(self) >> shift);
+        int ok = r <= i, j = ok ? r : i, t = a[i];
+        a[i] = a[j];
+        a[j] = t;
+        i -= ok;
+    }
 }
 
 /* init_genrand(s) of _randommodule.c */

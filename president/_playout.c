@@ -193,41 +193,89 @@ static void above_init(void) {
     }
 }
 
-/* fastsim.random_playout, statement for statement (locals as there) */
-static int play_random(St *d, MT *mt, Trace *tr) {
-    int n = d->n, mode = d->mode, lor = d->lor, strict = d->strict;
+/* SEL8[m][i]: the position of the i-th (from 0) set bit of the byte m */
+static unsigned char SEL8[256][8];
+
+static void sel8_init(void) {
+    int m, b, i;
+    for (m = 0; m < 256; m++)
+        for (b = 0, i = 0; b < 8; b++)
+            if ((m >> b) & 1) SEL8[m][i++] = (unsigned char)b;
+}
+
+#define ONES8 0x0101010101010101ULL
+
+/* The random play-out keeps each hand as 52 bits, four a rank: rank r holds the bits
+ * 4r .. 4r + k - 1 for its k cards ("at least j cards of rank r" is bit 4r + j - 1). Then
+ * the i-th card in rank order and the i-th rank that can follow are both "the i-th set bit",
+ * found without a loop (a broadword select: bytes' counts, their running sums, then one
+ * byte's table). */
+
+/* bits set in x, and the byte-wise running sums of x's set bits (byte j: bytes 0..j) */
+static inline uint64_t byte_sums(uint64_t x) {
+    uint64_t s = x - ((x >> 1) & 0x5555555555555555ULL);
+    s = (s & 0x3333333333333333ULL) + ((s >> 2) & 0x3333333333333333ULL);
+    s = (s + (s >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return s * ONES8;
+}
+
+/* the position of the i-th (from 0) set bit of x, given sums = byte_sums(x), i < bits set */
+static inline int select_bit(uint64_t x, uint64_t sums, int i) {
+    /* bytes whose running sum is at most i: each such byte lies wholly before the bit */
+    uint64_t le = ((((uint64_t)i * ONES8) | 0x8080808080808080ULL) - sums) & 0x8080808080808080ULL;
+    int byte = (int)(((le >> 7) * ONES8) >> 56);
+    int before = (int)(((sums << 8) >> (8 * byte)) & 0xFF);
+    return 8 * byte + SEL8[(x >> (8 * byte)) & 0xFF][i - before];
+}
+
+/* FOLLOW[strict][need][top + 1]: the bits 4r + need - 1 of the ranks r in ABOVE[strict][top + 1]
+ * (the ranks that beat ``top``), for the 52-bit hands */
+static uint64_t FOLLOW[2][5][14];
+
+static void follow_init(void) {  /* after above_init */
+    int strict, need, t, r;
+    for (strict = 0; strict < 2; strict++)
+        for (need = 1; need <= 4; need++)
+            for (t = -1; t < 13; t++) {
+                uint64_t m = 0;
+                for (r = 0; r < 13; r++)
+                    if ((ABOVE[strict][t + 1] >> r) & 1U) m |= 1ULL << (4 * r + need - 1);
+                FOLLOW[strict][need][t + 1] = m;
+            }
+}
+
+/* fastsim.random_playout, statement for statement (locals as there); compiled once per
+ * passing mode and last-of-rank option, so that neither is tested in the loop */
+static inline __attribute__((always_inline))
+int play_random_k(St *d, MT *mt, Trace *tr, const int mode, const int lor) {
+    int n = d->n, strict = d->strict;
     int seat = d->to_act, need = d->need, top = d->top, same = d->same, last = d->last;
     int passes = d->passes;
     unsigned passed = d->passed;
     int left = n - d->nfinish;
-    unsigned at_least[MAXP][5];
-    const unsigned *above = ABOVE[strict ? 1 : 0];
+    uint64_t cards[MAXP];
+    const uint64_t (*follow)[14] = FOLLOW[strict ? 1 : 0];
     int s;
     if (seat < 0) return 0;
     for (s = 0; s < n; s++) {
-        unsigned a1 = 0, a2 = 0, a3 = 0, a4 = 0, bit = 1;
+        uint64_t u = 0;
         int r;
-        for (r = 0; r < 13; r++, bit <<= 1) {  /* without branches */
-            int k = d->hands[s][r];
-            a1 |= bit & -(unsigned)(k > 0);
-            a2 |= bit & -(unsigned)(k > 1);
-            a3 |= bit & -(unsigned)(k > 2);
-            a4 |= bit & -(unsigned)(k > 3);
-        }
-        at_least[s][0] = 0; at_least[s][1] = a1; at_least[s][2] = a2;
-        at_least[s][3] = a3; at_least[s][4] = a4;
+        for (r = 0; r < 13; r++) u |= (uint64_t)((1U << d->hands[s][r]) - 1) << (4 * r);
+        cards[s] = u;
     }
     for (;;) {
         int *hand = d->hands[seat];
-        int clear = 0, rank, count, i;
+        int clear = 0, rank, count, i, pos;
         if (need == 0) {
+            uint64_t u = cards[seat];
             i = d->ncards[seat] > 1 ? (int)(mt_random(mt) * d->ncards[seat]) : 0;
-            rank = 0;
-            while (i >= hand[rank]) { i -= hand[rank]; rank++; }
-            count = i + 1;
+            pos = select_bit(u, byte_sums(u), i);
+            rank = pos >> 2;
+            count = (pos & 3) + 1;
         } else {
-            unsigned avail = at_least[seat][need] & above[top + 1];
-            int nopts = POP13[avail];
+            uint64_t avail = cards[seat] & follow[need][top + 1];
+            uint64_t sums = byte_sums(avail);
+            int nopts = (int)(sums >> 56);
             i = nopts ? (int)(mt_random(mt) * (nopts + 1)) : 0;
             if (i == nopts) {  /* pass */
                 if (trace_add(tr, PASS) < 0) return -1;
@@ -255,18 +303,12 @@ static int play_random(St *d, MT *mt, Trace *tr) {
                 }
                 continue;
             }
-            while (i) { avail &= avail - 1; i--; }
-            rank = __builtin_ctz(avail);
+            rank = select_bit(avail, sums, i) >> 2;
             count = need;
         }
         if (trace_add(tr, rank * 4 + count - 1) < 0) return -1;
-        {
-            /* levels k - count + 1 .. k lose the rank; without branches */
-            unsigned bit = 1U << rank;
-            int k = hand[rank], j;
-            for (j = 1; j <= 4; j++)
-                at_least[seat][j] &= ~(bit & -(unsigned)(j > k - count && j <= k));
-        }
+        /* the bits 4 * rank + k - count .. 4 * rank + k - 1 go */
+        cards[seat] &= ~((((uint64_t)1 << count) - 1) << (4 * rank + hand[rank] - count));
         hand[rank] -= count;
         d->ncards[seat] -= count;
         if (need == 0) {
@@ -314,6 +356,17 @@ static int play_random(St *d, MT *mt, Trace *tr) {
             seat = last;
             while (!d->ncards[seat]) seat = d->after[seat];
         }
+    }
+}
+
+static int play_random(St *d, MT *mt, Trace *tr) {
+    switch (d->mode * 2 + (d->lor != 0)) {
+    case 0: return play_random_k(d, mt, tr, 0, 0);
+    case 1: return play_random_k(d, mt, tr, 0, 1);
+    case 2: return play_random_k(d, mt, tr, 1, 0);
+    case 3: return play_random_k(d, mt, tr, 1, 1);
+    case 4: return play_random_k(d, mt, tr, 2, 0);
+    default: return play_random_k(d, mt, tr, 2, 1);
     }
 }
 
@@ -412,19 +465,14 @@ static int run_policy(St *d, MT *mt, int policy, double epsilon, Trace *tr) {
 
 /* FastDeal.random: a shuffled deck (list of ranks i >> 2) dealt from ``leader`` */
 static void deal_random(St *d, MT *mt, int leader) {
-    int deck[52], i, seat = leader;
+    int deck[52], i, seat = leader, n = d->n;
     for (i = 0; i < 52; i++) deck[i] = i >> 2;
-    for (i = 51; i >= 1; i--) {
-        int j = (int)mt_below(mt, (uint32_t)(i + 1)), t = deck[i];
-        deck[i] = deck[j];
-        deck[j] = t;
-    }
+    mt_shuffle(mt, deck, 52);
     memset(d->hands, 0, sizeof d->hands);
-    memset(d->ncards, 0, sizeof d->ncards);
+    for (i = 0; i < n; i++) d->ncards[i] = 52 / n + ((i - leader + n) % n < 52 % n);
     for (i = 0; i < 52; i++) {
         d->hands[seat][deck[i]]++;
-        d->ncards[seat]++;
-        if (++seat == d->n) seat = 0;
+        if (++seat == n) seat = 0;
     }
     d->to_act = leader;
     d->need = 0; d->top = -1; d->same = 0; d->last = -1; d->passes = 0; d->passed = 0;
@@ -692,10 +740,10 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(deals_doc,
-"deals(players, strict, mode, lor, leader, count, rng, policy, epsilon) -> bytes\n\n"
+"deals(players, strict, mode, lor, leader, count, rng, policy, epsilon) -> list\n\n"
 "``count`` whole deals, each dealt as FastDeal.random(rules, rng, leader) and played out\n"
-"with ``policy`` from the same generator; returns the finishing orders, ``players`` seats\n"
-"per deal, as bytes (count * players).");
+"with ``policy`` from the same generator; returns the finishing orders, one list of\n"
+"``players`` seats per deal.");
 
 static PyObject *py_deals(PyObject *self, PyObject *args) {
     int n, strict, mode, lor, leader, policy;
@@ -704,7 +752,7 @@ static PyObject *py_deals(PyObject *self, PyObject *args) {
     PyObject *rng, *gauss = NULL, *out;
     MT mt;
     St d;
-    char *buf;
+    unsigned char *buf;
     if (!PyArg_ParseTuple(args, "iiiiinOid", &n, &strict, &mode, &lor, &leader, &count, &rng,
                           &policy, &epsilon))
         return NULL;
@@ -712,10 +760,9 @@ static PyObject *py_deals(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "players 2-7, a leader seat, count >= 0, mode 0-2");
         return NULL;
     }
-    out = PyBytes_FromStringAndSize(NULL, count * n);
-    if (out == NULL) return NULL;
-    buf = PyBytes_AS_STRING(out);
-    if (mt_load(rng, &mt, &gauss) < 0) { Py_DECREF(out); return NULL; }
+    buf = PyMem_Malloc(count * n + 1);
+    if (buf == NULL) return PyErr_NoMemory();
+    if (mt_load(rng, &mt, &gauss) < 0) { PyMem_Free(buf); return NULL; }
     d.n = n; d.strict = strict; d.mode = mode; d.lor = lor;
     st_init_after(&d);
     Py_BEGIN_ALLOW_THREADS
@@ -724,11 +771,21 @@ static PyObject *py_deals(PyObject *self, PyObject *args) {
         run_policy(&d, &mt, policy, epsilon, NULL);  /* no trace: cannot fail */
         {
             int s;
-            for (s = 0; s < n; s++) buf[i * n + s] = (char)d.finish[s];
+            for (s = 0; s < n; s++) buf[i * n + s] = (unsigned char)d.finish[s];
         }
     }
     Py_END_ALLOW_THREADS
-    if (mt_store(rng, &mt, gauss) < 0) { Py_DECREF(out); return NULL; }
+    if (mt_store(rng, &mt, gauss) < 0) { PyMem_Free(buf); return NULL; }
+    /* one finishing order (a list of seats) per deal */
+    out = PyList_New(count);
+    for (i = 0; out != NULL && i < count; i++) {
+        PyObject *order = PyList_New(n);
+        int s;
+        if (order == NULL) { Py_CLEAR(out); break; }
+        for (s = 0; s < n; s++) PyList_SET_ITEM(order, s, PyLong_FromLong(buf[i * n + s]));
+        PyList_SET_ITEM(out, i, order);
+    }
+    PyMem_Free(buf);
     return out;
 }
 
@@ -927,6 +984,8 @@ PyMODINIT_FUNC PyInit__playout(void) {
     PyObject *m;
     pop13_init();
     above_init();
+    sel8_init();
+    follow_init();
     m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     mt_setup();

@@ -342,19 +342,14 @@ static void load_hands(CoreObject *self, Deal *d, const uint64_t *h, int leader)
 }
 
 static void deal_from(CoreObject *self, Deal *d, MT *rng) {
-    int n = self->players, dealer, seat, i, t, deck[52], leader;
+    int n = self->players, dealer, seat, i, deck[52], leader;
     uint64_t h[MAXP];
     MT sub;
     dealer = (int)mt_below(rng, (uint32_t)n);           /* rng.randrange(n) */
     mt_seed_u64(&sub, mt_bits64(rng, 63));              /* Match(seed=rng.getrandbits(63)) */
     mt_seed_u64(&sub, mt_first_word(&sub));             /* deal_hands(.., getrandbits(32)) */
     for (i = 0; i < 52; i++) deck[i] = i;
-    for (i = 51; i > 0; i--) {                          /* random.shuffle */
-        int j = (int)mt_below(&sub, (uint32_t)(i + 1));
-        t = deck[i];
-        deck[i] = deck[j];
-        deck[j] = t;
-    }
+    mt_shuffle(&sub, deck, 52);
     memset(h, 0, sizeof h);
     seat = after(dealer, n);
     for (i = 0; i < 52; i++) {

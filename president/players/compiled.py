@@ -425,10 +425,10 @@ def random_deals(rules: Rules, rng: random.Random, count: int, *, policy: str = 
     eps = _EPSILON[policy] if epsilon is None else epsilon
     if policy != "intermediate" and _compiled(rng, pure, rules.reversal):
         n = rules.players
-        raw = _ext.deals(n, rules.beat == "higher", fastsim._MODES[rules.passing],
-                         bool(rules.last_of_rank_clears), leader, count, rng,
-                         POLICIES[policy], eps)
-        return [list(raw[i:i + n]) for i in range(0, len(raw), n)]
+        orders: list[list[int]] = _ext.deals(
+            n, rules.beat == "higher", fastsim._MODES[rules.passing],
+            bool(rules.last_of_rank_clears), leader, count, rng, POLICIES[policy], eps)
+        return orders
     out = []
     for _ in range(count):
         fd = FastDeal.random(rules, rng, leader)
