@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 
 .PHONY: play test setup browser bench lint
 
-$(BIN)/president: pyproject.toml setup.py president/_playout.c president/_vector.c president/_mt.h \
+$(BIN)/president: pyproject.toml setup.py president/_playout.c president/_vector.c president/_mt.h president/_bits.h \
 		president/_intermediate.h president/_endgame.h president/_mixed.h
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip

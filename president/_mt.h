@@ -107,40 +107,69 @@ static MT_MAYBE_UNUSED void mt_init_genrand(MT *self, uint32_t s) {
     self->index = MT_N;
 }
 
-/* init_by_array(key, len) of _randommodule.c; its start, init_genrand(19650218), is the same
- * for every key and is worked out once */
-static MT_MAYBE_UNUSED void mt_init_by_array(MT *self, const uint32_t *key, size_t len) {
+/* random.Random(seed) for ints 0 <= seed < 2**64, on m <= MT_LANES generators at once:
+ * init_by_array of _randommodule.c with the seed's 32-bit words as the key, least significant
+ * first, as many as its bit length needs (one for 0). Its start, init_genrand(19650218), is
+ * the same for every key and is worked out once. Seeding is two serial chains of about 620
+ * multiplications each; the generators' chains are independent, so stepping them side by
+ * side lets the processor overlap them (a deal's two seedings are most of its cost). */
+#define MT_LANES 4
+
+static inline __attribute__((always_inline))
+void mt_seed_lanes(MT **g, const uint64_t *seeds, const int m) {
     static MT base;
     static int base_ready = 0;
-    uint32_t *mt = self->state;
-    size_t i = 1, j = 0, k;
+    uint32_t *mt[MT_LANES], term[MT_LANES][2], prev[MT_LANES];  /* prev: x[i - 1] */
+    int i = 1, k, q;
     if (!base_ready) {
         mt_init_genrand(&base, 19650218U);
         base_ready = 1;
     }
-    memcpy(self, &base, sizeof base);
-    for (k = MT_N > len ? MT_N : len; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
-        i++;
-        j++;
-        if (i >= MT_N) { mt[0] = mt[MT_N - 1]; i = 1; }
-        if (j >= len) j = 0;
+    for (q = 0; q < m; q++) {
+        uint32_t lo = (uint32_t)seeds[q], hi = (uint32_t)(seeds[q] >> 32);
+        memcpy(g[q], &base, sizeof base);
+        mt[q] = g[q]->state;
+        term[q][0] = lo;                  /* key[j] + j, with j = 0, 1, 0, 1, ... */
+        term[q][1] = hi ? hi + 1U : lo;   /* a one-word key keeps j = 0 */
+        prev[q] = mt[q][0];
+    }
+    for (k = 0; k < MT_N; k++) {
+        for (q = 0; q < m; q++) {
+            uint32_t *x = mt[q];
+            x[i] = prev[q] = (x[i] ^ ((prev[q] ^ (prev[q] >> 30)) * 1664525U)) + term[q][k & 1];
+        }
+        if (++i >= MT_N) {
+            for (q = 0; q < m; q++) mt[q][0] = mt[q][MT_N - 1];
+            i = 1;
+        }
     }
     for (k = MT_N - 1; k; k--) {
-        mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941U)) - (uint32_t)i;
-        i++;
-        if (i >= MT_N) { mt[0] = mt[MT_N - 1]; i = 1; }
+        for (q = 0; q < m; q++) {
+            uint32_t *x = mt[q];
+            x[i] = prev[q] = (x[i] ^ ((prev[q] ^ (prev[q] >> 30)) * 1566083941U)) - (uint32_t)i;
+        }
+        if (++i >= MT_N) {
+            for (q = 0; q < m; q++) mt[q][0] = mt[q][MT_N - 1];
+            i = 1;
+        }
     }
-    mt[0] = 0x80000000U;
+    for (q = 0; q < m; q++) mt[q][0] = 0x80000000U;
 }
 
-/* random.Random(seed) for an int 0 <= seed < 2**64: the key is the seed's 32-bit words, least
- * significant first, as many as its bit length needs (one for 0) */
+/* mt_seed_lanes for any m from 1 to MT_LANES (each m compiled on its own) */
+static MT_MAYBE_UNUSED void mt_seed_many(MT **g, const uint64_t *seeds, int m) {
+    switch (m) {
+    case 1: mt_seed_lanes(g, seeds, 1); break;
+    case 2: mt_seed_lanes(g, seeds, 2); break;
+    case 3: mt_seed_lanes(g, seeds, 3); break;
+    case MT_LANES: mt_seed_lanes(g, seeds, MT_LANES); break;
+    default: break;  /* never: 1 <= m <= MT_LANES */
+    }
+}
+
+/* random.Random(seed) for an int 0 <= seed < 2**64 */
 static MT_MAYBE_UNUSED void mt_seed_u64(MT *self, uint64_t seed) {
-    uint32_t key[2];
-    key[0] = (uint32_t)seed;
-    key[1] = (uint32_t)(seed >> 32);
-    mt_init_by_array(self, key, key[1] ? 2 : 1);
+    mt_seed_many(&self, &seed, 1);
 }
 
 /* The first genrand_uint32 of a generator just seeded (index == MT_N), without refilling

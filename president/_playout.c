@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_bits.h"
 #include "_mt.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -193,40 +194,10 @@ static void above_init(void) {
     }
 }
 
-/* SEL8[m][i]: the position of the i-th (from 0) set bit of the byte m */
-static unsigned char SEL8[256][8];
-
-static void sel8_init(void) {
-    int m, b, i;
-    for (m = 0; m < 256; m++)
-        for (b = 0, i = 0; b < 8; b++)
-            if ((m >> b) & 1) SEL8[m][i++] = (unsigned char)b;
-}
-
-#define ONES8 0x0101010101010101ULL
-
 /* The random play-out keeps each hand as 52 bits, four a rank: rank r holds the bits
  * 4r .. 4r + k - 1 for its k cards ("at least j cards of rank r" is bit 4r + j - 1). Then
- * the i-th card in rank order and the i-th rank that can follow are both "the i-th set bit",
- * found without a loop (a broadword select: bytes' counts, their running sums, then one
- * byte's table). */
-
-/* bits set in x, and the byte-wise running sums of x's set bits (byte j: bytes 0..j) */
-static inline uint64_t byte_sums(uint64_t x) {
-    uint64_t s = x - ((x >> 1) & 0x5555555555555555ULL);
-    s = (s & 0x3333333333333333ULL) + ((s >> 2) & 0x3333333333333333ULL);
-    s = (s + (s >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return s * ONES8;
-}
-
-/* the position of the i-th (from 0) set bit of x, given sums = byte_sums(x), i < bits set */
-static inline int select_bit(uint64_t x, uint64_t sums, int i) {
-    /* bytes whose running sum is at most i: each such byte lies wholly before the bit */
-    uint64_t le = ((((uint64_t)i * ONES8) | 0x8080808080808080ULL) - sums) & 0x8080808080808080ULL;
-    int byte = (int)(((le >> 7) * ONES8) >> 56);
-    int before = (int)(((sums << 8) >> (8 * byte)) & 0xFF);
-    return 8 * byte + SEL8[(x >> (8 * byte)) & 0xFF][i - before];
-}
+ * the i-th card in rank order and the i-th rank that can follow are both "the i-th set bit"
+ * (select_bit of _bits.h, without a loop). */
 
 /* FOLLOW[strict][need][top + 1]: the bits 4r + need - 1 of the ranks r in ABOVE[strict][top + 1]
  * (the ranks that beat ``top``), for the 52-bit hands */
@@ -984,7 +955,7 @@ PyMODINIT_FUNC PyInit__playout(void) {
     PyObject *m;
     pop13_init();
     above_init();
-    sel8_init();
+    bits_setup();
     follow_init();
     m = PyModule_Create(&module);
     if (m == NULL) return NULL;

@@ -29,6 +29,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_bits.h"
 #include "_mt.h"
 
 #define MAXP 7
@@ -208,7 +209,7 @@ static int kernel_pass(Deal *d, int n, int mode, int seat) {
 /* legality (kernel.legal_actions on the hand's counts per rank) and the table's step         */
 
 static inline int rank_count(uint64_t hand, int rank) {
-    return __builtin_popcountll((hand >> (rank * 4)) & 15);
+    return NIB_BITS[(hand >> (rank * 4)) & 15];
 }
 
 /* the lowest rank that beats `top` (kernel.first_rank_to_follow) */
@@ -226,17 +227,19 @@ static int is_legal(const Deal *d, int strict, long long action) {
     return count == d->need && rank >= first_to_follow(d->top, strict);
 }
 
+/* LEAD_MASK[k]: the four mask entries of a rank held k times on an empty pile (sizes 1..k) */
+static const int8_t LEAD_MASK[5][4] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {1, 1, 0, 0}, {1, 1, 1, 0},
+                                       {1, 1, 1, 1}};
+
 static void write_mask(const Deal *d, int strict, int8_t *m) {
     uint64_t hand = d->hand[d->to_act];
-    int r, k, held;
-    memset(m, 0, NUM_ACTIONS);
+    int r;
     if (d->need == 0) {
-        for (r = 0; r < 13; r++) {
-            held = rank_count(hand, r);
-            for (k = 0; k < held; k++) m[r * 4 + k] = 1;
-        }
+        for (r = 0; r < 13; r++) memcpy(m + r * 4, LEAD_MASK[rank_count(hand, r)], 4);
+        memset(m + 52, 0, NUM_ACTIONS - 52);
         return;
     }
+    memset(m, 0, NUM_ACTIONS);
     for (r = first_to_follow(d->top, strict); r < 13; r++)
         if (rank_count(hand, r) >= d->need) m[r * 4 + d->need - 1] = 1;
     m[PASS_ACTION] = 1;
@@ -333,7 +336,7 @@ static void load_hands(CoreObject *self, Deal *d, const uint64_t *h, int leader)
     memset(d, 0, sizeof(Deal));
     for (k = 0; k < self->players; k++) {
         d->hand[k] = h[k];
-        d->ncards[k] = __builtin_popcountll(h[k]);
+        d->ncards[k] = bit_count(h[k]);
     }
     d->to_act = leader;
     d->top = -1;
@@ -341,44 +344,64 @@ static void load_hands(CoreObject *self, Deal *d, const uint64_t *h, int leader)
     d->loaded = 1;
 }
 
-static void deal_from(CoreObject *self, Deal *d, MT *rng) {
-    int n = self->players, dealer, seat, i, deck[52], leader;
-    uint64_t h[MAXP];
-    MT sub;
-    dealer = (int)mt_below(rng, (uint32_t)n);           /* rng.randrange(n) */
-    mt_seed_u64(&sub, mt_bits64(rng, 63));              /* Match(seed=rng.getrandbits(63)) */
-    mt_seed_u64(&sub, mt_first_word(&sub));             /* deal_hands(.., getrandbits(32)) */
-    for (i = 0; i < 52; i++) deck[i] = i;
-    mt_shuffle(&sub, deck, 52);
-    memset(h, 0, sizeof h);
-    seat = after(dealer, n);
-    for (i = 0; i < 52; i++) {
-        h[seat] |= (uint64_t)1 << deck[i];
-        seat = after(seat, n);
+/* Deal m <= MT_LANES tables d[q], each from its own table's generator rng[q], as
+ * president.env.table.Table.reset draws: the dealer, a match generator seeded from the
+ * table's, the deal's shuffle generator seeded from that one's first word, a shuffle. The m
+ * tables' seedings run side by side (mt_seed_many); each generator draws what it would
+ * alone. */
+static void deal_from(CoreObject *self, Deal **d, MT **rng, int m) {
+    int n = self->players, dealer[MT_LANES], q, seat, i, deck[52], leader;
+    uint64_t seeds[MT_LANES] = {0}, h[MAXP];
+    MT subs[MT_LANES], *sub[MT_LANES];
+    for (q = 0; q < m; q++) {
+        dealer[q] = (int)mt_below(rng[q], (uint32_t)n);  /* rng.randrange(n) */
+        seeds[q] = mt_bits64(rng[q], 63);                /* Match(seed=rng.getrandbits(63)) */
+        sub[q] = &subs[q];
     }
-    if (self->lead_seat >= 0) {
-        leader = self->lead_seat;
-    } else {
-        leader = after(dealer, n);
-        if (self->lead_bit) {
-            for (seat = 0; seat < n; seat++) {
-                if (h[seat] & self->lead_bit) {
-                    leader = seat;
-                    break;
+    mt_seed_many(sub, seeds, m);
+    for (q = 0; q < m; q++) seeds[q] = mt_first_word(sub[q]);  /* deal_hands(.., getrandbits(32)) */
+    mt_seed_many(sub, seeds, m);
+    for (q = 0; q < m; q++) {
+        for (i = 0; i < 52; i++) deck[i] = i;
+        mt_shuffle(sub[q], deck, 52);
+        memset(h, 0, sizeof h);
+        seat = after(dealer[q], n);
+        for (i = 0; i < 52; i++) {
+            h[seat] |= (uint64_t)1 << deck[i];
+            seat = after(seat, n);
+        }
+        if (self->lead_seat >= 0) {
+            leader = self->lead_seat;
+        } else {
+            leader = after(dealer[q], n);
+            if (self->lead_bit) {
+                for (seat = 0; seat < n; seat++) {
+                    if (h[seat] & self->lead_bit) {
+                        leader = seat;
+                        break;
+                    }
                 }
             }
         }
+        load_hands(self, d[q], h, leader);
     }
-    load_hands(self, d, h, leader);
 }
 
-/* Deal table d from the random.Random rng, leaving rng as the Python draws would. */
-static int deal_with(CoreObject *self, Deal *d, PyObject *rng) {
-    MT mt;
-    PyObject *gauss = NULL;
-    if (mt_load(rng, &mt, &gauss) < 0) return -1;
-    deal_from(self, d, &mt);
-    return mt_store(rng, &mt, gauss);
+/* Deal tables d[0 .. m) (m <= MT_LANES) from their random.Random rngs[0 .. m), leaving each
+ * rng as the Python draws would. On an error nothing is dealt. */
+static int deal_with(CoreObject *self, Deal **d, PyObject **rngs, int m) {
+    MT mts[MT_LANES], *mt[MT_LANES];
+    PyObject *gauss[MT_LANES];
+    int q, failed = 0;
+    for (q = 0; q < m; q++) {
+        gauss[q] = NULL;
+        mt[q] = &mts[q];
+        if (mt_load(rngs[q], mt[q], &gauss[q]) < 0) return -1;
+    }
+    deal_from(self, d, mt, m);
+    for (q = 0; q < m; q++)
+        if (mt_store(rngs[q], mt[q], gauss[q]) < 0) failed = 1;
+    return failed ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -546,7 +569,10 @@ static PyObject *Core_deal(CoreObject *self, PyObject *args) {
         PyErr_SetString(PyExc_IndexError, "table index out of range");
         return NULL;
     }
-    if (deal_with(self, &self->deals[i], rng) < 0) return NULL;
+    {
+        Deal *d = &self->deals[i];
+        if (deal_with(self, &d, &rng, 1) < 0) return NULL;
+    }
     Py_RETURN_NONE;
 }
 
@@ -621,11 +647,18 @@ static PyObject *Core_step(CoreObject *self, PyObject *args) {
                                        rew + i * self->players);
         result += ended[i];
     }
-    if (seq && result) {
-        for (i = 0; i < n; i++) {
-            if (ended[i] && deal_with(self, &self->deals[i], PySequence_Fast_GET_ITEM(seq, i)) < 0) {
-                result = -1;
-                break;
+    if (seq && result) {  /* deal the ended tables again, MT_LANES at a time */
+        Deal *batch[MT_LANES];
+        PyObject *rngs[MT_LANES];
+        int m = 0;
+        for (i = 0; i < n && result != -1; i++) {
+            if (ended[i]) {
+                batch[m] = &self->deals[i];
+                rngs[m++] = PySequence_Fast_GET_ITEM(seq, i);
+            }
+            if (m == MT_LANES || (m && i == n - 1)) {
+                if (deal_with(self, batch, rngs, m) < 0) result = -1;
+                m = 0;
             }
         }
     }
@@ -805,7 +838,7 @@ static int deal_sane(const Deal *d, int n) {
     for (k = d->rl_head; k < d->rl_head + d->rl_len; k++)
         if (d->round_left[k] < 0 || d->round_left[k] >= n) return 0;
     for (k = 0; k < n; k++)
-        if ((d->hand[k] >> 52) || d->ncards[k] != __builtin_popcountll(d->hand[k])) return 0;
+        if ((d->hand[k] >> 52) || d->ncards[k] != bit_count(d->hand[k])) return 0;
     return 1;
 }
 
@@ -946,6 +979,7 @@ PyMODINIT_FUNC PyInit__vector(void) {
     m = PyModule_Create(&module);
     if (!m) return NULL;
     mt_setup();
+    bits_setup();
     Py_INCREF(&CoreType);
     if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
         Py_DECREF(&CoreType);
