@@ -146,13 +146,21 @@ def test_a_computer_play_is_shown_moving(browser, served_slow, screenshots):
         assert page.get_attribute("#table", "data-motion") == "on"
         page.click("#hint")
         page.wait_for_function("() => document.getElementById('message').textContent.startsWith('Hint')")
-        # Record every frame of each flight: where it is, from start to landing.
-        page.evaluate("""() => { window.paths = {}; window.landed = []; new MutationObserver((ms) => {
+        # Record every frame of each flight: where it is, from start to landing, with the
+        # seat's place when it starts and the pile's on its last frame (taken then, in the
+        # page: on a busy machine later plays may have changed the table before Python asks).
+        page.evaluate("""() => { window.paths = {}; window.ends = {}; window.landed = [];
+            const mid = (e) => { const r = e.getBoundingClientRect();
+                return [r.left + r.width / 2, r.top + r.height / 2]; };
+            new MutationObserver((ms) => {
             for (const m of ms) for (const n of m.addedNodes) {
                 if (!n.classList?.contains('flying')) continue;
-                const path = (window.paths[n.dataset.seat] = []);
-                const step = () => { if (!n.isConnected) { window.landed.push(n.dataset.seat); return; }
-                    const r = n.getBoundingClientRect(); path.push([r.left + r.width / 2, r.top + r.height / 2]);
+                const seat = n.dataset.seat, path = (window.paths[seat] = []);
+                const ends = (window.ends[seat] = {});
+                const place = document.querySelector(`#opponents [data-seat='${seat}']`);
+                if (place) ends.seat = mid(place);
+                const step = () => { if (!n.isConnected) { window.landed.push(seat); return; }
+                    path.push(mid(n)); ends.pile = mid(document.getElementById('pile-cards'));
                     requestAnimationFrame(step); };
                 step();
             } }).observe(document.getElementById('fx'), {childList: true}); }""")
@@ -163,14 +171,13 @@ def test_a_computer_play_is_shown_moving(browser, served_slow, screenshots):
         page.wait_for_function("() => window.landed.some(s => s !== '0')", timeout=5000)
         seat = next(s for s in page.evaluate("window.landed") if s != "0")
         path = page.evaluate(f"window.paths['{seat}']")
-        robin = page.locator(f"#opponents [data-seat='{seat}']").bounding_box()
-        pile = page.locator("#pile-cards").bounding_box()
-        centre = lambda b: (b["x"] + b["width"] / 2, b["y"] + b["height"] / 2)  # noqa: E731
+        ends = page.evaluate(f"window.ends['{seat}']")
         dist = lambda p, q: ((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5  # noqa: E731
         # It starts at that seat, moves over several frames and lands on the pile.
         assert len({tuple(map(round, p)) for p in path}) >= 4, path
-        assert dist(path[0], centre(robin)) < 30, (path[0], robin)
-        assert dist(path[-1], centre(pile)) < 30, (path[-1], pile)
+        assert "seat" in ends, f"seat {seat} has no place among the opponents"
+        assert dist(path[0], ends["seat"]) < 30, (path[0], ends)
+        assert dist(path[-1], ends["pile"]) < 30, (path[-1], ends)
     finally:
         context.close()
 
