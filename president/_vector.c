@@ -227,22 +227,32 @@ static int is_legal(const Deal *d, int strict, long long action) {
     return count == d->need && rank >= first_to_follow(d->top, strict);
 }
 
-/* LEAD_MASK[k]: the four mask entries of a rank held k times on an empty pile (sizes 1..k) */
-static const int8_t LEAD_MASK[5][4] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {1, 1, 0, 0}, {1, 1, 1, 0},
-                                       {1, 1, 1, 1}};
+/* MASK8[need][b]: the eight mask entries (actions 4r .. 4r + 7) of the two ranks r, r + 1
+ * whose suits are the byte b of a hand (low nibble: rank r): need 0 (an empty pile) allows
+ * every size from 1 to the cards held, need 1..4 only that size when enough are held */
+static int8_t MASK8[5][256][8];
 
+static void mask8_init(void) {
+    int need, b, half, k;
+    for (need = 0; need <= 4; need++)
+        for (b = 0; b < 256; b++)
+            for (half = 0; half < 2; half++) {
+                int held = NIB_BITS[(b >> (4 * half)) & 15];
+                for (k = 0; k < 4; k++)
+                    MASK8[need][b][4 * half + k] = (int8_t)(need ? k + 1 == need && held >= need
+                                                                 : k < held);
+            }
+}
+
+/* kernel.legal_actions as a mask: the hand's bytes (two ranks each) through MASK8, with the
+ * ranks that do not beat the pile removed first; actions 52.. are pass, then the gives */
 static void write_mask(const Deal *d, int strict, int8_t *m) {
     uint64_t hand = d->hand[d->to_act];
-    int r;
-    if (d->need == 0) {
-        for (r = 0; r < 13; r++) memcpy(m + r * 4, LEAD_MASK[rank_count(hand, r)], 4);
-        memset(m + 52, 0, NUM_ACTIONS - 52);
-        return;
-    }
-    memset(m, 0, NUM_ACTIONS);
-    for (r = first_to_follow(d->top, strict); r < 13; r++)
-        if (rank_count(hand, r) >= d->need) m[r * 4 + d->need - 1] = 1;
-    m[PASS_ACTION] = 1;
+    int c, need = d->need;
+    if (need) hand &= ~(uint64_t)0 << (4 * first_to_follow(d->top, strict));
+    for (c = 0; c < 7; c++) memcpy(m + 8 * c, MASK8[need][(hand >> (8 * c)) & 255], 8);
+    memset(m + 56, 0, NUM_ACTIONS - 56);  /* 52..55 are 0 already: no cards above bit 51 */
+    m[PASS_ACTION] = need > 0;             /* kernel.may_pass */
 }
 
 /* the `count` lowest suits held of `rank`, as a card mask (encoding.play_for) */
@@ -980,6 +990,7 @@ PyMODINIT_FUNC PyInit__vector(void) {
     if (!m) return NULL;
     mt_setup();
     bits_setup();
+    mask8_init();
     Py_INCREF(&CoreType);
     if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
         Py_DECREF(&CoreType);
