@@ -5,17 +5,28 @@ BIN := $(VENV)/bin
 
 .PHONY: play test setup browser bench lint
 
-$(BIN)/president: pyproject.toml setup.py president/_playout.c president/_vector.c president/_mt.h president/_bits.h \
-		president/_intermediate.h president/_endgame.h president/_mixed.h
+# What the C extensions are built from: a change re-installs.
+SOURCES := pyproject.toml setup.py president/_playout.c president/_vector.c president/_mt.h \
+	president/_bits.h president/_intermediate.h president/_endgame.h president/_mixed.h
+
+# The game needs only the `cli` and `web` extras; everything else (the research
+# environments, Ray, the test and lint tools) comes with `make setup`, `make test`, `make bench`.
+$(VENV)/.play-ready: $(SOURCES)
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[cli,web]'
+	touch $@
+
+$(VENV)/.all-ready: $(SOURCES)
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[all]'
-	touch $@
+	touch $@ $(VENV)/.play-ready
 
-setup: $(BIN)/president
+setup: $(VENV)/.all-ready
 
 # Set up and start the browser game (`make play PORT=8001` for another port).
-play: setup
+play: $(VENV)/.play-ready
 	$(BIN)/president serve$(if $(PORT), --port $(PORT))
 
 # Debian's Chromium for the end-to-end tests (never `playwright install`).
