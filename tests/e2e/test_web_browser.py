@@ -37,7 +37,7 @@ def take_turn(page) -> None:
     """One turn as the hint says: Hint, then Play selected cards or Pass."""
     before = actions(page)
     page.evaluate("document.getElementById('message').textContent = ''")
-    if page.is_disabled("#hint"):
+    if page.get_attribute("#hint", "aria-disabled") == "true":
         # Hint cannot help when nothing you hold beats the pile: the page says so; pass.
         assert page.text_content("#play-why").startswith("Nothing you hold beats")
         page.click("#pass")

@@ -205,6 +205,26 @@ def test_reduced_motion_shows_plays_at_once(browser, served_slow):
         context.close()
 
 
+def test_a_tap_on_the_greyed_hint_says_why_on_a_phone(browser, served_slow):
+    # A touch screen never shows a button's title, so the greyed Hint must answer a tap.
+    context = browser.new_context(base_url=served_slow.url, **PHONE)
+    page = context.new_page()
+    try:
+        page.goto("/")
+        page.tap("#start-practice")
+        wait_ready(page)
+        assert page.get_attribute("#hint", "aria-disabled") == "false"
+        page.tap("#hint")
+        page.wait_for_function("() => document.getElementById('message').textContent.startsWith('Hint')")
+        page.tap("#play")
+        # The computers now play (slowly): Hint is greyed, yet a tap gives the reason.
+        page.wait_for_function("() => document.getElementById('hint').getAttribute('aria-disabled') === 'true'")
+        page.tap("#hint", force=True)   # Playwright would wait for an enabled button; a finger does not
+        assert page.text_content("#message") == "No hint: not your turn."
+    finally:
+        context.close()
+
+
 def test_result_view_closes_and_reopens(page, screenshots):
     page.goto("/")
     page.click("#start-practice")

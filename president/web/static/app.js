@@ -1676,8 +1676,12 @@ function renderControls() {
   const onlyPass = playing && s.legal.length === 1 && s.legal[0] === "pass";
   $("play").disabled = !playing || app.selected.size === 0;
   $("pass").disabled = !playing || !s.legal.includes("pass");
-  $("hint").disabled = app.hinting || hintBlocked() !== null;
-  $("hint").title = hintBlocked() ? `Hint: ${hintBlocked()}` : "Ask a computer player for a suggestion";
+  // Blocked, Hint stays tappable (greyed, aria-disabled) so that a tap says why: a touch
+  // screen never shows the title. It is disabled only while a hint is on its way.
+  const blocked = hintBlocked();
+  $("hint").disabled = app.hinting;
+  $("hint").setAttribute("aria-disabled", String(app.hinting || blocked !== null));
+  $("hint").title = blocked ? `Hint: ${blocked}` : "Ask a computer player for a suggestion";
   $("clear").disabled = app.selected.size === 0;
   for (const id of ["play", "pass", "hint", "clear"]) $(id).hidden = over;
   $("show-result").hidden = !over || !$("result").hidden;
