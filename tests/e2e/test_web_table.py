@@ -9,6 +9,8 @@ Screenshots of each state go to ``test-artifacts/screenshots/table-*.png`` (not 
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from president import Match, Rules
@@ -136,16 +138,27 @@ def test_seven_players_sit_around_the_table(browser, served, screenshots, size, 
         context.close()
 
 
-def test_a_computer_play_is_shown_moving(browser, served_slow, screenshots):
-    context = browser.new_context(base_url=served_slow.url, **DESKTOP)
+@contextlib.contextmanager
+def practice_with_hint(browser, served, *, touch: bool = False, **context_options):
+    """A new browser context on a practice round, the first hint asked and shown (tapped
+    with ``touch``); yields the page and closes the context after."""
+    context = browser.new_context(base_url=served.url, **context_options)
     page = context.new_page()
+    press = page.tap if touch else page.click
     try:
         page.goto("/")
-        page.click("#start-practice")
+        press("#start-practice")
         wait_ready(page)
-        assert page.get_attribute("#table", "data-motion") == "on"
-        page.click("#hint")
+        press("#hint")
         page.wait_for_function("() => document.getElementById('message').textContent.startsWith('Hint')")
+        yield page
+    finally:
+        context.close()
+
+
+def test_a_computer_play_is_shown_moving(browser, served_slow, screenshots):
+    with practice_with_hint(browser, served_slow, **DESKTOP) as page:
+        assert page.get_attribute("#table", "data-motion") == "on"
         # Record every frame of each flight: where it is, from start to landing, with the
         # seat's place when it starts and the pile's on its last frame (taken then, in the
         # page: on a busy machine later plays may have changed the table before Python asks).
@@ -178,51 +191,30 @@ def test_a_computer_play_is_shown_moving(browser, served_slow, screenshots):
         assert "seat" in ends, f"seat {seat} has no place among the opponents"
         assert dist(path[0], ends["seat"]) < 30, (path[0], ends)
         assert dist(path[-1], ends["pile"]) < 30, (path[-1], ends)
-    finally:
-        context.close()
 
 
 def test_reduced_motion_shows_plays_at_once(browser, served_slow):
-    context = browser.new_context(base_url=served_slow.url, reduced_motion="reduce", **DESKTOP)
-    page = context.new_page()
-    try:
-        page.goto("/")
-        page.click("#start-practice")
-        wait_ready(page)
+    with practice_with_hint(browser, served_slow, reduced_motion="reduce", **DESKTOP) as page:
         assert page.get_attribute("#table", "data-motion") == "off"
         page.evaluate("""() => { window.flights = 0; new MutationObserver((ms) => {
             for (const m of ms) for (const n of m.addedNodes) if (n.classList?.contains('flying')) window.flights++;
         }).observe(document.getElementById('fx'), {childList: true}); }""")
-        page.click("#hint")
-        page.wait_for_function("() => document.getElementById('message').textContent.startsWith('Hint')")
         page.click("#play")
         page.wait_for_function("() => [...document.querySelectorAll('#log li')].some(l => l.textContent.startsWith('Robin'))")
         # Robin's cards are on the pile as soon as the page has them, with nothing in flight.
         assert page.evaluate("window.flights") == 0
         assert not page.locator("#pile-cards").evaluate("e => e.classList.contains('landing')")
         assert page.locator("#pile-cards .face").count() >= 1
-    finally:
-        context.close()
 
 
 def test_a_tap_on_the_greyed_hint_says_why_on_a_phone(browser, served_slow):
     # A touch screen never shows a button's title, so the greyed Hint must answer a tap.
-    context = browser.new_context(base_url=served_slow.url, **PHONE)
-    page = context.new_page()
-    try:
-        page.goto("/")
-        page.tap("#start-practice")
-        wait_ready(page)
-        assert page.get_attribute("#hint", "aria-disabled") == "false"
-        page.tap("#hint")
-        page.wait_for_function("() => document.getElementById('message').textContent.startsWith('Hint')")
+    with practice_with_hint(browser, served_slow, touch=True, **PHONE) as page:
         page.tap("#play")
         # The computers now play (slowly): Hint is greyed, yet a tap gives the reason.
         page.wait_for_function("() => document.getElementById('hint').getAttribute('aria-disabled') === 'true'")
         page.tap("#hint", force=True)   # Playwright would wait for an enabled button; a finger does not
         assert page.text_content("#message") == "No hint: not your turn."
-    finally:
-        context.close()
 
 
 def test_result_view_closes_and_reopens(page, screenshots):
