@@ -11,8 +11,20 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from president import PASS  # noqa: E402
+from president.web import protocol as P  # noqa: E402
 from president.web import tables as T  # noqa: E402
 from president.web.sealing import Sealer  # noqa: E402
+
+
+class Page:
+    """A socket that keeps what it is sent."""
+
+    def __init__(self) -> None:
+        self.sent: list = []
+
+    async def send(self, message) -> None:
+        self.sent.append(message)
 
 
 class BusyThinker:
@@ -43,5 +55,34 @@ def test_refused_slow_hints_are_answered_late_and_without_work(monkeypatch):
         table._hinting.add(0)
         again = await table.hint_async(0, "expert")
         assert again["text"] == "Still working on your last hint; wait for it."
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(lambda: asyncio.run(go())).result()
+
+
+def test_the_same_question_in_the_same_position_gets_the_same_hint(monkeypatch):
+    # A search may answer differently each time it runs; asked again with nothing played
+    # since, the player gets the answer already given, without a second search.
+    async def go():
+        tables = T.Tables(sealer=Sealer(b"h" * 32), bot_delay=0.0, per_address=0)
+        table = tables.create(kind="practice")
+        searches = []
+
+        async def think(level, obs, seed, hint=False):
+            searches.append(level)
+            options = [a for a in obs.legal_actions if a is not PASS]
+            return options[len(searches) % len(options)]   # a different option each search
+
+        monkeypatch.setattr(table, "_think", think)
+        first = await table.hint_async(0, "expert")
+        again = await table.hint_async(0, "expert")
+        assert first["cards"] and again == first and searches == ["expert"]
+        simple = await table.hint_async(0, "simple")      # another level: its own answer
+        assert simple["cards"] and searches == ["expert"]
+        page = Page()
+        await table.handle(0, page, P.PlayMsg(type="play", cards=first["cards"]))
+        await table.run_bots_now()                          # the computers answer: a new position
+        assert not page.sent and len(table.log) > 1
+        await table.hint_async(0, "expert")
+        assert searches == ["expert", "expert"]
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(lambda: asyncio.run(go())).result()

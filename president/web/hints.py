@@ -40,16 +40,22 @@ class Hints(TableState):
             TableError: ``bad-level`` for a level not in
                 :func:`~president.players.available_levels`.
         """
+        memo = self._remembered(player, level)
+        if memo is not None:
+            return memo
         obs, answer = self._hint_start(player, level)
         if answer is not None:
             return answer
-        return self._hint_text(self._hint_choice(obs, level), obs, level)
+        return self._remember(player, level, self._hint_text(self._hint_choice(obs, level), obs, level))
 
     async def hint_async(self, player: int, level: str = DEFAULT_HINT_LEVEL) -> dict[str, Any]:
         """:meth:`hint` for the event loop: a slow level (``expert``) thinks in a worker process
         (like the computer players), one hint at a time per player; if the table moved on
         meanwhile, the answer says so instead of a stale option. A bad level gets an
         ``error`` message (``bad-level``)."""
+        memo = self._remembered(player, level)
+        if memo is not None:        # asked again in the same position: the same answer
+            return memo
         slow = level not in FAST_LEVELS and level in known_levels()
         # Refusals first, before any work, and each one late: a page that asks again at once
         # is slowed to a few questions a second instead of spinning the server.
@@ -68,7 +74,8 @@ class Hints(TableState):
         if answer is not None:
             return answer
         if level in FAST_LEVELS:
-            return self._hint_text(self._hint_choice(obs, level), obs, level)
+            return self._remember(player, level,
+                                  self._hint_text(self._hint_choice(obs, level), obs, level))
         self._hinting.add(player)
         actions = len(self.log)
         try:
@@ -78,7 +85,19 @@ class Hints(TableState):
         if len(self.log) != actions or self.closed:
             return {"type": "hint", "cards": None, "pass": False,
                     "text": "The table moved on while the hint was worked out; ask again."}
-        return self._hint_text(choice, obs, level)
+        return self._remember(player, level, self._hint_text(choice, obs, level))
+
+    def _remembered(self, player: int, level: str) -> dict[str, Any] | None:
+        """The hint ``player`` was given for ``level`` in this very position (no action since),
+        or ``None``: a search's answer can differ from one run to the next, and the same
+        question should not get a different answer (nor cost a second search)."""
+        memo = self._hint_memo.get((player, level))
+        return memo[1] if memo is not None and memo[0] == len(self.log) else None
+
+    def _remember(self, player: int, level: str, answer: dict[str, Any]) -> dict[str, Any]:
+        """Keep ``answer`` (a hint with a choice) as :meth:`_remembered`'s; returns it."""
+        self._hint_memo[(player, level)] = (len(self.log), answer)
+        return answer
 
     def _hint_start(self, player: int, level: str) -> tuple[Any, dict[str, Any] | None]:
         if level not in known_levels():

@@ -207,6 +207,9 @@ class TableState:
         self._rules_dict: tuple[Rules | None, dict[str, Any]] = (None, {})
         """Each entry of :attr:`log` as JSON text, encoded once (a sealed record joins them)."""
         self._hinting: set[int] = set()
+        self._hint_memo: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
+        """The last hint per (player, level), with the number of actions it was given at: the
+        same question in the same position gets the same answer (and costs no search)."""
         self.on_send: Callable[[int, dict[str, Any]], None] | None = None
         """Test hook: called with (player, message) before each message is sent."""
         self.on_actions: Callable[["TableState", int, list[Any]], Awaitable[None]] | None = None
