@@ -263,6 +263,17 @@ def test_hint_shows_the_hint_players_choice_from_your_observation():
     assert game.match.deal.history == []  # a hint plays nothing
 
 
+def test_a_hint_asked_again_in_the_same_position_is_the_same():
+    # The random level answers differently each time it is asked; the second ask in the
+    # same position repeats the first answer.
+    console, buf = make_console()
+    game = TerminalGame(Rules.preset("practice"), seed=11, console=console,
+                        input_fn=scripted(["hint random"] * 6 + ["quit"]))
+    game.run()
+    hints = [line for line in buf.getvalue().splitlines() if line.startswith("Hint (random)")]
+    assert len(hints) == 6 and len(set(hints)) == 1
+
+
 def test_hint_level_asks_that_level_and_an_unknown_level_is_refused():
     console, buf = make_console()
     game = TerminalGame(Rules.preset("practice"), seed=11, console=console,

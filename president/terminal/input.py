@@ -118,6 +118,7 @@ class TurnInput(TableView):
     auto_pass: bool
     hint_level: str
     _hint_players: dict[str, Any]
+    _hint_memo: dict[tuple[Any, ...], Any]
 
     def _read(self, prompt: str) -> str:
         self.console.print(prompt, end="", markup=True)
@@ -318,7 +319,11 @@ class TurnInput(TableView):
                 self.console.print(f"[red]Not accepted:[/] no computer level {escape(level)!r} "
                                    f"for a hint; type hint or hint LEVEL, LEVEL one of {levels}")
                 return
-        choice = self._hint_players[level].act(obs)
+        # Asked again in the same position, the same answer (a search can differ between runs).
+        where = (level, obs.seat, obs.deal_number, obs.phase, len(obs.history), len(obs.exchanges))
+        choice = self._hint_memo.get(where)
+        if choice is None:
+            choice = self._hint_memo[where] = self._hint_players[level].act(obs)
         why = ""
         if choice is PASS:   # say why, as the browser does
             forced = all(a is PASS for a in obs.legal_actions)

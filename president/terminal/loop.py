@@ -151,6 +151,7 @@ class TerminalGame(TurnInput):
                      for p in range(1, n)}
         self.hint_level = hint_level
         self._hint_players = {hint_level: make_player(hint_level, seed=seed * 31)}
+        self._hint_memo = {}
         self.console = console or Console(highlight=False)
         self.input_fn = input_fn or input
         if echo is None:
