@@ -54,7 +54,7 @@ def _free_port() -> int:
 def test_serve_prints_the_address_and_serves_the_page(tmp_path):
     port = _free_port()
     env = dict(os.environ, PRESIDENT_WEB_SECRET="serve-test", BROWSER="false",
-               XDG_STATE_HOME=str(tmp_path / "state"))
+               XDG_STATE_HOME=str(tmp_path / "state"), PRESIDENT_WEB_TABLES_PER_MINUTE="30")
     proc = subprocess.Popen([sys.executable, "-m", "president", "serve", "--port", str(port),
                              "--no-browser", "--bot-delay", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
@@ -76,6 +76,7 @@ def test_serve_prints_the_address_and_serves_the_page(tmp_path):
         with urllib.request.urlopen(head, timeout=5) as r:
             assert r.status == 200 and r.read() == b""
         _check_message_size_limits(port)
+        _check_forwarded_for_is_not_the_address(port)
         assert (tmp_path / "state" / "president" / "web-saved-matches.sqlite3").exists()
     finally:
         proc.terminate()
@@ -147,6 +148,25 @@ def test_a_free_port_has_no_listen_problem():
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     assert listen_problem("127.0.0.1", port) is None
+
+
+def _check_forwarded_for_is_not_the_address(port: int) -> None:
+    """A client's X-Forwarded-For header names no address the server trusts: with a new
+    "address" in it each time, the tables one address may make are still counted (429)."""
+    import urllib.error
+
+    statuses = []
+    for i in range(200):
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/tables", data=b'{"kind": "practice"}', method="POST",
+            headers={"Content-Type": "application/json", "X-Forwarded-For": f"10.9.{i // 250}.{i % 250}"})
+        try:
+            with urllib.request.urlopen(req, timeout=5) as r:
+                statuses.append(r.status)
+        except urllib.error.HTTPError as e:
+            statuses.append(e.code)
+            break
+    assert statuses[-1] == 429, statuses
 
 
 def _check_message_size_limits(port: int) -> None:

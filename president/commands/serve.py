@@ -114,7 +114,11 @@ def run(args: argparse.Namespace) -> int:
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=WS_MAX_BYTES, ws_ping_interval=20, ws_ping_timeout=20,
                             server_header=False, http="h11", ws_per_message_deflate=False,
-                            h11_max_incomplete_event_size=16 * 1024)
+                            h11_max_incomplete_event_size=16 * 1024,
+                            # the peer's own address counts, never a client's X-Forwarded-For
+                            # (uvicorn trusts it from 127.0.0.1 by default: any local program
+                            # could name any address and escape every per-address limit)
+                            proxy_headers=False)
     problem = listen_problem(args.host, args.port)
     if problem:
         print(f"president serve: {problem}", file=sys.stderr)
