@@ -46,6 +46,7 @@ from typing import Any, Mapping, Sequence
 
 from .cards import Card
 from .errors import PresidentError
+from .errors import shown as quoted
 from .events import title_for_place
 from .match import Match
 from .rules import Rules
@@ -119,13 +120,13 @@ def _clean(name: Any, seat: int) -> str:
         raise SheetError("bad-name", f"{where} {shown[:MAX_NAME_CHARS]!r}… is longer than "
                          f"{MAX_NAME_CHARS} characters; shorten it")
     if any(unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") for c in shown):
-        raise SheetError("bad-name", f"{where} {shown!r} holds a control or invisible "
+        raise SheetError("bad-name", f"{where} {quoted(shown)} holds a control or invisible "
                          "character; use letters, digits, spaces and punctuation")
     if shown.isdigit():
-        raise SheetError("bad-name", f"{where} {shown!r} is only a number; numbers stand for "
+        raise SheetError("bad-name", f"{where} {quoted(shown)} is only a number; numbers stand for "
                          "seats when an order is typed, so give a name")
     if "," in shown:
-        raise SheetError("bad-name", f"{where} {shown!r} holds a comma; commas separate the "
+        raise SheetError("bad-name", f"{where} {quoted(shown)} holds a comma; commas separate the "
                          "names of an order, so leave it out")
     return shown
 
@@ -177,7 +178,7 @@ class Sheet:
             for i in range(j):
                 if keys[i] == keys[j]:
                     raise SheetError("same-name", f"seats {i + 1} and {j + 1} are both named "
-                                     f"{names[i]!r}; give each player a different name")
+                                     f"{quoted(names[i])}; give each player a different name")
         try:
             rules = Rules.parse(self.rules.strip(), players=len(names))
         except PresidentError as e:
@@ -185,7 +186,7 @@ class Sheet:
         n = len(names)
         dealer = n - 1 if self.first_dealer is None else self.first_dealer
         if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < n:
-            raise SheetError("bad-dealer", f"the first dealer {dealer!r} is not a seat; give a "
+            raise SheetError("bad-dealer", f"the first dealer {quoted(dealer)} is not a seat; give a "
                              f"seat from 1 to {n} (0 to {n - 1} counted from 0)")
         if isinstance(self.entries, str) or not isinstance(self.entries, (list, tuple)):
             raise SheetError("bad-sheet", "give the entries as a list")
@@ -223,7 +224,7 @@ class Sheet:
         here = f"Deal {deal_no}"
         if isinstance(entry, str) or not isinstance(entry, (list, tuple)):
             raise SheetError("bad-sheet", f"{here}: give the finishing order as a list of names, "
-                             f"first out first, or {REPLAYED!r} for a deal dealt again", index)
+                             f"first out first, or {quoted(REPLAYED)} for a deal dealt again", index)
         order: list[int] = []
         for item in entry:
             if isinstance(item, bool):
@@ -238,10 +239,10 @@ class Sheet:
                 p = next((q for q, name in enumerate(names) if _key(name) == key), -1)
                 if p < 0:
                     shown = item.strip()[:MAX_NAME_CHARS]
-                    raise SheetError("unknown-name", f"{here}: {shown!r} is not at this table; "
+                    raise SheetError("unknown-name", f"{here}: {quoted(shown)} is not at this table; "
                                      f"the players are {', '.join(names)}", index)
             else:
-                raise SheetError("bad-sheet", f"{here}: {item!r} is not a name", index)
+                raise SheetError("bad-sheet", f"{here}: {quoted(item)} is not a name", index)
             if p in order:
                 raise SheetError("name-twice", f"{here}: {names[p]} is named twice in one "
                                  "order; name each player once, first out first", index)
@@ -338,10 +339,10 @@ class Sheet:
                              "fields are format, rules, players, first_dealer and entries")
         if data.get("format", FORMAT) != FORMAT:
             raise SheetError("bad-sheet", f"format {str(data.get('format'))[:40]!r} is not "
-                             f"{FORMAT!r}")
+                             f"{quoted(FORMAT)}")
         for key in ("rules", "players"):
             if key not in data:
-                raise SheetError("bad-sheet", f"a sheet needs {key!r}")
+                raise SheetError("bad-sheet", f"a sheet needs {quoted(key)}")
         entries: Any = data.get("entries") or []    # JSON as read: Sheet checks it
         if isinstance(entries, (list, tuple)):
             entries = [tuple(e) if isinstance(e, list) else e for e in entries]
@@ -561,8 +562,8 @@ def _titles_of(finish_order: Sequence[int], n: int, rules: Rules) -> list[str]:
 
 # ----- game records ---------------------------------------------------------------------
 
-_COMPANION_NOTE = re.compile(r"\(table companion: first dealer seat (\d+); dealt again: "
-                             r"(\d+(?: \d+)*)\)")
+_COMPANION_NOTE = re.compile(r"\(table companion: first dealer seat (\d{1,4}); dealt again: "
+                             r"(\d{1,4}(?: \d{1,4})*)\)")   # longer numbers: not our note
 
 
 def record_from_sheet(sheet: Sheet) -> dict[str, Any]:
@@ -625,7 +626,7 @@ def sheet_from_record(data: Mapping[str, Any] | str | bytes) -> Sheet:
     except RecordError as e:
         why = e.message
         if "unknown field; " in why:
-            why = f"it has a field {e.field!r} that a game record does not have"
+            why = f"it has a field {quoted(e.field)} that a game record does not have"
         stop = "" if why.endswith((".", "!", "?")) else "."
         raise SheetError("bad-record", f"{_NOT_A_RECORD}: {why}{stop}") from None
     rules = record.rules

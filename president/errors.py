@@ -7,6 +7,31 @@ what would be right.
 
 from __future__ import annotations
 
+from typing import Any
+
+SHOWN_CHARS = 40
+"""The most characters of someone's input an error message quotes (:func:`shown`)."""
+
+
+def shown(value: Any, limit: int = SHOWN_CHARS) -> str:
+    """Input quoted in an error message: its ``repr`` (a string's in quotes, invisible and
+    control characters escaped), cut to ``limit`` characters then "…", so an error never
+    echoes a long or deceptive input back whole.
+
+    >>> print(shown("dance"), shown(["x"] * 30))
+    'dance' ['x', 'x', 'x', 'x', 'x', 'x', 'x', 'x',…
+    >>> print(shown("a\u202eb"), shown(10 ** 5000))
+    'a\u202eb' a number of about 5001 digits
+    """
+    if isinstance(value, str):
+        return repr(value if len(value) <= limit else value[:limit] + "…")
+    try:
+        text = repr(value)
+    except ValueError:          # an int past Python's digit limit for text
+        return f"a number of about {value.bit_length() * 30103 // 100000 + 1} digits" \
+            if isinstance(value, int) else "a value too long to show"
+    return text if len(text) <= limit else text[:limit] + "…"
+
 
 class PresidentError(ValueError):
     """Base of every error raised by the engine.

@@ -42,7 +42,7 @@ from functools import cached_property
 from typing import Any, Callable, Literal, Mapping, Sequence, overload
 
 from .cards import Card, Rank
-from .errors import NotationError, RulesError
+from .errors import NotationError, RulesError, shown
 from .events import TITLE_NAMINGS
 
 __all__ = ["Rules", "PRESETS", "TWISTS", "OPTIONS", "OPTION_VALUES", "OPTION_HELP",
@@ -131,8 +131,8 @@ class FirstLead:
              (self.kind == "seat" and self.card is None and isinstance(self.seat, int)
               and not isinstance(self.seat, bool) and self.seat >= 0)
         if not ok:
-            raise RulesError("first_lead", f"first_lead = FirstLead({self.kind!r}, card="
-                             f"{self.card!r}, seat={self.seat!r}) is not allowed; choose one "
+            raise RulesError("first_lead", f"first_lead = FirstLead({shown(self.kind)}, card="
+                             f"{shown(self.card)}, seat={shown(self.seat)}) is not allowed; choose one "
                              f"of: {OPTION_VALUES['first_lead']}")
 
     @classmethod
@@ -152,15 +152,15 @@ class FirstLead:
                 try:
                     return cls("holder-of", card=Card.parse(text.partition(":")[2]))
                 except NotationError:
-                    raise RulesError("first_lead", f"first_lead = {text!r} does not name a "
+                    raise RulesError("first_lead", f"first_lead = {shown(text)} does not name a "
                                      "card; write it like holder-of:3C") from None
             if text.startswith("seat:"):
                 n = text.partition(":")[2]
                 if n.isdigit():
                     return cls("seat", seat=int(n))
-                raise RulesError("first_lead", f"first_lead = {text!r} names no seat; write "
+                raise RulesError("first_lead", f"first_lead = {shown(text)} names no seat; write "
                                  "it like seat:0")
-        raise RulesError("first_lead", f"first_lead = {text!r} is not allowed; choose one of: "
+        raise RulesError("first_lead", f"first_lead = {shown(text)} is not allowed; choose one of: "
                          f"{OPTION_VALUES['first_lead']}")
 
     def __str__(self) -> str:
@@ -211,8 +211,8 @@ class MatchEnd:
              (self.kind == "points" and count(self.target) and self.deals is None) or \
              (self.kind == "deals" and count(self.deals) and self.target is None)
         if not ok:
-            raise RulesError("match_end", f"match_end = MatchEnd({self.kind!r}, target="
-                             f"{self.target!r}, deals={self.deals!r}) is not allowed; choose "
+            raise RulesError("match_end", f"match_end = MatchEnd({shown(self.kind)}, target="
+                             f"{shown(self.target)}, deals={shown(self.deals)}) is not allowed; choose "
                              f"one of: {OPTION_VALUES['match_end']}")
 
     @classmethod
@@ -236,7 +236,7 @@ class MatchEnd:
                     return cls("points", target=int(n))
                 if kind == "deals":
                     return cls("deals", deals=int(n))
-        raise RulesError("match_end", f"match_end = {text!r} is not allowed; choose one of: "
+        raise RulesError("match_end", f"match_end = {shown(text)} is not allowed; choose one of: "
                          f"{OPTION_VALUES['match_end']}")
 
     def __str__(self) -> str:
@@ -311,7 +311,7 @@ class Option:
         if self.table_values == "bool":
             if text in ("true", "false"):
                 return text == "true"
-            raise RulesError(self.name, f"{self.name} = {text!r} is not allowed; use true or "
+            raise RulesError(self.name, f"{self.name} = {shown(text)} is not allowed; use true or "
                              "false")
         return text
 
@@ -361,7 +361,7 @@ def _choice(name: str, label: str, choices: type[StrEnum], texts: Mapping[str, s
     def check(value: Any, players: int) -> StrEnum:
         if isinstance(value, str) and value in by_value:
             return by_value[value]
-        raise RulesError(name, f"{name} = {value!r} is not allowed; choose one of: {allowed}")
+        raise RulesError(name, f"{name} = {shown(value)} is not allowed; choose one of: {allowed}")
 
     def words(r: Rules, names: Sequence[str] | None) -> str | None:
         text = texts[getattr(r, name)]
@@ -373,7 +373,7 @@ def _choice(name: str, label: str, choices: type[StrEnum], texts: Mapping[str, s
 
 def _check_players(value: Any, players: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 3 <= value <= 7:
-        raise RulesError("players", f"players = {value!r} is not allowed; a table has 3 to 7 "
+        raise RulesError("players", f"players = {shown(value)} is not allowed; a table has 3 to 7 "
                          "players")
     return value
 
@@ -388,14 +388,14 @@ def _players_words(r: Rules, names: Sequence[str] | None) -> str:
 
 def _check_bool(value: Any, players: int) -> bool:
     if not isinstance(value, bool):
-        raise RulesError("last_of_rank_clears", f"last_of_rank_clears = {value!r} is not "
+        raise RulesError("last_of_rank_clears", f"last_of_rank_clears = {shown(value)} is not "
                          "allowed; use true or false")
     return value
 
 
 def _check_reversal(value: Any, players: int) -> bool:
     if not isinstance(value, bool):
-        raise RulesError("reversal", f"reversal = {value!r} is not allowed; use true or false")
+        raise RulesError("reversal", f"reversal = {shown(value)} is not allowed; use true or false")
     return value
 
 
@@ -410,7 +410,7 @@ def _give_back_words(r: Rules, text: str) -> str | None:
 def _check_first_lead(value: Any, players: int) -> FirstLead:
     lead = FirstLead.parse(value)
     if lead.seat is not None and lead.seat >= players:
-        raise RulesError("first_lead", f"first_lead = {str(lead)!r} names no seat; seats are 0 "
+        raise RulesError("first_lead", f"first_lead = {shown(str(lead))} names no seat; seats are 0 "
                          f"to {players - 1}")
     return lead
 
@@ -437,7 +437,7 @@ def _parse_scoring(value: Any) -> Any:
         try:
             return tuple(int(p) for p in text.split(","))
         except ValueError:
-            raise RulesError("scoring", f"scoring = {value!r} is not allowed; give points by "
+            raise RulesError("scoring", f"scoring = {shown(value)} is not allowed; give points by "
                              "place such as 2,1, or none") from None
     if isinstance(value, list):
         return tuple(value)
@@ -454,7 +454,7 @@ def _check_scoring(value: Any, players: int) -> tuple[int, ...] | None:
         points = None
     if points is None or not points or len(points) > players or any(
             isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in points):
-        raise RulesError("scoring", f"scoring = {value!r} is not allowed; give non-negative "
+        raise RulesError("scoring", f"scoring = {shown(value)} is not allowed; give non-negative "
                          f"points by place for at most {players} places, such as 2,1, or none")
     return points
 
@@ -782,7 +782,7 @@ class Rules:
                              "set scoring such as 2,1 or end the match another way")
         if self.preset_name is not None:
             if self.preset_name not in PRESETS:
-                raise RulesError("preset", f"no preset named {self.preset_name!r}; presets "
+                raise RulesError("preset", f"no preset named {shown(self.preset_name)}; presets "
                                  f"are: {', '.join(PRESETS)}")
             lo, hi, _ = PRESETS[self.preset_name]
             if not lo <= self.players <= hi:
@@ -794,7 +794,7 @@ class Rules:
         known = TWISTS[self.preset_name] if self.preset_name is not None else {}
         for twist in self.twists:
             if not isinstance(twist, str) or twist.partition(":")[0] not in known:
-                raise RulesError("twist", f"twist {twist!r} is not one of the "
+                raise RulesError("twist", f"twist {shown(twist)} is not one of the "
                                  f"{self.preset_name or 'custom'} rules' twists; their twists "
                                  f"are: {', '.join(known) or 'none'}")
 
@@ -819,7 +819,7 @@ class Rules:
             RulesError: unknown preset, twist or option, or a value not allowed.
         """
         if name not in PRESETS:
-            raise RulesError("preset", f"no preset named {name!r}; presets are: "
+            raise RulesError("preset", f"no preset named {shown(name)}; presets are: "
                              f"{', '.join(PRESETS)}")
         lo, _hi, base = PRESETS[name]
         values = dict(base)
@@ -827,23 +827,23 @@ class Rules:
         for twist in twists:
             tname, _, arg = twist.partition(":")
             if any(t.partition(":")[0] == tname for t in applied):
-                raise RulesError("twist", f"twist {tname!r} is named twice; name each twist once")
+                raise RulesError("twist", f"twist {shown(tname)} is named twice; name each twist once")
             table = TWISTS[name]
             if tname not in table:
                 known = ", ".join(table) or "none"
-                raise RulesError("twist", f"the {name} preset has no twist {tname!r}; its "
+                raise RulesError("twist", f"the {name} preset has no twist {shown(tname)}; its "
                                  f"twists are: {known}")
             if arg and tname not in TWIST_DEFAULT_ARG:
-                raise RulesError("twist", f"twist {tname!r} takes no argument (got {arg!r})")
+                raise RulesError("twist", f"twist {shown(tname)} takes no argument (got {shown(arg)})")
             if tname in TWIST_DEFAULT_ARG:
                 arg = arg or TWIST_DEFAULT_ARG[tname]
                 try:
                     card = Card.parse(arg)
                 except NotationError:
-                    raise RulesError("twist", f"{twist!r} does not name a card; write it like "
+                    raise RulesError("twist", f"{shown(twist)} does not name a card; write it like "
                                      f"{tname}:3D") from None
                 if card.rank != Rank.THREE:
-                    raise RulesError("twist", f"{twist!r} must name a three (3C, 3D, 3H or 3S)")
+                    raise RulesError("twist", f"{shown(twist)} must name a three (3C, 3D, 3H or 3S)")
                 arg = str(card)
                 twist = f"{tname}:{arg}" if arg != TWIST_DEFAULT_ARG[tname] else tname
             for key, value in table[tname][1].items():
@@ -877,11 +877,11 @@ class Rules:
             key, eq, text = pair.partition("=")
             key = key.strip()
             if not eq or not key:
-                raise RulesError("rules", f"{pair!r} in {spec!r} is not OPTION=VALUE; write "
+                raise RulesError("rules", f"{shown(pair)} in {shown(spec)} is not OPTION=VALUE; write "
                                  "changes like house+sit-out/beat=equal-or-higher/scoring=3,2,1")
             _check_option_names({key: None})
             if key in given:
-                raise RulesError(key, f"{key} is changed twice in {spec!r}; change it once")
+                raise RulesError(key, f"{key} is changed twice in {shown(spec)}; change it once")
             given[key] = OPTIONS[key].read(text.strip())
         _check_option_names(options)
         given.update(options)
@@ -937,7 +937,7 @@ class Rules:
             data["scoring"] = _parse_scoring(data["scoring"])
         unknown = [k for k in data if k not in OPTIONS]
         if unknown:
-            raise RulesError(unknown[0], f"there is no option {unknown[0]!r}; options are: "
+            raise RulesError(unknown[0], f"there is no option {shown(unknown[0])}; options are: "
                              f"{', '.join(OPTIONS)}")
         if preset is None:
             if twists:
@@ -994,7 +994,7 @@ def _check_option_names(options: Mapping[str, Any]) -> None:
         if key not in OPTIONS or key == "players":
             more = (" (the table size is not an option of the name: give it on its own, "
                     "e.g. --players 5 on the command line)") if key == "players" else ""
-            raise RulesError(key, f"there is no option {key!r}{more}; options are: "
+            raise RulesError(key, f"there is no option {shown(key)}{more}; options are: "
                              f"{', '.join(k for k in OPTIONS if k != 'players')}")
 
 

@@ -209,6 +209,51 @@ def test_errors_quote_at_most_a_short_excerpt(client, raw):
         assert letter * (P.EXCERPT_CHARS + 1) not in reply["message"]
 
 
+def _record(**changes):
+    record = {"format": "president/1", "rules": {"preset": "house", "twists": [], "players": 4},
+              "players": ["Alex", "Blair", "Casey", "Drew"],
+              "deals": [{"dealer": 3, "finish_order": [1, 0, 2, 3]}]}
+    record.update(changes)
+    return record
+
+
+@pytest.mark.parametrize("record", [
+    # a number past Python's 4,300 digits in the companion's note, once per number
+    _record(comment="(table companion: first dealer seat 3; dealt again: 0 " + "9" * 5000 + ")"),
+    _record(comment="(table companion: first dealer seat " + "9" * 5000 + "; dealt again: 0)",
+            deals=[]),
+    # a seating that is not all numbers
+    _record(rules={"preset": "family", "twists": [], "players": 4},
+            deals=[{"dealer": 3, "seating": [1, 0, None, 3], "finish_order": [1, 0, 2, 3]}]),
+    _record(rules={"preset": "family", "twists": [], "players": 4},
+            deals=[{"dealer": 3, "seating": [1, 0, "x", 3], "finish_order": [1, 0, 2, 3]}]),
+])
+def test_a_companion_import_of_an_odd_record_is_refused_not_a_crash(client, record):
+    r = client.post("/api/companion/import", json=record)
+    assert r.status_code in (200, 400), r.text
+    if r.status_code == 400:
+        is_refusal(r, 400, r.json()["error"])
+
+
+@pytest.mark.parametrize("path, body", [
+    ("/api/companion/import", _record(format="f" * 10_000)),
+    ("/api/companion/import", _record(rules={"preset": "p" * 10_000, "twists": [], "players": 4})),
+    ("/api/companion/import", _record(rules={"preset": "house", "twists": ["t" * 10_000],
+                                             "players": 4})),
+    ("/api/companion/import", _record(deals=[{"dealer": "d" * 10_000, "finish_order": [0, 1, 2, 3]}])),
+    ("/api/tables", {"kind": "match", "levels": ["human", "L" * 120, "simple", "simple"]}),
+    ("/api/tables", {"kind": "match", "levels": ["human", "simple", "simple", "simple"],
+                     "standin": "S" * 120}),
+])
+def test_http_refusals_quote_at_most_a_short_excerpt(client, path, body):
+    r = client.post(path, json=body)
+    assert 400 <= r.status_code < 500, r.text
+    message = r.json()["message"]
+    assert len(message) < 400, len(message)
+    for letter in "fptdLS":
+        assert letter * (P.EXCERPT_CHARS + 1) not in message, message
+
+
 def test_excerpt_is_forty_characters_and_an_ellipsis():
     assert P.excerpt("a" * 100) == repr("a" * P.EXCERPT_CHARS + "…")
     assert P.excerpt("short") == "'short'"
@@ -319,6 +364,7 @@ def test_every_answer_carries_the_security_headers(client):
     ("\u2800", "shows nothing"),
     ("\u0301Alex", "starts with a combining mark"),
     ("x" + "\u0301" * (MAX_MARKS + 1), "stacks more than"),
+    ("A" + "\u0301" * (MAX_MARKS + 1), "stacks more than"),   # NFC folds the first into Á
     ("\u0301\u0301", "combining mark"),
 ])
 def test_invisible_control_and_format_characters_are_refused(name, words):
@@ -337,6 +383,7 @@ def test_invisible_control_and_format_characters_are_refused(name, words):
     "\uff21\uff4c\uff45\uff58",        # fullwidth
     "\U0001d400\U0001d425\U0001d41e\U0001d431",   # mathematical bold
     "AIex",                            # capital i for the l
+    "A lex", "A l e x",                # spaces inside
 ])
 def test_lookalike_names_are_the_same_name(other):
     with pytest.raises(BadName) as e:
@@ -359,6 +406,11 @@ def test_names_are_cleaned_for_showing():
     assert clean_name("\u00a0Sam\u3000") == "Sam"
     with pytest.raises(BadName, match="25 characters"):
         clean_name("x" * 25)
+
+
+def test_you_spaced_out_is_still_you():
+    with pytest.raises(BadName):
+        check_names(["You", "Y o u"])
 
 
 def test_you_is_only_the_first_seat_and_only_without_friends():

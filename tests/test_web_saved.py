@@ -172,3 +172,41 @@ def test_a_sealed_record_round_trips_and_records_sealed_before_the_small_window_
     # The small window (4 KB: the zlib header's first byte is 0x48, not 0x78) is what
     # seal_text writes now.
     assert box._fernet.decrypt(sealed.encode())[0] == 0x48
+
+
+class _CrashOnActions:
+    """A store connection that fails (as a crash would) when the actions are written."""
+
+    def __init__(self, db):
+        self.db = db
+
+    def execute(self, *a):
+        return self.db.execute(*a)
+
+    def executemany(self, sql, rows):
+        if "INTO actions" in sql:
+            raise OSError("the machine went down")
+        return self.db.executemany(sql, rows)
+
+
+def test_a_restore_cut_short_keeps_no_shorter_table(tmp_path):
+    """A table rebuilt from its record goes into the store whole or not at all: a crash while
+    its actions are written must not leave its setup with a shorter log, which would then win
+    over every record (the stored table comes first)."""
+    with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)) as c:
+        info = c.post("/api/tables", json={"kind": "match", "players": 5, "seed": 3}).json()
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, info)
+            state = take_turn(ws, until_state(ws))
+        tables = c.app.state.tables
+        c.portal.call(tables.drop, info["table"])
+        store = tables.store
+        db, store._db = store._db, _CrashOnActions(store._db)
+        try:
+            with pytest.raises(OSError, match="went down"):
+                c.portal.call(tables.restore, state["snapshot"])
+        finally:
+            store._db = db
+        assert info["table"] not in store and info["table"] not in tables.tables
+        table = c.portal.call(tables.restore, state["snapshot"])     # the record still works
+        assert store.load(info["table"])["log"] == table.log and len(table.log) >= 1

@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Callable
 
+from ..errors import shown
 from .base import Player
 from .random_player import RandomPlayer
 from .simple import SimplePlayer
@@ -150,8 +151,8 @@ def make_player(level: str, *, seed: int | None = None, imports: bool = False) -
         return factory(seed)
     if is_import_path(level):
         if not imports:
-            raise ValueError(f"no computer level {level!r}; an import path names a bot only "
+            raise ValueError(f"no computer level {shown(level)}; an import path names a bot only "
                              "where imports are allowed (president simulate, president play)")
         return load_class(level)(seed=seed)
-    raise ValueError(f"no computer level {level!r}; levels are: {', '.join(LEVELS)}, or "
+    raise ValueError(f"no computer level {shown(level)}; levels are: {', '.join(LEVELS)}, or "
                      "your own bot as package.module:ClassName")

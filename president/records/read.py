@@ -15,7 +15,7 @@ import re
 from typing import IO, Any, Mapping, Unpack
 
 from ..cards import format_mask, mask_from_cards, parse_cards
-from ..errors import NotationError, PresidentError
+from ..errors import NotationError, PresidentError, shown
 from ..rules import Rules
 from .model import FORMAT, ActionEntry, DealRecord, ExchangeEntry, Record, RecordError, _Where
 
@@ -43,7 +43,7 @@ def _read_record(data: Any) -> Record:
                           f"{', '.join(_TOP_FIELDS)}")
     fmt = data.get("format")
     if fmt != FORMAT:
-        raise RecordError("format", f"{fmt!r} is not a known record format; this program "
+        raise RecordError("format", f"{shown(fmt)} is not a known record format; this program "
                           f"reads \"{FORMAT}\"" if fmt is not None else
                           f"missing; a record starts with \"format\": \"{FORMAT}\"")
     if "comment" in data and not isinstance(data["comment"], str):
@@ -77,7 +77,7 @@ def _read_seat(value: Any, n: int, where: str, what: str = "seat", context: str 
     if isinstance(value, str) and value.strip().isdigit():
         value = int(value)
     if not _is_int(value):
-        raise RecordError(where, f"{what} {value!r}{context} is not a seat number; seats are 0 to "
+        raise RecordError(where, f"{what} {shown(value)}{context} is not a seat number; seats are 0 to "
                           f"{n - 1}", **loc)
     if not 0 <= value < n:
         raise RecordError(where, f"{what} {value}{context} does not exist at a table of {n}; seats "
@@ -108,9 +108,9 @@ def _read_deal(rules: Rules, d: int, data: Any) -> DealRecord:
         leader = _read_seat(leader, n, f"{here}.leader", "leader", **loc)
     seating = data.get("seating")
     if seating is not None:
-        if not isinstance(seating, list) or sorted(seating) != list(range(n)) \
-                or not all(_is_int(p) for p in seating):
-            raise RecordError(f"{here}.seating", f"{seating!r} is not an arrangement of the "
+        if not isinstance(seating, list) or not all(_is_int(p) for p in seating) \
+                or sorted(seating) != list(range(n)):
+            raise RecordError(f"{here}.seating", f"{shown(seating)} is not an arrangement of the "
                               f"players; give each player index 0 to {n - 1} once, seat 0 "
                               f"first", **loc)
         seating = tuple(seating)
@@ -124,7 +124,7 @@ def _read_deal(rules: Rules, d: int, data: Any) -> DealRecord:
     if "seed" in data:
         seed = data["seed"]
         if not _is_int(seed):
-            raise RecordError(f"{here}.seed", f"{seed!r} is not a whole number", **loc)
+            raise RecordError(f"{here}.seed", f"{shown(seed)} is not a whole number", **loc)
     else:
         hands = _read_hands(data["hands"], n, here, loc)
     exchange = data.get("exchange", [])
@@ -156,7 +156,7 @@ def _read_order_deal(data: Mapping[str, Any], n: int, here: str, loc: _Where,
                           "with \"exchange\" and \"actions\", not both", **loc)
     order = data["finish_order"]
     if not isinstance(order, list):
-        raise RecordError(f"{here}.finish_order", f"{order!r} is not a list; give the seats "
+        raise RecordError(f"{here}.finish_order", f"{shown(order)} is not a list; give the seats "
                           f"of this deal first out first, each of 0 to {n - 1} once, e.g. "
                           f"{list(range(n))}", **loc)
     return DealRecord(finish_order=tuple(order), **fields)
@@ -172,7 +172,7 @@ def _read_hands(value: Any, n: int, here: str, loc: _Where) -> tuple[int, ...]:
     for seat, text in enumerate(value):
         where = f"{here}.hands[{seat}]"
         if not isinstance(text, str):
-            raise RecordError(where, f"{text!r} is not a string of cards like \"5H 5C 3D\"", **loc)
+            raise RecordError(where, f"{shown(text)} is not a string of cards like \"5H 5C 3D\"", **loc)
         try:
             mask = mask_from_cards(parse_cards(text))
         except NotationError as e:
@@ -193,19 +193,19 @@ def _read_action(text: Any, n: int, d: int, i: int) -> ActionEntry:
     loc = _Where(deal=d, step="play", index=i)
     m = _ACTION_RE.match(text) if isinstance(text, str) else None
     if m is None:
-        raise RecordError(where, f"{text!r} is not an action; write \"seat cards\" such as "
+        raise RecordError(where, f"{shown(text)} is not an action; write \"seat cards\" such as "
                           "\"2 9S 9D\", or \"seat pass\" such as \"1 pass\"", **loc)
     if not m.group(1).isdigit():
-        raise RecordError(where, f"{m.group(1)!r} in {text!r} is not a seat number; write "
+        raise RecordError(where, f"{shown(m.group(1))} in {shown(text)} is not a seat number; write "
                           f"\"seat cards\" or \"seat pass\" with seats 0 to {n - 1}", **loc)
-    seat = _read_seat(int(m.group(1)), n, where, "seat", f" in {text!r}", **loc)
+    seat = _read_seat(int(m.group(1)), n, where, "seat", f" in {shown(text)}", **loc)
     rest = m.group(2)
     if rest.lower() == "pass":
         return ActionEntry(seat, None, text)
     try:
         cards = parse_cards(rest)
     except NotationError as e:
-        raise RecordError(where, f"{text!r}: {e.message}", **loc) from None
+        raise RecordError(where, f"{shown(text)}: {e.message}", **loc) from None
     return ActionEntry(seat, tuple(sorted(cards)), text)
 
 
@@ -214,18 +214,18 @@ def _read_exchange(text: Any, n: int, d: int, i: int) -> ExchangeEntry:
     loc = _Where(deal=d, step="exchange", index=i)
     m = _EXCHANGE_RE.match(text) if isinstance(text, str) else None
     if m is None:
-        raise RecordError(where, f"{text!r} is not an exchange transfer; write "
+        raise RecordError(where, f"{shown(text)} is not an exchange transfer; write "
                           "\"giver>receiver cards\" such as \"3>0 2S\"", **loc)
     seats = []
     for part, what in ((m.group(1), "giver"), (m.group(2), "receiver")):
         if not part.isdigit():
-            raise RecordError(where, f"{what} {part!r} in {text!r} is not a seat number; "
+            raise RecordError(where, f"{what} {shown(part)} in {shown(text)} is not a seat number; "
                               f"seats are 0 to {n - 1}", **loc)
-        seats.append(_read_seat(int(part), n, where, what, f" in {text!r}", **loc))
+        seats.append(_read_seat(int(part), n, where, what, f" in {shown(text)}", **loc))
     try:
         mask = mask_from_cards(parse_cards(m.group(3)))
     except NotationError as e:
-        raise RecordError(where, f"{text!r}: {e.message}", **loc) from None
+        raise RecordError(where, f"{shown(text)}: {e.message}", **loc) from None
     return ExchangeEntry(seats[0], seats[1], mask, text)
 
 

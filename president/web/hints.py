@@ -101,7 +101,7 @@ class Hints(TableState):
 
     def _hint_start(self, player: int, level: str) -> tuple[Any, dict[str, Any] | None]:
         if level not in known_levels():
-            raise TableError("bad-level", f"no computer level {level!r} for a hint; levels are "
+            raise TableError("bad-level", f"no computer level {P.excerpt(level)} for a hint; levels are "
                              f"{', '.join(known_levels())}")
         obs = self.match.observation(self.seat_of(player))
         if not obs.legal_actions:

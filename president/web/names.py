@@ -121,8 +121,8 @@ def clean_name(name: str, seat: int | None = None) -> str:
     if len(text) > MAX_NAME_CHARS:
         raise BadName(f"{whose} {_shown(name)} has {len(text)} characters; a name may hold "
                       f"{ALLOWED}", seat)
-    marks = 0
-    for i, ch in enumerate(text):
+    marks = 0   # counted on the decomposed text: NFC may fold the first mark into its letter
+    for i, ch in enumerate(unicodedata.normalize("NFD", text)):
         if unicodedata.category(ch).startswith("M"):
             marks += 1
             if i == 0 or marks > MAX_MARKS:
@@ -172,11 +172,12 @@ def _skeleton(text: str) -> str:
 def name_keys(name: str) -> tuple[str, str]:
     """Two keys of a (clean) name; two names are the same name when either key is equal.
 
-    The first ignores case (NFKC, case folding, then the confusable skeleton: ``alex`` =
-    ``ALEX`` = Cyrillic ``аlex``), the second keeps it (NFKC, skeleton, case folding: ``AI``
-    with a capital i = ``Al``, which look alike before case is folded).
+    Both ignore spaces (``A lex`` = ``Alex``). The first ignores case (NFKC, case folding,
+    then the confusable skeleton: ``alex`` = ``ALEX`` = Cyrillic ``аlex``), the second keeps
+    it (NFKC, skeleton, case folding: ``AI`` with a capital i = ``Al``, which look alike
+    before case is folded).
     """
-    nfkc = unicodedata.normalize("NFKC", " ".join(name.split()))
+    nfkc = "".join(unicodedata.normalize("NFKC", name).split())   # spaces ignored: "Y o u" = "You"
     folded = _skeleton(unicodedata.normalize("NFKC", nfkc.casefold()))
     cased = _skeleton(nfkc).casefold()
     return folded, _skeleton(cased)

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from .. import kernel
 from ..actions import PASS, Give, Pass, Play
 from ..cards import CARDS, Card, Rank
+from ..errors import SHOWN_CHARS, shown
 from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, PileCleared, Passed,
                       Played, WentOut, title_for_place, visible_to)
 from ..narration import Reader, card_label, left_holding, narrate
@@ -40,7 +41,7 @@ MAX_BRACKETS = 8
 """Most ``[`` and ``{`` a message may hold (a valid one has at most two): deeper JSON is
 refused before it is parsed, so nesting can never exhaust the parser's stack."""
 
-EXCERPT_CHARS = 40
+EXCERPT_CHARS = SHOWN_CHARS
 """Most characters of the browser's own input that an error message quotes back."""
 
 _ID = r"^[A-Za-z0-9_-]{8,64}$"
@@ -160,16 +161,16 @@ def _cut(text: str, limit: int = EXCERPT_CHARS) -> str:
 
 
 def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
-    """Input quoted in an error message: at most ``limit`` characters then "…", in quotes,
-    with invisible and control characters escaped, so a refusal never echoes a long or
-    deceptive input back.
+    """Input quoted in an error message (:func:`president.errors.shown`), in quotes whatever
+    its type: at most ``limit`` characters then "…", invisible and control characters
+    escaped, so a refusal never echoes a long or deceptive input back.
 
-    >>> excerpt("dance"), excerpt("x" * 50)
-    ("'dance'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'")
+    >>> excerpt("dance"), excerpt("x" * 50), excerpt(5)
+    ("'dance'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'", "'5'")
     >>> print(excerpt("a\\u202eb"))
     'a\\u202eb'
     """
-    return repr(_cut(value if isinstance(value, str) else str(value), limit))
+    return shown(value if isinstance(value, str) else shown(value, limit), limit)
 
 
 class MessageError(ValueError):

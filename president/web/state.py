@@ -179,7 +179,7 @@ class TableState:
                 try:
                     self.bots[p] = make_player(level, seed=(seed * 7919 + p) & 0xFFFFFFFF)
                 except (ValueError, ImportError, AttributeError):
-                    raise TableError("bad-table", f"no computer level {level!r}; levels are "
+                    raise TableError("bad-table", f"no computer level {P.excerpt(level)}; levels are "
                                      f"{', '.join(available_levels())}") from None
         self.log: list[Any] = []
         self.deals: list[dict[str, Any]] = []

@@ -61,12 +61,25 @@ class TableStore:
                    "entry TEXT NOT NULL, PRIMARY KEY (table_id, n)) WITHOUT ROWID")
         self._db = db
 
-    def add(self, table_id: str, setup: dict[str, Any], *, now: float | None = None) -> None:
-        """Keep a new table's setup (its record without actions)."""
+    def add(self, table_id: str, setup: dict[str, Any], *, entries: Sequence[Any] = (),
+            now: float | None = None) -> None:
+        """Keep a new table's setup (its record without actions) and ``entries``, the actions
+        it has accepted already (a table rebuilt from a sealed record), all in one
+        transaction: a crash keeps the whole table or none of it, never a shorter log."""
         at = time.time() if now is None else now
+        rows = [(table_id, n, json.dumps(e, separators=(",", ":"))) for n, e in enumerate(entries)]
         with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO tables (id, setup, created, active) VALUES (?, ?, ?, ?)",
-                             (table_id, json.dumps(setup, separators=(",", ":")), at, at))
+            self._db.execute("BEGIN")
+            try:
+                self._db.execute("INSERT OR REPLACE INTO tables (id, setup, created, active) "
+                                 "VALUES (?, ?, ?, ?)",
+                                 (table_id, json.dumps(setup, separators=(",", ":")), at, at))
+                self._db.executemany("INSERT OR REPLACE INTO actions (table_id, n, entry) "
+                                     "VALUES (?, ?, ?)", rows)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
 
     def append(self, table_id: str, n: int, entry: Any, *, now: float | None = None) -> None:
         """Keep accepted action number ``n`` (0 for the first) of a table: ``[seat, text]``,

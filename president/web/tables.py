@@ -570,7 +570,7 @@ class Tables:
                 raise TableError("bad-rules", "practice is the one-deal practice round, not a match "
                                  f"preset: send kind \"practice\", or a match preset: {', '.join(MATCH_PRESETS)}")
             if preset not in PRESETS:
-                raise TableError("bad-rules", f"no preset {preset!r}; presets are {', '.join(MATCH_PRESETS)}")
+                raise TableError("bad-rules", f"no preset {P.excerpt(preset)}; presets are {', '.join(MATCH_PRESETS)}")
             try:
                 rules = Rules.preset(preset, players=players, twists=list(twists))
             except RulesError as e:
@@ -591,13 +591,13 @@ class Tables:
             known = set(known_levels()) | {HUMAN}
             for lv in levels:
                 if lv not in known:
-                    raise TableError("bad-table", f"no computer level {lv!r}; choose from "
+                    raise TableError("bad-table", f"no computer level {P.excerpt(lv)}; choose from "
                                      f"{', '.join(sorted(known))}")
             if standin not in known_levels():
-                raise TableError("bad-table", f"no computer level {standin!r} for the stand-in; "
+                raise TableError("bad-table", f"no computer level {P.excerpt(standin)} for the stand-in; "
                                  f"choose from {', '.join(known_levels())}")
         else:
-            raise TableError("bad-table", f"no table kind {kind!r}; kinds are practice, match")
+            raise TableError("bad-table", f"no table kind {P.excerpt(kind)}; kinds are practice, match")
         self._admit(client)
         tid = secrets.token_urlsafe(16)
         # A chosen seed (tests only) keeps 32-bit deal seeds so a test can pick its deal;
@@ -654,10 +654,8 @@ class Tables:
         table = Table.from_record(record, bot_delay=self.bot_delay, sealer=self.sealer,
                                   thinker=self.thinker)
         self._watch(table)
-        if self.store is not None:
-            self.store.add(table.id, table.setup())
-            for n, entry in enumerate(table.log):
-                self.store.append(table.id, n, entry)
+        if self.store is not None:      # setup and log in one transaction
+            self.store.add(table.id, table.setup(), entries=table.log)
         if self.ledger is not None:
             self.ledger.issued(table.id, len(table.log))
         self._count += 1
