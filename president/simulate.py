@@ -30,7 +30,7 @@ from .deal import deal_hands
 from .errors import IllegalAction
 from .match import Match
 from .parallel import run_boards
-from .players import LEVELS, Player, is_import_path, load_class, make_player
+from .players import LEVELS, Player, is_import_path, level_class, load_class, make_player
 from .rules import MatchEnd, Rules
 
 __all__ = ["SimulationConfig", "simulate", "play_board", "interval", "seed_for"]
@@ -99,13 +99,7 @@ def _make(level: str, seed: int, options: dict[str, dict[str, Any]]) -> Player:
     if is_import_path(level):
         player: Player = load_class(level)(seed=seed, **opts)
         return player
-    import importlib
-    module, cls = {"random": ("random_player", "RandomPlayer"), "simple": ("simple", "SimplePlayer"),
-                   "beginner": ("beginner", "BeginnerPlayer"),
-                   "intermediate": ("intermediate", "IntermediatePlayer"),
-                   "expert": ("expert", "ExpertPlayer"),
-                   "master": ("master", "MasterPlayer")}[level]
-    player = getattr(importlib.import_module(f"president.players.{module}"), cls)(seed=seed, **opts)
+    player = level_class(level)(seed=seed, **opts)
     return player
 
 

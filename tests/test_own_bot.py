@@ -113,12 +113,25 @@ def test_import_paths_need_imports_allowed(bot_dir):
 
 
 def test_player_classes_are_importable_from_president_players():
-    from president.players import (BeginnerPlayer, ExpertPlayer, IntermediatePlayer,
-                                   RandomPlayer, SimplePlayer)
-    for cls, level in ((RandomPlayer, "random"), (BeginnerPlayer, "beginner"),
-                       (SimplePlayer, "simple"), (IntermediatePlayer, "intermediate"),
-                       (ExpertPlayer, "expert")):
-        assert type(make_player(level, seed=0)) is cls
+    import president.players as players
+    from president.players import BUILT_IN, LEVELS
+
+    assert list(LEVELS)[:len(BUILT_IN)] == list(BUILT_IN)
+    for level, where in BUILT_IN.items():     # every built-in level, from the one registry
+        cls = getattr(players, where.cls)
+        assert where.cls in players.__all__
+        assert type(make_player(level, seed=0)) is cls is players.level_class(level)
+    with pytest.raises(ValueError, match="no built-in computer level 'wizard'; levels are: random"):
+        players.level_class("wizard")
+
+
+def test_the_browser_thinks_fast_levels_at_once_and_the_rest_in_workers():
+    from president.players import BUILT_IN
+    from president.web.levels import FAST_LEVELS
+
+    assert FAST_LEVELS == {name for name, level in BUILT_IN.items() if level.fast}
+    assert {"random", "simple", "intermediate"} <= FAST_LEVELS
+    assert not {"expert", "master"} & FAST_LEVELS
 
 
 def test_comparisons_name_the_level_measured_stronger():

@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import shown
@@ -35,13 +36,41 @@ if TYPE_CHECKING:  # imported lazily at run time, by __getattr__
     from .master import MasterPlayer
 
 __all__ = ["Player", "RandomPlayer", "SimplePlayer", "BeginnerPlayer", "IntermediatePlayer",
-           "ExpertPlayer", "MasterPlayer", "LEVELS", "make_player", "available_levels",
-           "load_class", "is_import_path", "register_level"]
+           "ExpertPlayer", "MasterPlayer", "LEVELS", "BUILT_IN", "Level", "make_player",
+           "available_levels", "level_class", "load_class", "is_import_path", "register_level"]
 
-# The classes of the heavier levels, imported when first asked for (PEP 562), so that
+
+@dataclass(frozen=True)
+class Level:
+    """A built-in computer level: where its class lives and how fast it decides.
+
+    Attributes:
+        module: its module in :mod:`president.players` (imported when first used).
+        cls: the player class's name in that module; built as ``cls(seed=seed, **options)``.
+        fast: whether it decides in well under a millisecond (the browser game runs it in
+            its event loop; slower levels think in worker processes).
+    """
+
+    module: str
+    cls: str
+    fast: bool
+
+
+BUILT_IN: dict[str, Level] = {
+    "random": Level("random_player", "RandomPlayer", fast=True),
+    "beginner": Level("beginner", "BeginnerPlayer", fast=True),
+    "simple": Level("simple", "SimplePlayer", fast=True),
+    "intermediate": Level("intermediate", "IntermediatePlayer", fast=True),
+    "expert": Level("expert", "ExpertPlayer", fast=False),
+    "master": Level("master", "MasterPlayer", fast=False),
+}
+"""The one list of the built-in levels, weakest to strongest (every front end, the hint,
+``president simulate`` and the ladder read it, through :data:`LEVELS`). A new level is a
+module here and a line in this dict."""
+
+# The classes of the built-in levels, imported when first asked for (PEP 562), so that
 # ``import president.players`` stays cheap.
-_LAZY_CLASSES = {"BeginnerPlayer": "beginner", "IntermediatePlayer": "intermediate",
-                 "ExpertPlayer": "expert", "MasterPlayer": "master"}
+_LAZY_CLASSES = {level.cls: level.module for level in BUILT_IN.values()}
 
 
 def __getattr__(name: str) -> type:
@@ -51,24 +80,31 @@ def __getattr__(name: str) -> type:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _lazy(module: str, cls: str) -> Callable[[int | None], Player]:
+def level_class(level: str) -> Callable[..., Player]:
+    """The player class of a built-in level (:data:`BUILT_IN`), imported on first use.
+
+    Raises:
+        ValueError: for a name that is not a built-in level.
+    """
+    found = BUILT_IN.get(level) if isinstance(level, str) else None
+    if found is None:
+        raise ValueError(f"no built-in computer level {shown(level)}; levels are: "
+                         f"{', '.join(BUILT_IN)}")
+    cls: Callable[..., Player] = getattr(importlib.import_module(f"{__name__}.{found.module}"),
+                                         found.cls)
+    return cls
+
+
+def _factory(level: str) -> Callable[[int | None], Player]:
     def factory(seed: int | None) -> Player:
-        player: Player = getattr(importlib.import_module(f"{__name__}.{module}"), cls)(seed=seed)
-        return player
+        return level_class(level)(seed=seed)
     return factory
 
 
-# level name -> factory(seed), ordered weakest to strongest (every front end, the hint,
-# ``president simulate`` and the ladder read this). Levels whose module is not
-# there yet are skipped by make_player's error (see available_levels()).
-LEVELS: dict[str, Callable[[int | None], Player]] = {
-    "random": lambda seed: RandomPlayer(seed=seed),
-    "beginner": _lazy("beginner", "BeginnerPlayer"),
-    "simple": lambda seed: SimplePlayer(seed=seed),
-    "intermediate": _lazy("intermediate", "IntermediatePlayer"),
-    "expert": _lazy("expert", "ExpertPlayer"),
-    "master": _lazy("master", "MasterPlayer"),
-}
+# level name -> factory(seed), ordered weakest to strongest: the built-in levels, then any
+# added by register_level. Levels whose module is not there yet are skipped by
+# make_player's error (see available_levels()).
+LEVELS: dict[str, Callable[[int | None], Player]] = {name: _factory(name) for name in BUILT_IN}
 
 
 def available_levels() -> list[str]:

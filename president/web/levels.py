@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import functools
 
-from ..players import available_levels
+from ..players import BUILT_IN, available_levels
 
 __all__ = ["HUMAN", "FAST_LEVELS", "DEFAULT_HINT_LEVEL", "DEFAULT_STANDIN", "known_levels"]
 
 HUMAN = "human"
 """The level of a seat a person plays."""
-FAST_LEVELS = frozenset({"random", "beginner", "simple", "intermediate"})
-"""Levels that decide in well under a millisecond; any other level (``expert`` searches for
-a tenth of a second or more) decides in the :class:`~president.web.thinker.Thinker`'s worker
-processes so other tables are not held up."""
+FAST_LEVELS = frozenset(name for name, level in BUILT_IN.items() if level.fast)
+"""Levels that decide in well under a millisecond (:data:`president.players.BUILT_IN`'s
+``fast``); any other level (``expert`` searches for a tenth of a second or more) decides in
+the :class:`~president.web.thinker.Thinker`'s worker processes so other tables are not held
+up."""
 DEFAULT_HINT_LEVEL = "simple"
 """The level whose choice a hint gives unless the page names another: the practice player of
 seed 003 (``003_e6cd2942d7a2654f.txt``), whose hint is one legal option or the advice to
