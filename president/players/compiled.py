@@ -84,10 +84,18 @@ _EPSILON = {"random": 0.0, "greedy": 0.1, "climbing": 0.05,
             "intermediate": 0.0}  # fastsim's defaults (intermediate has no noise)
 
 
-def _compiled(rng: random.Random, pure: bool, reversal: bool = False) -> bool:
-    # The C code does not know the ``reversal`` twist (a four of a kind reverses the rank
-    # order): rules with it on take the Python play-outs, which play it exactly.
-    return _ext is not None and not pure and not reversal and type(rng) is random.Random
+def _in_c(rules: Rules | FastDeal, pure: bool = False) -> bool:
+    """Whether the C code plays ``rules`` (or a deal under them): the extension is built,
+    ``pure`` is not asked for, and no option the C does not know is on. The one such option
+    is the ``reversal`` twist (a four of a kind reverses the rank order); rules with it take
+    the Python code, which plays it exactly. A new option the C does not play goes here."""
+    return _ext is not None and not pure and not rules.reversal
+
+
+def _compiled(rng: random.Random, pure: bool, rules: Rules | FastDeal) -> bool:
+    """:func:`_in_c`, with draws from ``rng`` (a plain ``random.Random``, whose state the C
+    reads and writes)."""
+    return _in_c(rules, pure) and type(rng) is random.Random
 
 
 def _python_intermediate(deal: FastDeal, rng: object = None, epsilon: float = 0.0) -> list[int]:
@@ -126,7 +134,7 @@ def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *,
     if policy == "intermediate":
         return intermediate_playout(deal, pure=pure)
     eps = _EPSILON[policy] if epsilon is None else epsilon
-    if _compiled(rng, pure, deal.reversal):
+    if _compiled(rng, pure, deal):
         finish: list[int] = _ext.playout(deal, rng, POLICIES[policy], eps, False)
         return finish
     if policy == "random":
@@ -153,7 +161,7 @@ def intermediate_playout(deal: FastDeal, rng: random.Random | None = None, *,
         ValueError: (compiled) a deal whose state is out of range (more than 7 seats,
             counts outside 0..4, card totals that disagree, more than 4 cards of a rank).
     """
-    if _ext is not None and not pure and not deal.reversal:
+    if _in_c(deal, pure):
         finish: list[int] = _ext.intermediate_playout(deal, False)
         return finish
     return _python_intermediate(deal)
@@ -177,7 +185,7 @@ def intermediate_choice(deal: FastDeal, tot: list[int], *, pure: bool = False) -
         ValueError: (compiled) a deal that is over or out of range, or a ``tot`` that does
             not fit the hand to act (``tot[r] - hand[r]`` outside 0..4).
     """
-    if _ext is not None and not pure and not deal.reversal:
+    if _in_c(deal, pure):
         code: int = _ext.intermediate_choice(deal, tot)
         return code
     return fastsim.intermediate_choice(deal, tot, endgame_limit=0)
@@ -211,7 +219,7 @@ def style_rows(rules: Rules, start: list[list[int]], leader: int,
         ValueError: (compiled) hands or seats out of range, or an action of ``history``
             that is not legal where it was taken.
     """
-    if _ext is None or rules.reversal:
+    if not _in_c(rules):
         return None
     rows: list[list[float]] | None = _ext.style_likelihoods(
         rules.players, rules.beat == "higher", fastsim._MODES[rules.passing],
@@ -239,7 +247,7 @@ def endgame_search(deal: FastDeal, kind: str, *, me: int = -1, prefer: int | Non
         bound stopped the search), the states searched (the budget spent, counted as the
         Python solver counts them) and whether the bound stopped it.
     """
-    if _ext is None or deal.reversal:
+    if not _in_c(deal):
         return None
     if kind == "wins":
         out: tuple[Any, int, bool] = _ext.endgame_wins(deal, me, limit, seconds)
@@ -336,10 +344,10 @@ def traced_playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *
         raise ValueError(f"no playout policy {policy!r}; use "
                          f"{', '.join(map(repr, PLAYOUT_NAMES))}")
     eps = _EPSILON[policy] if epsilon is None else epsilon
-    if policy == "intermediate" and _ext is not None and not pure and not deal.reversal:
+    if policy == "intermediate" and _in_c(deal, pure):
         finish, actions = _ext.intermediate_playout(deal, True)
         return finish, actions
-    if policy != "intermediate" and _compiled(rng, pure, deal.reversal):
+    if policy != "intermediate" and _compiled(rng, pure, deal):
         finish, actions = _ext.playout(deal, rng, POLICIES[policy], eps, True)
         return finish, actions
     if policy == "random":
@@ -375,7 +383,7 @@ def mixed_playout(deal: FastDeal, rng: random.Random, styles: list[int], *,
         ValueError: ``styles`` not one of 0, 1, 2 per seat; the ``reversal`` twist (normal
             rank order only); (compiled) a deal whose state is out of range.
     """
-    if _compiled(rng, pure, deal.reversal):
+    if _compiled(rng, pure, deal):
         finish: list[int] = _ext.mixed_playout(deal, rng, list(styles), False)
         return finish
     return _py_mixed(deal, styles, rng)
@@ -389,7 +397,7 @@ def traced_mixed_playout(deal: FastDeal, rng: random.Random, styles: list[int], 
     Raises:
         ValueError: as :func:`mixed_playout`.
     """
-    if _compiled(rng, pure, deal.reversal):
+    if _compiled(rng, pure, deal):
         finish, actions = _ext.mixed_playout(deal, rng, list(styles), True)
         return finish, actions
     return _recorded(deal, lambda rec: _py_mixed(rec, styles, rng))
@@ -423,7 +431,7 @@ def random_deals(rules: Rules, rng: random.Random, count: int, *, policy: str = 
         raise ValueError(f"no playout policy {policy!r}; use "
                          f"{', '.join(map(repr, PLAYOUT_NAMES))}")
     eps = _EPSILON[policy] if epsilon is None else epsilon
-    if policy != "intermediate" and _compiled(rng, pure, rules.reversal):
+    if policy != "intermediate" and _compiled(rng, pure, rules):
         n = rules.players
         orders: list[list[int]] = _ext.deals(
             n, rules.beat == "higher", fastsim._MODES[rules.passing],
