@@ -11,17 +11,17 @@ import random
 
 import pytest
 
-from president.rules import PRESETS
-
 from president import PASS, Rules
+from president.rules import PRESETS, TWISTS
 from president.deal import Deal
 from president.players import fastsim
 from president.players.fastsim import FastDeal, counts_of_mask, decode, encode
 
-RULESETS = [
-    ("house", ()), ("house", ("sit-out",)), ("family", ("once-around",)),
-    ("family", ("equal-plays",)), ("first-night", ()), ("first-night", ("swap",)),
-]
+# Every preset alone and with each of its twists, from the registries (a new twist is
+# checked here without a change: this is the test that compares FastDeal's legality with
+# the engine's).
+RULESETS = [(name, ()) for name in PRESETS] + \
+    [(name, (twist,)) for name in PRESETS for twist in TWISTS[name]]
 
 
 def _engine_actions_by_rank(deal: Deal) -> dict[int, object]:
