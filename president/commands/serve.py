@@ -109,8 +109,9 @@ def run(args: argparse.Namespace) -> int:
     url = f"http://{shown}:{args.port}/"
     if lan:     # every interface: open (and print) the address friends can use too
         url = f"http://{lan[0]}:{args.port}/"
-    # h11, not httptools: h11 refuses a request head over 16 KiB at once, where httptools
-    # would read a header of any size (a 250 MB header froze the server for minutes).
+    # h11, not httptools: h11 refuses a request head still incomplete past 16 KiB, where
+    # httptools would read a header of any size (a 250 MB header froze the server for
+    # minutes). A head that arrives whole in one socket read (about 100 KiB) is still read.
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=WS_MAX_BYTES, ws_ping_interval=20, ws_ping_timeout=20,
                             server_header=False, http="h11", ws_per_message_deflate=False,
