@@ -248,7 +248,8 @@ def test_compiled_play_outs_fall_back_to_python_under_the_twist():
     rng_a, rng_b = random.Random(4), random.Random(4)
     assert compiled.random_deals(HOUSE, rng_a, 5) == compiled.random_deals(
         HOUSE, rng_b, 5, pure=True)
-    assert compiled._compiled(random.Random(), False, True) is False
+    assert compiled._compiled(random.Random(), False, HOUSE) is False
+    assert compiled._in_c(HOUSE) is False
 
 
 # ----- whole random deals ------------------------------------------------------------------
