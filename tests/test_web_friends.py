@@ -308,3 +308,32 @@ def test_a_blank_seat_never_takes_a_name_another_seat_typed():
     assert check_names(["", "", "", ""], defaults=DEFAULT_NAMES) == ["You", "Alex", "Blair", "Casey"]
     assert check_names(["Ann", "alex", "", "blair"], defaults=DEFAULT_NAMES) == \
         ["Ann", "alex", "Casey", "blair"]
+
+
+def test_an_action_chosen_in_an_older_position_is_refused_as_stale():
+    # Two pages of one seat both answer the same turn: the first is played, the second was
+    # chosen for a position that has gone, so it is refused and nothing changes. A message
+    # without "at" is played as before.
+    async def go():
+        tables = make_tables()
+        table = tables.create(kind="practice")
+        one, two = Page(), Page()
+        await table.join(0, one)
+        await table.join(0, two)
+        state = table.state_for(0)
+        at = state["table"]["actions"]
+        first, second = state["legal"][0], state["legal"][-1]
+        await table.handle(0, one, P.PlayMsg(type="play", cards=first, at=at))
+        await until_settled(table)
+        log, hand = list(table.log), table.state_for(0)["hand"]
+        assert len(log) > at
+        await table.handle(0, two, P.PlayMsg(type="play", cards=second, at=at))
+        refusal = two.last("error")
+        assert refusal["reason"] == "stale" and f"chosen at action {at}" in refusal["message"]
+        assert table.log == log and table.state_for(0)["hand"] == hand
+        now = table.state_for(0)
+        if now["legal"] and now["legal"][0] != "pass":   # the same seat, up to date: played
+            await table.handle(0, two, P.PlayMsg(type="play", cards=now["legal"][0],
+                                                 at=now["table"]["actions"]))
+            assert len(table.log) > len(log)
+    run_async(go)

@@ -65,21 +65,29 @@ class Hello(_Msg):
     server then sends for a play and the computer replies after it (the page does)."""
 
 
-class PlayMsg(_Msg):
+class _ActionMsg(_Msg):
+    at: Annotated[int, Field(ge=0, le=10_000_000)] | None = None
+    """Optional: the number of actions the table had when this one was chosen (the
+    ``table.actions`` of the state it was chosen in). If the table has moved on since (another
+    page of the same seat acted, or a stand-in did), it is refused with ``stale`` and nothing
+    changes, instead of being played in a position it was not chosen for."""
+
+
+class PlayMsg(_ActionMsg):
     """Play these cards (1 to 4 cards of one rank) on the pile."""
 
     type: Literal["play"]
     cards: Annotated[list[CardText], Field(min_length=1, max_length=4)]
 
 
-class GiveMsg(_Msg):
+class GiveMsg(_ActionMsg):
     """Give these cards in the exchange (1 or 2)."""
 
     type: Literal["give"]
     cards: Annotated[list[CardText], Field(min_length=1, max_length=2)]
 
 
-class PassMsg(_Msg):
+class PassMsg(_ActionMsg):
     """Pass this turn."""
 
     type: Literal["pass"]

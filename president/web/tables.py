@@ -177,6 +177,11 @@ class Table(ComputerPlayers, Hints):
                     await refuse("standin", f"a computer plays your seat now; "
                                  f"{self.names[self.host]} (the host) can hand it back to you")
                     return
+                if msg.at is not None and msg.at != len(self.log):
+                    await refuse("stale", f"that was chosen at action {msg.at} and the table "
+                                 f"is at action {len(self.log)}; nothing was played: choose "
+                                 "again from the table as it is now")
+                    return
                 seat = self.seat_of(player)
                 names = [self.names[p] for p in m.seating]
                 try:

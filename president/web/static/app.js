@@ -772,6 +772,13 @@ function send(message) {
   if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify(message));
 }
 
+// A play, pass or give, with the number of actions of the state it was chosen in: if the
+// table has moved on meanwhile (another page of this seat acted), the server refuses it
+// ("stale") instead of playing it in a position it was not chosen for.
+function sendAction(message) {
+  send({ ...message, at: app.state.table.actions });
+}
+
 function receive(msg) {
   switch (msg.type) {
     case "welcome":
@@ -1030,7 +1037,7 @@ function maybeAutoPass() {
   setTimeout(() => {
     const now = app.state;
     if (!now || now.table.actions !== s.table.actions || !myTurn() || now.table.paused) return;
-    send({ type: "pass" });
+    sendAction({ type: "pass" });
     setMessage(`Passed for you: nothing you hold beats ${what}.`, true);
   }, 250);
 }
@@ -1777,7 +1784,7 @@ function fillExchange() {
       b.className = options.length === 1 ? "primary" : "give-option";
       if (options.length === 1) b.id = "give-forced";
       b.textContent = `Give ${opt.map(cardText).join(", ")}`;
-      b.onclick = () => send({ type: "give", cards: opt });
+      b.onclick = () => sendAction({ type: "give", cards: opt });
       actions.append(b);
     }
   } else if (pending.forced) {
@@ -1789,7 +1796,7 @@ function fillExchange() {
       b.id = "give-forced";
       b.className = "primary";
       b.append(`Give ${options[0].map(cardText).join(", ")} to `, ...named`${nameOf(pending.receiver)}`);
-      b.onclick = () => send({ type: "give", cards: options[0] });
+      b.onclick = () => sendAction({ type: "give", cards: options[0] });
       actions.append(b);
     } else {
       p.append(`You finished last: give your ${highest} to `, ...named`${nameOf(pending.receiver)}; choose which of the equal cards.`);
@@ -1798,7 +1805,7 @@ function fillExchange() {
         b.type = "button";
         b.className = "give-option";
         b.textContent = `Give ${opt.map(cardText).join(", ")}`;
-        b.onclick = () => send({ type: "give", cards: opt });
+        b.onclick = () => sendAction({ type: "give", cards: opt });
         actions.append(b);
       }
     }
@@ -1811,7 +1818,7 @@ function fillExchange() {
     b.append("Give selected to ", ...named`${nameOf(pending.receiver)}`);
     b.onclick = () => {
       if (app.selected.size !== pending.count) { setMessage(`Select exactly ${many} to give.`); return; }
-      send({ type: "give", cards: [...app.selected] });
+      sendAction({ type: "give", cards: [...app.selected] });
     };
     actions.append(b);
   }
@@ -2104,7 +2111,7 @@ async function playSelected() {
   app.focusHand = true;
   if (app.sentAt === app.state.table.actions) return;   // already sent: wait for its answer
   app.sentAt = app.state.table.actions;
-  send({ type: "play", cards: chosen });
+  sendAction({ type: "play", cards: chosen });
 }
 
 function askHint() {
@@ -2123,7 +2130,7 @@ function pass() {
   if (app.sentAt === app.state.table.actions) return;   // already sent: wait for its answer
   app.sentAt = app.state.table.actions;
   app.selected.clear();
-  send({ type: "pass" });
+  sendAction({ type: "pass" });
   renderHand();
   renderControls();
 }
