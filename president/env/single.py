@@ -34,8 +34,8 @@ class PresidentEnv(gymnasium.Env):
     Keyword args:
         rules, preset, twists, players, episode, reward, max_deals, dict_obs,
             render_mode: as :class:`~president.env.aec.raw_env`.
-        opponents: a level name (``"random"``, ``"beginner"``, ``"simple"``,
-            ``"intermediate"``, ``"expert"``) or an import path ``"package.module:Class"``
+        opponents: a level name (one of :data:`president.players.LEVELS`: ``"random"``
+            up to ``"master"``) or an import path ``"package.module:Class"``
             for every other seat, or a sequence of them, one per other player in order of
             player index (default ``"simple"``).
         seat: the learner's player index, or ``"random"`` for a new one each episode

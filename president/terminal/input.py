@@ -30,6 +30,7 @@ parsing; :class:`~president.terminal.loop.TerminalGame` is one.
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Any, Callable
 
 from rich.markup import escape
@@ -40,10 +41,13 @@ from ..cards import Card, Rank
 from ..errors import IllegalAction, NotationError, PresidentError
 from ..narration import NOTHING_BEATS, pass_hint_reason
 from ..observation import Observation
-from ..players import available_levels, make_player
+from ..players import BUILT_IN, available_levels, make_player
 from .view import TableView, cards_text
 
 __all__ = ["TurnInput", "HELP_TEXT", "RANK_NAMES", "Quit", "help_text", "describe_action"]
+
+# The levels a hint may name, from the one registry, wrapped for the help text.
+_LEVEL_LIST = "\n          ".join(textwrap.wrap(", ".join(BUILT_IN), 54))
 
 HELP_TEXT = (
     "At your turn, type one of:\n"
@@ -56,8 +60,7 @@ HELP_TEXT = (
     "  pass    decline this turn (not on a lead); also [bold]p[/]\n"
     "  Enter   passes when nothing you hold beats the pile (says why)\n"
     "  hint    ask a computer player for a suggestion; [bold]hint expert[/] asks\n"
-    "          that level (random, beginner, simple, intermediate, expert,\n"
-    "          master)\n"
+    f"          that level ({_LEVEL_LIST})\n"
     "  history this deal's plays and passes, in order\n"
     "  score   the scores, and each deal's places and titles\n"
     "  seen    the cards gone this deal (played face up), per rank\n"
