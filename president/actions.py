@@ -19,7 +19,7 @@ from typing import Iterable, Union
 
 from .cards import (RANK_WORDS, Card, Rank, cards_from_mask, format_mask, frozen_error,
                     parse_cards)
-from .errors import IllegalAction, NotationError
+from .errors import IllegalAction, NotationError, shown
 
 __all__ = ["Play", "Pass", "PASS", "Give", "Action", "KIND_NAMES", "parse_action"]
 
@@ -68,7 +68,7 @@ class Play:
             return self
         if play is None:  # out of range, or suits 0 (the table's empty slot)
             raise NotationError(
-                f"no play has rank {rank!r} and suit mask {suits!r}; rank is 0..12, suits 1..15")
+                f"no play has rank {shown(rank)} and suit mask {shown(suits)}; rank is 0..12, suits 1..15")
         return play
 
     def __setattr__(self, name: str, value: object) -> None:

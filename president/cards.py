@@ -21,7 +21,7 @@ from dataclasses import FrozenInstanceError
 from enum import IntEnum
 from typing import Iterable
 
-from .errors import NotationError
+from .errors import NotationError, shown
 
 __all__ = [
     "Rank", "Suit", "Card", "CARDS", "DECK_MASK", "parse_cards", "format_cards",
@@ -63,7 +63,7 @@ class Rank(IntEnum):
         if key in _RANK_BY_SYMBOL:
             return cls(_RANK_BY_SYMBOL[key])
         raise NotationError(
-            f"{text!r} is not a rank; ranks are 3 4 5 6 7 8 9 10 (or T) J Q K A 2")
+            f"{shown(text)} is not a rank; ranks are 3 4 5 6 7 8 9 10 (or T) J Q K A 2")
 
 
 class Suit(IntEnum):
@@ -155,20 +155,20 @@ class Card:
         """
         t = text.strip()
         if _RUN_TOGETHER.fullmatch(t.upper()):
-            raise NotationError(f"{text!r} runs cards together; separate cards with spaces, "
+            raise NotationError(f"{shown(text)} runs cards together; separate cards with spaces, "
                                 "like 9S 9H")
         if len(t) < 2 or (t[-1].upper() not in _SUIT_BY_TEXT
                           and t[:-1].upper() not in _RANK_BY_SYMBOL
                           and t[:1].upper() not in _RANK_BY_SYMBOL):
-            raise NotationError(f"{text!r} is not a card; write rank then suit, like 10H, QS or 2C")
+            raise NotationError(f"{shown(text)} is not a card; write rank then suit, like 10H, QS or 2C")
         suit = _SUIT_BY_TEXT.get(t[-1].upper())
         if suit is None:
             raise NotationError(
-                f"{text!r} has no suit; end a card with C, D, H or S (or ♣ ♦ ♥ ♠), like 10H")
+                f"{shown(text)} has no suit; end a card with C, D, H or S (or ♣ ♦ ♥ ♠), like 10H")
         rank = _RANK_BY_SYMBOL.get(t[:-1].upper())
         if rank is None:
             raise NotationError(
-                f"{text!r} has no rank; ranks are 3 4 5 6 7 8 9 10 (or T) J Q K A 2")
+                f"{shown(text)} has no rank; ranks are 3 4 5 6 7 8 9 10 (or T) J Q K A 2")
         return CARDS[rank * 4 + suit]
 
     @classmethod
@@ -202,7 +202,7 @@ class Card:
 
 
 def _bad_card(rank: int, suit: int) -> Card:
-    raise NotationError(f"no card has rank {rank!r} and suit {suit!r}; rank is 0..12, suit 0..3")
+    raise NotationError(f"no card has rank {shown(rank)} and suit {shown(suit)}; rank is 0..12, suit 0..3")
 
 
 CARDS: tuple[Card, ...] = tuple(Card(r, s) for r in range(13) for s in range(4))

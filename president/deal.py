@@ -20,7 +20,7 @@ from typing import Any, Sequence
 
 from .actions import ALL_SUBSETS, PASS, SUBSETS_BY_COUNT, Give, Pass, Play
 from .cards import DECK_MASK, Card, cards_from_mask, format_mask
-from .errors import IllegalAction
+from .errors import IllegalAction, shown
 from .events import DealEnded, Event, Passed, PileCleared, Played, WentOut, title_for_place
 from .kernel import CLEAR_REASONS, ENDED, Position, follow_ranks, may_pass
 from .rules import Rules
@@ -261,7 +261,7 @@ class Deal:
         if not isinstance(action, Play):
             if isinstance(action, Give):
                 return IllegalAction("wrong-phase", "there is no exchange now; play cards or pass")
-            return IllegalAction("bad-notation", f"{action!r} is not a play or a pass")
+            return IllegalAction("bad-notation", f"{shown(action)} is not a play or a pass")
         if action.mask & ~self.hands[seat]:
             missing = format_mask(action.mask & ~self.hands[seat])
             return IllegalAction("not-in-hand", f"you do not hold {missing}")
@@ -354,8 +354,8 @@ class Deal:
                                 "finishing order can only be given instead of playing it")
         if (not isinstance(order, (list, tuple)) or not all(isinstance(s, int) and not isinstance(s, bool) for s in order)
                 or sorted(order) != list(range(n))):
-            shown = list(order) if isinstance(order, (list, tuple)) else order
-            raise IllegalAction("bad-order", f"the finishing order {shown!r} must name every seat "
+            given = list(order) if isinstance(order, (list, tuple)) else order
+            raise IllegalAction("bad-order", f"the finishing order {shown(given)} must name every seat "
                                 f"0 to {n - 1} exactly once, first out first")
         events: list[Event] = []
         finish = self.state.finish

@@ -23,7 +23,7 @@ from typing import Any, Iterable, Sequence, TypeGuard, overload
 from .actions import PASS, Give, Pass, Play, parse_action
 from .cards import Card, cards_from_mask, format_mask
 from .deal import Deal, deal_hands
-from .errors import IllegalAction, RulesError
+from .errors import IllegalAction, RulesError, shown
 from .events import (Dealt, Event, Exchanged, MatchEnded, title_for_place)
 from .observation import Observation
 from .rules import Rules
@@ -325,7 +325,7 @@ class Match:
         except TypeError:
             items = None
         if items is None or not _all_cards(items):
-            raise IllegalAction("bad-notation", f"{cards!r} is not an action; give a Play, PASS, "
+            raise IllegalAction("bad-notation", f"{shown(cards)} is not an action; give a Play, PASS, "
                                 "a Give, cards, or text such as '9S 9D' or 'pass'")
         return Give(items) if self.phase == "exchange" else Play.of(items)
 
@@ -335,7 +335,7 @@ class Match:
         reads it."""
         n = self.rules.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-            return IllegalAction("bad-seat", f"seat {seat!r} does not exist; seats are 0 to {n - 1}")
+            return IllegalAction("bad-seat", f"seat {shown(seat)} does not exist; seats are 0 to {n - 1}")
         if isinstance(action, str):
             try:
                 action = self.parse_action(action)

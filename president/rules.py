@@ -45,6 +45,9 @@ from .cards import Card, Rank
 from .errors import NotationError, RulesError, shown
 from .events import TITLE_NAMINGS
 
+MAX_NUMBER = 1_000_000
+"""The largest number a rule takes: points for a place, a points target, a number of deals."""
+
 __all__ = ["Rules", "PRESETS", "TWISTS", "OPTIONS", "OPTION_VALUES", "OPTION_HELP",
            "PRESET_SEEDS", "PRESET_SOURCES", "Option", "Beat", "Passing", "Exchange",
            "GiveBack", "Seating", "LaterLead", "Titles", "FirstLead", "MatchEnd",
@@ -205,7 +208,7 @@ class MatchEnd:
 
     def __post_init__(self) -> None:
         def count(n: object) -> bool:
-            return isinstance(n, int) and not isinstance(n, bool) and n > 0
+            return isinstance(n, int) and not isinstance(n, bool) and 0 < n <= MAX_NUMBER
         ok = (self.kind in ("single-deal", "never") and self.target is None
               and self.deals is None) or \
              (self.kind == "points" and count(self.target) and self.deals is None) or \
@@ -231,7 +234,7 @@ class MatchEnd:
             if text == "never":
                 return cls("never")
             kind, _, n = text.partition(":")
-            if n.isdigit() and int(n) > 0:
+            if n.isascii() and n.isdigit() and 0 < len(n) <= 7 and 0 < int(n) <= MAX_NUMBER:
                 if kind == "points":
                     return cls("points", target=int(n))
                 if kind == "deals":
@@ -453,9 +456,11 @@ def _check_scoring(value: Any, players: int) -> tuple[int, ...] | None:
     except TypeError:
         points = None
     if points is None or not points or len(points) > players or any(
-            isinstance(p, bool) or not isinstance(p, int) or p < 0 for p in points):
-        raise RulesError("scoring", f"scoring = {shown(value)} is not allowed; give non-negative "
-                         f"points by place for at most {players} places, such as 2,1, or none")
+            isinstance(p, bool) or not isinstance(p, int) or not 0 <= p <= MAX_NUMBER
+            for p in points):
+        raise RulesError("scoring", f"scoring = {shown(value)} is not allowed; give points by "
+                         f"place (0 to {MAX_NUMBER:,} each) for at most {players} places, such "
+                         "as 2,1, or none")
     return points
 
 

@@ -302,3 +302,20 @@ def test_every_rules_value_round_trips_through_its_name(drawn):
     assert head == "+".join([rules.preset or "custom", *rules.twists])
     assert [p.split("=", 1)[0] for p in pairs] == list(rules.overrides)
     assert all(p.count("=") == 1 for p in pairs)
+
+
+@pytest.mark.parametrize("spec, option", [
+    ("house/scoring=1000001,1", "scoring"),
+    ("house/match_end=points:1000001", "match_end"),
+    ("house/match_end=deals:" + "9" * 5000, "match_end"),
+    ("house/match_end=points:\u00b2", "match_end"),
+    ("house/scoring=" + "9" * 5000 + ",1", "scoring"),
+])
+def test_numbers_in_the_rules_are_bounded_and_never_crash(spec, option):
+    # A rule's numbers go up to MAX_NUMBER; a longer run of digits (past Python's limit for
+    # turning text into a number) or a digit that is not 0-9 is refused, not a crash.
+    from president.rules import MAX_NUMBER
+    with pytest.raises(RulesError) as e:
+        Rules.parse(spec)
+    assert e.value.option == option and len(e.value.message) < 400
+    assert Rules.parse(f"house/scoring={MAX_NUMBER},1").scoring == (MAX_NUMBER, 1)

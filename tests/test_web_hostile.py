@@ -209,6 +209,10 @@ def test_errors_quote_at_most_a_short_excerpt(client, raw):
         assert letter * (P.EXCERPT_CHARS + 1) not in reply["message"]
 
 
+HANDS = ["3C 3D 3H 3S 4C 4D 4H 4S 5C 5D 5H 5S 6C", "6D 6H 6S 7C 7D 7H 7S 8C 8D 8H 8S 9C 9D",
+         "9H 9S TC TD TH TS JC JD JH JS QC QD QH", "QS KC KD KH KS AC AD AH AS 2C 2D 2H 2S"]
+
+
 def _record(**changes):
     record = {"format": "president/1", "rules": {"preset": "house", "twists": [], "players": 4},
               "players": ["Alex", "Blair", "Casey", "Drew"],
@@ -241,6 +245,17 @@ def test_a_companion_import_of_an_odd_record_is_refused_not_a_crash(client, reco
     ("/api/companion/import", _record(rules={"preset": "house", "twists": ["t" * 10_000],
                                              "players": 4})),
     ("/api/companion/import", _record(deals=[{"dealer": "d" * 10_000, "finish_order": [0, 1, 2, 3]}])),
+    ("/api/companion/import", _record(deals=[{"dealer": 0, "finish_order": [0, 1, 2, "d" * 5000]}])),
+    ("/api/companion/import", _record(deals=[{"dealer": int("9" * 4000), "finish_order": [0, 1, 2, 3]}])),
+    ("/api/companion/import", _record(deals=[{"dealer": 0, "hands": "d" * 6000}])),
+    ("/api/companion/import", _record(deals=[{"dealer": 0, "hands": HANDS, "actions": ["0 " + "d" * 5000]}])),
+    ("/api/companion/import", _record(deals=[{"dealer": 0, "hands": HANDS, "actions": ["9" * 5000 + " 3C"]}])),
+    ("/api/companion/import", _record(deals=[{"dealer": 0, "hands": HANDS, "actions": ["\u00b2 3C"]}])),
+    ("/api/companion/import", _record(deals=[{"dealer": 0, "hands": HANDS,
+                                              "exchange": ["0>" + "9" * 4000 + " 3C"]}])),
+    ("/api/companion/import", _record(rules={"preset": "house", "p" * 5000: 1})),
+    ("/api/companion/import", _record(rules={"preset": "house", "scoring": [int("9" * 4000), 1]},
+                                      deals=[])),
     ("/api/tables", {"kind": "match", "levels": ["human", "L" * 120, "simple", "simple"]}),
     ("/api/tables", {"kind": "match", "levels": ["human", "simple", "simple", "simple"],
                      "standin": "S" * 120}),
@@ -250,7 +265,7 @@ def test_http_refusals_quote_at_most_a_short_excerpt(client, path, body):
     assert 400 <= r.status_code < 500, r.text
     message = r.json()["message"]
     assert len(message) < 400, len(message)
-    for letter in "fptdLS":
+    for letter in "fptdLS9":
         assert letter * (P.EXCERPT_CHARS + 1) not in message, message
 
 

@@ -61,7 +61,9 @@ def _read_record(data: Any) -> Record:
     try:
         rules = Rules.from_dict(rules_data)
     except _RULES_ERRORS as e:
-        where = f"rules.{e.option}" if hasattr(e, "option") else "rules"
+        # the option named in the path is someone's input too: cut as any quote
+        option = getattr(e, "option", None)
+        where = f"rules.{shown(option)[1:-1]}" if isinstance(option, str) else "rules"
         raise RecordError(where, getattr(e, "message", str(e))) from None
     if len(names) != rules.players:
         raise RecordError("players", f"{len(names)} names for a table of {rules.players} "
@@ -74,13 +76,14 @@ def _read_record(data: Any) -> Record:
 
 def _read_seat(value: Any, n: int, where: str, what: str = "seat", context: str = "",
                **loc: Unpack[_Where]) -> int:
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
+    digits = value.strip() if isinstance(value, str) else ""
+    if digits.isascii() and digits.isdigit() and len(digits) <= 9:
+        value = int(digits)          # (other digits, or a longer run, are no seat: left as text)
     if not _is_int(value):
         raise RecordError(where, f"{what} {shown(value)}{context} is not a seat number; seats are 0 to "
                           f"{n - 1}", **loc)
     if not 0 <= value < n:
-        raise RecordError(where, f"{what} {value}{context} does not exist at a table of {n}; seats "
+        raise RecordError(where, f"{what} {shown(value)}{context} does not exist at a table of {n}; seats "
                           f"are 0 to {n - 1}", **loc)
     seat: int = value
     return seat
@@ -164,7 +167,7 @@ def _read_order_deal(data: Mapping[str, Any], n: int, here: str, loc: _Where,
 
 def _read_hands(value: Any, n: int, here: str, loc: _Where) -> tuple[int, ...]:
     if not isinstance(value, list) or len(value) != n:
-        count = f"{len(value)} hands" if isinstance(value, list) else repr(value)
+        count = f"{len(value)} hands" if isinstance(value, list) else shown(value)
         raise RecordError(f"{here}.hands", f"{count} given; give one string of cards per "
                           f"seat, {n} in all, seat 0 first", **loc)
     masks = []
@@ -198,7 +201,7 @@ def _read_action(text: Any, n: int, d: int, i: int) -> ActionEntry:
     if not m.group(1).isdigit():
         raise RecordError(where, f"{shown(m.group(1))} in {shown(text)} is not a seat number; write "
                           f"\"seat cards\" or \"seat pass\" with seats 0 to {n - 1}", **loc)
-    seat = _read_seat(int(m.group(1)), n, where, "seat", f" in {shown(text)}", **loc)
+    seat = _read_seat(m.group(1), n, where, "seat", f" in {shown(text)}", **loc)
     rest = m.group(2)
     if rest.lower() == "pass":
         return ActionEntry(seat, None, text)
@@ -221,7 +224,7 @@ def _read_exchange(text: Any, n: int, d: int, i: int) -> ExchangeEntry:
         if not part.isdigit():
             raise RecordError(where, f"{what} {shown(part)} in {shown(text)} is not a seat number; "
                               f"seats are 0 to {n - 1}", **loc)
-        seats.append(_read_seat(int(part), n, where, what, f" in {shown(text)}", **loc))
+        seats.append(_read_seat(part, n, where, what, f" in {shown(text)}", **loc))
     try:
         mask = mask_from_cards(parse_cards(m.group(3)))
     except NotationError as e:
