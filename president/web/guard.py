@@ -147,8 +147,8 @@ class BodyTooLarge(HTTPException):
 
     def __init__(self, limit: int) -> None:
         super().__init__(413, f"the request body is over {limit} bytes, the most this server "
-                              "reads; send a table request such as "
-                              '{"kind": "match", "preset": "house", "players": 4}',
+                              "reads; every request of the game (a new table, a move to try, "
+                              "a score sheet or a game record) is far smaller",
                          headers={"Connection": "close"})
 
 
