@@ -613,7 +613,7 @@ def sheet_from_record(data: Mapping[str, Any] | str | bytes) -> Sheet:
     """
     import json
 
-    from .records import RecordError, Record, replay
+    from .records import RecordError, Record, count_deals_from_1, replay
 
     if isinstance(data, (str, bytes)):
         try:
@@ -642,7 +642,7 @@ def sheet_from_record(data: Mapping[str, Any] | str | bytes) -> Sheet:
     result = replay(record)
     if result.error is not None:
         raise SheetError("bad-record", f"the record breaks the rules in deal "
-                         f"{result.error.deal + 1}: {result.error.message}")
+                         f"{result.error.deal + 1}: {count_deals_from_1(result.error.message)}")
     match = result.match
     if match is not None and match.phase not in ("between-deals", "match-over"):
         raise SheetError("bad-record", f"deal {match.deal_number} of the record has not ended; "

@@ -320,3 +320,15 @@ def test_a_record_stopped_in_the_middle_of_a_deal_is_refused():
     with pytest.raises(SheetError) as e:
         sheet_from_record(records.dumps(m))
     assert "deal 1 of the record has not ended" in e.value.message
+
+
+def test_a_refused_record_counts_its_deals_from_1_throughout():
+    # The replayer names deals by their 0-based index; the sheet's words count from 1, so
+    # one sentence never names "deal 2" and "deal 0" for neighbouring deals.
+    m = Match(Rules.preset("house"), HOUSE, seed=5)
+    m.act(m.to_act, m.legal_actions()[0])
+    data = json.loads(records.dumps(m))
+    data["deals"].append({"seed": 7})
+    with pytest.raises(SheetError) as e:
+        sheet_from_record(data)
+    assert "in deal 2: deal 1 has not ended" in e.value.message, e.value.message

@@ -117,7 +117,8 @@ def load_match(path: str) -> Match:
             over (deal numbers in the message count from 1).
     """
     from ..records import RecordError, loads, replay
-    from .replay import count_deals_from_1, read_text
+    from ..records import count_deals_from_1
+    from .replay import read_text
 
     if os.path.isdir(path):
         raise ValueError("is a folder; give the record file, e.g. game.json")

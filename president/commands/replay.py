@@ -15,11 +15,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from typing import Any
 
-from ..records import RecordError, ReplayResult, _format_json, loads, replay
+from ..records import (RecordError, ReplayResult, _format_json, count_deals_from_1, loads,
+                       replay)
 
 HELP = "Check and replay a game record (JSON)."
 
@@ -87,13 +87,6 @@ def _invalid(args: argparse.Namespace, name: str, e: RecordError) -> int:
             "next_deal": None}
         _emit(_format_json(out, 2, 0))
     return 2
-
-
-def count_deals_from_1(message: str) -> str:
-    """A replay message with its deal numbers counted from 1, as the words report counts
-    them: the replayer names deals by their 0-based record index ("deal 0 has not ended");
-    the engine's own messages name no deal number."""
-    return re.sub(r"\bdeal (\d+)\b", lambda m: f"deal {int(m.group(1)) + 1}", message)
 
 
 def _report(name: str, result: ReplayResult) -> list[str]:

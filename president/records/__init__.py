@@ -41,8 +41,8 @@ from __future__ import annotations
 from .model import (FORMAT, STAND_IN_SEED, ActionEntry, DealRecord, ExchangeEntry, Record,
                     RecordError)
 from .read import load, loads
-from .replayer import (ReplayError, Replayer, ReplayResult, ReplayStep, iter_replay,
-                       replay)
+from .replayer import (ReplayError, Replayer, ReplayResult, ReplayStep, count_deals_from_1,
+                       iter_replay, replay)
 # Not public: ``president replay --json`` prints with the records' own JSON layout.
 from .write import _format_json as _format_json
 from .write import dump, dumps, record_from_finish_orders, record_from_match
@@ -50,4 +50,4 @@ from .write import dump, dumps, record_from_finish_orders, record_from_match
 __all__ = ["FORMAT", "Record", "DealRecord", "ExchangeEntry", "ActionEntry", "RecordError",
            "ReplayError", "ReplayStep", "ReplayResult", "Replayer", "load", "loads", "dump",
            "dumps", "record_from_match", "record_from_finish_orders", "replay", "iter_replay",
-           "STAND_IN_SEED"]
+           "STAND_IN_SEED", "count_deals_from_1"]

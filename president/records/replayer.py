@@ -12,6 +12,7 @@ This module is part of the rules core: standard library only.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -23,6 +24,17 @@ from ..match import Match
 from ..rules import Rules
 from .model import STAND_IN_SEED, ActionEntry, DealRecord, ExchangeEntry, Record
 from .read import loads
+
+
+def count_deals_from_1(message: str) -> str:
+    """A replay message with its deal numbers counted from 1, as words for a person count
+    them: the replayer names deals by their 0-based record index ("deal 0 has not ended");
+    the engine's own messages name no deal number.
+
+    >>> count_deals_from_1("deal 0 has not ended")
+    'deal 1 has not ended'
+    """
+    return re.sub(r"\bdeal (\d+)\b", lambda m: f"deal {int(m.group(1)) + 1}", message)
 
 
 @dataclass(frozen=True)
