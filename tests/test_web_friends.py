@@ -337,3 +337,10 @@ def test_an_action_chosen_in_an_older_position_is_refused_as_stale():
                                                  at=now["table"]["actions"]))
             assert len(table.log) > len(log)
     run_async(go)
+
+
+@pytest.mark.parametrize("at", ['"3"', "true", "3.0", "-1", "10000001"])
+def test_the_action_count_is_a_plain_whole_number(at):
+    with pytest.raises(P.MessageError, match="at"):
+        P.parse_client('{"type": "pass", "at": %s}' % at)
+    assert P.parse_client('{"type": "pass", "at": 3}').at == 3

@@ -66,7 +66,7 @@ class Hello(_Msg):
 
 
 class _ActionMsg(_Msg):
-    at: Annotated[int, Field(ge=0, le=10_000_000)] | None = None
+    at: Annotated[int, Field(ge=0, le=10_000_000, strict=True)] | None = None
     """Optional: the number of actions the table had when this one was chosen (the
     ``table.actions`` of the state it was chosen in). If the table has moved on since (another
     page of the same seat acted, or a stand-in did), it is refused with ``stale`` and nothing
