@@ -78,6 +78,29 @@ def test_action_bar_and_pile_stay_in_view_and_hand_is_one_row(browser, served, s
         context.close()
 
 
+def test_the_last_panel_ends_above_the_action_bar_on_a_phone(browser, served):
+    # Scrolled to the very end, nothing of the page stays under the fixed action bar (its
+    # height depends on how its buttons and reason wrap).
+    context = browser.new_context(base_url=served.url, **PHONE)
+    page = context.new_page()
+    try:
+        page.goto("/")
+        page.tap("#start-practice")
+        wait_ready(page)
+        dismiss_guide(page)
+        for panel in page.locator("#table details").all():     # open every folded panel
+            panel.evaluate("d => { d.open = true; }")
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        page.wait_for_timeout(100)
+        bar_top = page.evaluate("document.getElementById('action-bar').getBoundingClientRect().top")
+        last = page.evaluate("""() => Math.max(...[...document.querySelectorAll('#table > *')]
+            .filter(e => e.offsetParent !== null && e.id !== 'action-bar')
+            .map(e => e.getBoundingClientRect().bottom))""")
+        assert last <= bar_top, (last, bar_top)
+    finally:
+        context.close()
+
+
 def _seed_with_18_cards() -> int:
     """A first-night seed whose 3-player deal gives the first player 18 cards."""
     for seed in range(200):

@@ -2301,6 +2301,14 @@ async function main() {
   $("pass").onclick = pass;
   $("clear").onclick = clearSelection;
   $("hint").onclick = askHint;
+  // The table leaves room under its last panel for the fixed action bar, however tall the
+  // bar wraps on a narrow screen (a fixed 4.5rem hid the end of the last panel on phones).
+  if (window.ResizeObserver) {
+    const bar = $("action-bar");
+    new ResizeObserver(() => {
+      if (bar.offsetHeight) document.documentElement.style.setProperty("--bar-space", `${bar.offsetHeight + 12}px`);
+    }).observe(bar);
+  }
   // While the server cannot be reached: stop trying and go to the start screen (a match
   // stays under "Saved matches", to continue once the server is back).
   $("connecting-stop").onclick = () => {
