@@ -233,6 +233,8 @@ def test_reduced_motion_shows_plays_at_once(browser, served_slow):
 def test_a_tap_on_the_greyed_hint_says_why_on_a_phone(browser, served_slow):
     # A touch screen never shows a button's title, so the greyed Hint must answer a tap.
     with practice_with_hint(browser, served_slow, touch=True, **PHONE) as page:
+        # Your line says first what you are to do (a phone cuts its end).
+        assert page.text_content("#your-info").startswith("· your turn · 13 cards")
         page.tap("#play")
         # The computers now play (slowly): Hint is greyed, yet a tap gives the reason.
         page.wait_for_function("() => document.getElementById('hint').getAttribute('aria-disabled') === 'true'")

@@ -1652,12 +1652,14 @@ function renderYou() {
   const s = app.state;
   const seat = s.seats[me()];
   $("your-name").textContent = seat.name;
-  const bits = [plural(seat.cards, "card")];
-  if (seat.place) bits.push(placeStatus(seat));
-  if (scored()) bits.push(plural(s.scores[seat.player], "point"));
+  // What you are to do comes first: on a phone the line is cut at its end.
+  const bits = [];
   if (seat.standin) bits.push(`a computer (${seat.standin}) plays for you now`);
   else if (myTurn()) bits.push(s.phase === "exchange" ? "your turn to give" : "your turn");
-  else if (seat.place && s.phase === "play") bits.push("the others play on until every place is known");
+  bits.push(plural(seat.cards, "card"));
+  if (seat.place) bits.push(placeStatus(seat));
+  if (scored()) bits.push(plural(s.scores[seat.player], "point"));
+  if (!seat.standin && !myTurn() && seat.place && s.phase === "play") bits.push("the others play on until every place is known");
   $("your-info").textContent = `· ${bits.join(" · ")}`;
   if (myTurn() && app.timerUntil?.player === seat.player) {
     $("your-info").insertAdjacentHTML("beforeend", ' · <span class="countdown">the computer moves for you in <span data-countdown></span></span>');
