@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 import unicodedata
+import urllib.request
 
 import pytest
 
@@ -525,6 +526,46 @@ def served(tmp_path):
     try:
         assert f"127.0.0.1:{port}" in proc.stdout.readline()
         yield proc, port
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def test_a_request_head_trickled_slowly_is_cut_off_and_websockets_are_not(tmp_path):
+    """Slowloris: a connection that has not sent a whole request head within the server's
+    time for it (here 1 s) is closed; one that sent its head (a websocket, an answered
+    request kept alive) is not cut by that timer."""
+    pytest.importorskip("uvicorn")
+    from websockets.sync.client import connect
+
+    port = _free_port()
+    env = {k: v for k, v in os.environ.items() if k != "PRESIDENT_WEB_HOSTS"}
+    env.update(PRESIDENT_WEB_SECRET="hostile-test", BROWSER="false", PRESIDENT_WEB_HEAD_SECONDS="1",
+               XDG_STATE_HOME=str(tmp_path / "state"))
+    proc = subprocess.Popen([sys.executable, "-m", "president", "serve", "--port", str(port),
+                             "--no-browser", "--bot-delay", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert f"127.0.0.1:{port}" in proc.stdout.readline()
+        silent = socket.create_connection(("127.0.0.1", port), timeout=10)
+        partial = socket.create_connection(("127.0.0.1", port), timeout=10)
+        partial.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        with connect(f"ws://127.0.0.1:{port}/ws") as ws:
+            t0 = time.monotonic()
+            for s in (silent, partial):
+                assert s.recv(100) == b""             # closed by the server, nothing sent
+            took = time.monotonic() - t0
+            assert took < 5, took
+            made = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables",
+                                          data=b'{"kind": "practice"}',
+                                          headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(made, timeout=5) as r:
+                info = json.loads(r.read())
+            time.sleep(1.5)                             # past the head timer: still open
+            ws.send(json.dumps({"type": "hello", "table": info["table"], "token": info["token"]}))
+            assert json.loads(ws.recv(timeout=5))["type"] == "welcome"
+        silent.close()
+        partial.close()
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -11,7 +11,9 @@ and uvicorn sends no ``server`` header.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import errno
+import os
 import socket
 import sys
 import threading
@@ -72,6 +74,59 @@ def _open_browser(url: str) -> None:
         pass
 
 
+HEAD_SECONDS = 20.0
+"""The most seconds a connection may take to send a whole request head (from connecting, or
+from the answer to its previous request); then it is closed. uvicorn's h11 waits for ever,
+so a few sockets trickling a head byte by byte ("slowloris") would hold their connections.
+``$PRESIDENT_WEB_HEAD_SECONDS`` changes it (tests)."""
+
+
+def head_timeout_protocol(seconds: float) -> type:
+    """uvicorn's h11 protocol with :data:`HEAD_SECONDS` (``seconds``) on each request head:
+    the timer starts when the connection opens and again after each answer, stops when a
+    whole head has arrived (a websocket upgrade leaves the protocol then), and closes the
+    connection when it runs out. Imports uvicorn (the web extra)."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeadTimeoutH11(H11Protocol):
+        _head_timer: asyncio.TimerHandle | None = None
+
+        def _start_head_timer(self) -> None:
+            self._stop_head_timer()
+            self._head_timer = self.loop.call_later(seconds, self._head_too_slow)
+
+        def _stop_head_timer(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _head_too_slow(self) -> None:
+            self._head_timer = None
+            if not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._start_head_timer()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state is not h11.IDLE:   # a whole request head has arrived
+                self._stop_head_timer()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._start_head_timer()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_head_timer()
+            super().connection_lost(exc)
+
+    return HeadTimeoutH11
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; returns the exit status (2 for bad options, 1 if the web
     extra is missing)."""
@@ -114,7 +169,9 @@ def run(args: argparse.Namespace) -> int:
     # minutes). A head that arrives whole in one socket read (about 100 KiB) is still read.
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=WS_MAX_BYTES, ws_ping_interval=20, ws_ping_timeout=20,
-                            server_header=False, http="h11", ws_per_message_deflate=False,
+                            server_header=False, ws_per_message_deflate=False,
+                            http=head_timeout_protocol(float(
+                                os.environ.get("PRESIDENT_WEB_HEAD_SECONDS") or HEAD_SECONDS)),
                             h11_max_incomplete_event_size=16 * 1024,
                             # the peer's own address counts, never a client's X-Forwarded-For
                             # (uvicorn trusts it from 127.0.0.1 by default: any local program
