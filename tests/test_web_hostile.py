@@ -270,6 +270,25 @@ def test_http_refusals_quote_at_most_a_short_excerpt(client, path, body):
         assert letter * (P.EXCERPT_CHARS + 1) not in message, message
 
 
+@pytest.mark.parametrize("stopping", [False, True])
+def test_a_pages_own_close_code_1012_does_not_keep_its_practice_round(client, stopping):
+    # 1012 ("service restart") keeps a practice round for the restart only when the server
+    # is stopping; a page that sends 1012 itself leaves like any page (seed 003: leaving
+    # clears the round).
+    client.app.state.stopping = stopping
+    info = client.post("/api/tables", json={"kind": "practice"}).json()
+    with client.websocket_connect(WS) as ws:
+        ws.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
+        assert ws.receive_json()["type"] == "welcome"
+        ws.close(code=1012)
+    tables = client.app.state.tables
+    for _ in range(100):       # the server's side of the close runs on its own loop
+        if (tables.get(info["table"]) is None) != stopping:
+            break
+        time.sleep(0.02)
+    assert (tables.get(info["table"]) is not None) == stopping
+
+
 def test_excerpt_is_forty_characters_and_an_ellipsis():
     assert P.excerpt("a" * 100) == repr("a" * P.EXCERPT_CHARS + "…")
     assert P.excerpt("short") == "'short'"

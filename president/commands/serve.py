@@ -18,6 +18,7 @@ import socket
 import sys
 import threading
 import webbrowser
+from typing import Any
 
 HELP = "Start the browser game (a web server on 127.0.0.1)."
 
@@ -181,7 +182,14 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"president serve: {problem}", file=sys.stderr)
         return 1
-    server = uvicorn.Server(config)
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            # told to stop: the sockets uvicorn now closes with 1012 are the server going
+            # away (a practice round is kept for the restart), not pages that left
+            app.state.stopping = True
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
     import logging
 
     # uvicorn's websockets-sansio protocol logs this error after a refusal sent as an HTTP

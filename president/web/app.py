@@ -253,6 +253,9 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     app = FastAPI(title="President", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
     app.state.tables = tables
+    app.state.stopping = False
+    """Set by ``president serve`` when it is told to stop (a signal): only then is a socket
+    closed with code 1012 ("service restart") the server going away."""
     app.state.allowed_hosts = hosts
 
     # Compression sits inside the headers middleware below (added first, so innermost): it sees
@@ -536,8 +539,10 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             if table is not None:
                 table.leave(player, conn)
                 # Seed 003: leaving or reloading clears the round; a server going away (1012,
-                # a restart) does not: the round comes back from the store.
-                if table.kind == "practice" and table.connected == 0 and closed_code != 1012:
+                # a restart) does not: the round comes back from the store. A page may send
+                # 1012 itself, so it counts only while the server is stopping.
+                going_away = closed_code == 1012 and app.state.stopping
+                if table.kind == "practice" and table.connected == 0 and not going_away:
                     tables.drop(table.id)
             if ws.application_state == WebSocketState.CONNECTED:
                 try:
