@@ -8,6 +8,7 @@ In process through starlette's TestClient, and against ``president serve`` as a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -534,11 +535,19 @@ def _free_port() -> int:
 @pytest.fixture
 def served(tmp_path):
     """``president serve`` in a subprocess (its own memory, uvicorn's own HTTP parser)."""
+    with _serve(tmp_path) as running:
+        yield running
+
+
+@contextlib.contextmanager
+def _serve(tmp_path, **env_extra):
+    """``president serve`` on a free port with its own state folder and ``env_extra`` in its
+    environment; yields ``(process, port)`` once it listens, and stops it after."""
     pytest.importorskip("uvicorn")
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != "PRESIDENT_WEB_HOSTS"}
     env.update(PRESIDENT_WEB_SECRET="hostile-test", BROWSER="false",
-               XDG_STATE_HOME=str(tmp_path / "state"))
+               XDG_STATE_HOME=str(tmp_path / "state"), **env_extra)
     proc = subprocess.Popen([sys.executable, "-m", "president", "serve", "--port", str(port),
                              "--no-browser", "--bot-delay", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
@@ -557,15 +566,7 @@ def test_a_request_head_trickled_slowly_is_cut_off_and_websockets_are_not(tmp_pa
     pytest.importorskip("uvicorn")
     from websockets.sync.client import connect
 
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k != "PRESIDENT_WEB_HOSTS"}
-    env.update(PRESIDENT_WEB_SECRET="hostile-test", BROWSER="false", PRESIDENT_WEB_HEAD_SECONDS="1",
-               XDG_STATE_HOME=str(tmp_path / "state"))
-    proc = subprocess.Popen([sys.executable, "-m", "president", "serve", "--port", str(port),
-                             "--no-browser", "--bot-delay", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    try:
-        assert f"127.0.0.1:{port}" in proc.stdout.readline()
+    with _serve(tmp_path, PRESIDENT_WEB_HEAD_SECONDS="1") as (_, port):
         silent = socket.create_connection(("127.0.0.1", port), timeout=10)
         partial = socket.create_connection(("127.0.0.1", port), timeout=10)
         partial.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
@@ -585,9 +586,6 @@ def test_a_request_head_trickled_slowly_is_cut_off_and_websockets_are_not(tmp_pa
             assert json.loads(ws.recv(timeout=5))["type"] == "welcome"
         silent.close()
         partial.close()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
 
 
 def _rss_kb(pid: int) -> int:

@@ -46,15 +46,26 @@ def dismiss_guide(page) -> None:
         page.click("#guide-close")
 
 
-@pytest.mark.parametrize("size", SIZES)
-def test_action_bar_and_pile_stay_in_view_and_hand_is_one_row(browser, served, screenshots, size, request):
-    name = request.node.callspec.id
-    context = browser.new_context(base_url=served.url, **size)
+@contextlib.contextmanager
+def practice_page(browser, served, *, touch: bool = False, **context_options):
+    """A new browser context (``context_options``: viewport, touch, motion) on a practice
+    round started from the start screen (tapped with ``touch``); yields the page and closes
+    the context after."""
+    context = browser.new_context(base_url=served.url, **context_options)
     page = context.new_page()
     try:
         page.goto("/")
-        page.click("#start-practice")
+        (page.tap if touch else page.click)("#start-practice")
         wait_ready(page)
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_action_bar_and_pile_stay_in_view_and_hand_is_one_row(browser, served, screenshots, size, request):
+    name = request.node.callspec.id
+    with practice_page(browser, served, **size) as page:
         page.screenshot(path=str(screenshots / f"table-{name}-first.png"))
         for selector in ("#action-bar", "#pile"):
             assert inside(page, selector), selector
@@ -74,19 +85,12 @@ def test_action_bar_and_pile_stay_in_view_and_hand_is_one_row(browser, served, s
                 assert inside(page, selector), (turn, selector)
             assert page.evaluate("window.scrollY") == 0     # nothing scrolled the pile away
         page.screenshot(path=str(screenshots / f"table-{name}-turn.png"))
-    finally:
-        context.close()
 
 
 def test_the_last_panel_ends_above_the_action_bar_on_a_phone(browser, served):
     # Scrolled to the very end, nothing of the page stays under the fixed action bar (its
     # height depends on how its buttons and reason wrap).
-    context = browser.new_context(base_url=served.url, **PHONE)
-    page = context.new_page()
-    try:
-        page.goto("/")
-        page.tap("#start-practice")
-        wait_ready(page)
+    with practice_page(browser, served, touch=True, **PHONE) as page:
         dismiss_guide(page)
         for panel in page.locator("#table details").all():     # open every folded panel
             panel.evaluate("d => { d.open = true; }")
@@ -97,8 +101,6 @@ def test_the_last_panel_ends_above_the_action_bar_on_a_phone(browser, served):
             .filter(e => e.offsetParent !== null && e.id !== 'action-bar')
             .map(e => e.getBoundingClientRect().bottom))""")
         assert last <= bar_top, (last, bar_top)
-    finally:
-        context.close()
 
 
 def _seed_with_18_cards() -> int:
@@ -163,20 +165,11 @@ def test_seven_players_sit_around_the_table(browser, served, screenshots, size, 
 
 @contextlib.contextmanager
 def practice_with_hint(browser, served, *, touch: bool = False, **context_options):
-    """A new browser context on a practice round, the first hint asked and shown (tapped
-    with ``touch``); yields the page and closes the context after."""
-    context = browser.new_context(base_url=served.url, **context_options)
-    page = context.new_page()
-    press = page.tap if touch else page.click
-    try:
-        page.goto("/")
-        press("#start-practice")
-        wait_ready(page)
-        press("#hint")
+    """:func:`practice_page` with the first hint asked and shown (tapped with ``touch``)."""
+    with practice_page(browser, served, touch=touch, **context_options) as page:
+        (page.tap if touch else page.click)("#hint")
         page.wait_for_function("() => document.getElementById('message').textContent.startsWith('Hint')")
         yield page
-    finally:
-        context.close()
 
 
 def test_a_computer_play_is_shown_moving(browser, served_slow, screenshots):
