@@ -47,14 +47,6 @@ static void st_init_after(St *s) {
     for (i = 0; i < s->n; i++) s->after[i] = i + 1 == s->n ? 0 : i + 1;
 }
 
-/* bits set in a 13-bit rank mask */
-static unsigned char POP13[1 << 13];
-
-static void pop13_init(void) {
-    int i;
-    for (i = 1; i < (1 << 13); i++) POP13[i] = (unsigned char)(POP13[i >> 1] + (i & 1));
-}
-
 /* actions taken, when a trace is asked for */
 typedef struct {
     int *buf;
@@ -953,7 +945,6 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__playout(void) {
     PyObject *m;
-    pop13_init();
     above_init();
     bits_setup();
     follow_init();
