@@ -27,17 +27,23 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
 import time
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from .ledger import open_private_sqlite
 
 __all__ = ["TableStore", "TABLES_FILE"]
 
 TABLES_FILE = "web-tables.sqlite3"
+
+
+def _text(value: Any) -> str:
+    """``value`` as the compact JSON text the store keeps."""
+    return json.dumps(value, separators=(",", ":"))
 
 
 class TableStore:
@@ -61,25 +67,30 @@ class TableStore:
                    "entry TEXT NOT NULL, PRIMARY KEY (table_id, n)) WITHOUT ROWID")
         self._db = db
 
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One transaction (the caller holds the lock): committed at the end of the block,
+        rolled back if it raises."""
+        self._db.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
     def add(self, table_id: str, setup: dict[str, Any], *, entries: Sequence[Any] = (),
             now: float | None = None) -> None:
         """Keep a new table's setup (its record without actions) and ``entries``, the actions
         it has accepted already (a table rebuilt from a sealed record), all in one
         transaction: a crash keeps the whole table or none of it, never a shorter log."""
         at = time.time() if now is None else now
-        rows = [(table_id, n, json.dumps(e, separators=(",", ":"))) for n, e in enumerate(entries)]
-        with self._lock:
-            self._db.execute("BEGIN")
-            try:
-                self._db.execute("INSERT OR REPLACE INTO tables (id, setup, created, active) "
-                                 "VALUES (?, ?, ?, ?)",
-                                 (table_id, json.dumps(setup, separators=(",", ":")), at, at))
-                self._db.executemany("INSERT OR REPLACE INTO actions (table_id, n, entry) "
-                                     "VALUES (?, ?, ?)", rows)
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        rows = [(table_id, n, _text(e)) for n, e in enumerate(entries)]
+        with self._lock, self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO tables (id, setup, created, active) "
+                             "VALUES (?, ?, ?, ?)", (table_id, _text(setup), at, at))
+            self._db.executemany("INSERT OR REPLACE INTO actions (table_id, n, entry) "
+                                 "VALUES (?, ?, ?)", rows)
 
     def append(self, table_id: str, n: int, entry: Any, *, now: float | None = None) -> None:
         """Keep accepted action number ``n`` (0 for the first) of a table: ``[seat, text]``,
@@ -90,8 +101,7 @@ class TableStore:
                     now: float | None = None) -> None:
         """Keep accepted actions number ``start``, ``start + 1``, ... of a table (as
         :meth:`append`), in one transaction committed before this returns."""
-        self.append_batches([(table_id, start, [json.dumps(e, separators=(",", ":"))
-                                                for e in entries])], now=now)
+        self.append_batches([(table_id, start, [_text(e) for e in entries])], now=now)
 
     def append_batches(self, batches: Sequence[tuple[str, int, Sequence[str]]], *,
                        now: float | None = None) -> None:
@@ -103,16 +113,10 @@ class TableStore:
         rows = [(table_id, int(start) + i, text)
                 for table_id, start, texts in batches for i, text in enumerate(texts)]
         touched = [(at, table_id) for table_id in dict.fromkeys(b[0] for b in batches)]
-        with self._lock:
-            self._db.execute("BEGIN")
-            try:
-                self._db.executemany("INSERT OR REPLACE INTO actions (table_id, n, entry) VALUES (?, ?, ?)",
-                                     rows)
-                self._db.executemany("UPDATE tables SET active = ? WHERE id = ?", touched)
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
+        with self._lock, self._transaction():
+            self._db.executemany("INSERT OR REPLACE INTO actions (table_id, n, entry) VALUES (?, ?, ?)",
+                                 rows)
+            self._db.executemany("UPDATE tables SET active = ? WHERE id = ?", touched)
 
     def joined(self, table_id: str, *, now: float | None = None) -> None:
         """Note that a player joined the table (it is no longer a table nobody took)."""
@@ -143,11 +147,9 @@ class TableStore:
 
     def remove(self, table_id: str) -> None:
         """Forget a table and its actions."""
-        with self._lock:
-            self._db.execute("BEGIN")
+        with self._lock, self._transaction():
             self._db.execute("DELETE FROM actions WHERE table_id = ?", (table_id,))
             self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
-            self._db.execute("COMMIT")
 
     def expire(self, *, before: float, unjoined_before: float | None = None,
                limit: int = 1000) -> list[str]:
@@ -162,10 +164,9 @@ class TableStore:
                     "SELECT id FROM tables WHERE joined = 0 AND active < ? ORDER BY active LIMIT ?",
                     (unjoined_before, limit - len(ids))) if r[0] not in ids]
             if ids:
-                self._db.execute("BEGIN")
-                self._db.executemany("DELETE FROM actions WHERE table_id = ?", [(i,) for i in ids])
-                self._db.executemany("DELETE FROM tables WHERE id = ?", [(i,) for i in ids])
-                self._db.execute("COMMIT")
+                with self._transaction():
+                    self._db.executemany("DELETE FROM actions WHERE table_id = ?", [(i,) for i in ids])
+                    self._db.executemany("DELETE FROM tables WHERE id = ?", [(i,) for i in ids])
         return ids
 
     def close(self) -> None:
