@@ -40,6 +40,8 @@ from collections.abc import Sequence
 
 from confusable_homoglyphs import confusables
 
+from ..errors import shown as quoted
+
 __all__ = ["BadName", "check_names", "clean_name", "same_name", "name_keys", "MAX_NAME_CHARS",
            "MAX_MARKS", "HOST_NAMES"]
 
@@ -91,11 +93,6 @@ def _char(ch: str) -> str:
     return f"U+{ord(ch):04X} {unicodedata.name(ch, 'without a name')}"
 
 
-def _shown(name: str) -> str:
-    """A name inside a message: quoted, invisible characters escaped, cut at 40 characters."""
-    return repr(name if len(name) <= 40 else name[:40] + "…")
-
-
 def clean_name(name: str, seat: int | None = None) -> str:
     """The name as it will be shown: one space between words, none at the ends, NFC.
 
@@ -115,11 +112,11 @@ def clean_name(name: str, seat: int | None = None) -> str:
         cat = unicodedata.category(ch)
         if cat in _REFUSED or ch in _BLANK_LETTERS:
             what = _REFUSED.get(cat, "a character that shows nothing")
-            raise BadName(f"{whose} {_shown(name)} holds {what} ({_char(ch)}); a name may hold "
+            raise BadName(f"{whose} {quoted(name)} holds {what} ({_char(ch)}); a name may hold "
                           f"{ALLOWED}", seat)
     text = unicodedata.normalize("NFC", " ".join(name.split()))
     if len(text) > MAX_NAME_CHARS:
-        raise BadName(f"{whose} {_shown(name)} has {len(text)} characters; a name may hold "
+        raise BadName(f"{whose} {quoted(name)} has {len(text)} characters; a name may hold "
                       f"{ALLOWED}", seat)
     marks = 0   # counted on the decomposed text: NFC may fold the first mark into its letter
     for i, ch in enumerate(unicodedata.normalize("NFD", text)):
@@ -128,12 +125,12 @@ def clean_name(name: str, seat: int | None = None) -> str:
             if i == 0 or marks > MAX_MARKS:
                 how = "starts with a combining mark" if i == 0 else \
                     f"stacks more than {MAX_MARKS} combining marks"
-                raise BadName(f"{whose} {_shown(name)} {how} ({_char(ch)}); a name may hold "
+                raise BadName(f"{whose} {quoted(name)} {how} ({_char(ch)}); a name may hold "
                               f"{ALLOWED}", seat)
         else:
             marks = 0
     if text and not any(unicodedata.category(ch)[0] in "LNPS" for ch in text):
-        raise BadName(f"{whose} {_shown(name)} shows nothing; a name may hold {ALLOWED}", seat)
+        raise BadName(f"{whose} {quoted(name)} shows nothing; a name may hold {ALLOWED}", seat)
     return text
 
 
@@ -234,16 +231,16 @@ def check_names(names: Sequence[str], *, defaults: Sequence[str] = (),
         for i in range(j):
             if keys[i][0] == keys[j][0] or keys[i][1] == keys[j][1]:
                 if shown[i].casefold() == shown[j].casefold():
-                    raise BadName(f"seats {i + 1} and {j + 1} are both named {_shown(shown[i])}; "
+                    raise BadName(f"seats {i + 1} and {j + 1} are both named {quoted(shown[i])}; "
                                   "give each player a different name", j)
-                raise BadName(f"seats {i + 1} and {j + 1} are named {_shown(shown[i])} and "
-                              f"{_shown(shown[j])}, which look alike; give each player a "
+                raise BadName(f"seats {i + 1} and {j + 1} are named {quoted(shown[i])} and "
+                              f"{quoted(shown[j])}, which look alike; give each player a "
                               "different name", j)
     you = name_keys(YOU)
     for seat, key in enumerate(keys):
         if key[0] == you[0] or key[1] == you[1]:
             if seat > 0:
-                raise BadName(f"seat {seat + 1} is named {_shown(shown[seat])}, but the page "
+                raise BadName(f"seat {seat + 1} is named {quoted(shown[seat])}, but the page "
                               "calls its reader \"You\"; give that seat another name", seat)
             if friends:
                 raise BadName("the first seat is named \"You\", but your friends would read "
