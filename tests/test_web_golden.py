@@ -3,7 +3,7 @@ seeded matches, practice rounds, a table for friends and a restored table, compa
 transcripts the server produced before its per-action work was made cheaper (issue 9).
 
 A transcript is each message as its socket would encode it (orjson), with the opaque sealed
-record (``snapshot``) replaced by the record it opens to (Fernet's IV and clock make the sealed
+record (``snapshot``) replaced by the record it opens to (the seal's random nonce and clock make the sealed
 text itself differ every time), one line per message. The expected values are the SHA-256 of
 each transcript and its line count; on a mismatch the transcript is written to
 ``$PRESIDENT_GOLDEN_DIR`` (default: the test's tmp folder) for a diff.

@@ -3,6 +3,7 @@ newest it issued for that table, also after a restart (the ledger in the state d
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 import zlib
@@ -15,7 +16,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 
 from president.web.app import create_app  # noqa: E402
 from president.web.ledger import KEEP_SECONDS, LEDGER_FILE, Ledger, StaleRecord  # noqa: E402
-from president.web.sealing import SealError, Sealer  # noqa: E402
+from president.web.sealing import SEAL_PREFIX, SealError, Sealer  # noqa: E402
 from president.web.store import TABLES_FILE  # noqa: E402
 
 SECRET = b"saved-test-secret-0123456789abcd"
@@ -148,15 +149,53 @@ def test_ledger_in_a_place_it_cannot_write_falls_back_to_memory(tmp_path, caplog
         book.check("t", 2)
 
 
-def test_a_record_older_than_the_keeping_time_is_refused():
+@pytest.mark.parametrize("fernet", [False, True], ids=["gcm-siv", "fernet"])
+def test_a_record_older_than_the_keeping_time_is_refused(fernet):
     box = Sealer(SECRET)
     plain = zlib.compress(json.dumps({"v": 1}).encode())
-    old = box._fernet.encrypt_at_time(plain, int(time.time()) - KEEP_SECONDS - 60).decode()
+    at = int(time.time()) - KEEP_SECONDS - 60
+    old = (box._fernet.encrypt_at_time(plain, at).decode() if fernet
+           else box._seal_bytes(plain, at))
+    assert old.startswith("gAAAAA" if fernet else SEAL_PREFIX)
     assert box.open(old) == {"v": 1}                       # no age limit asked
     with pytest.raises(SealError, match="days old"):
         box.open(old, max_age=KEEP_SECONDS)
     with pytest.raises(SealError, match="damaged"):
         box.open(old[:-3] + "AAA", max_age=KEEP_SECONDS)
+    fresh = box._seal_bytes(plain, int(time.time()) - 5)
+    assert box.open(fresh, max_age=KEEP_SECONDS) == {"v": 1}
+
+
+def test_a_sealed_record_is_gcm_siv_and_its_sealing_time_cannot_be_changed():
+    box = Sealer(SECRET)
+    sealed = box.seal({"v": 3, "log": [[0, "3C"]]})
+    assert sealed.startswith(SEAL_PREFIX)
+    raw = bytearray(base64.urlsafe_b64decode(sealed[len(SEAL_PREFIX):]))
+    assert abs(int.from_bytes(raw[:8], "big") - time.time()) < 5      # the sealing time
+    raw[7] ^= 1                                 # a second older or newer: no longer authentic
+    changed = SEAL_PREFIX + base64.urlsafe_b64encode(bytes(raw)).decode()
+    with pytest.raises(SealError, match="damaged"):
+        box.open(changed)
+    # sealed "in the future" (more than a minute): refused as not made by this server's clock
+    ahead = box._seal_bytes(zlib.compress(b'{"v":3}'), int(time.time()) + 3600)
+    with pytest.raises(SealError, match="damaged"):
+        box.open(ahead)
+    for bad in (SEAL_PREFIX, SEAL_PREFIX + "!!!", SEAL_PREFIX + "AAAA", SEAL_PREFIX + "é"):
+        with pytest.raises(SealError, match="damaged"):
+            box.open(bad)
+    with pytest.raises(SealError, match="damaged"):
+        Sealer(b"another server's secret........").open(sealed)
+
+
+def test_without_gcm_siv_records_are_sealed_with_fernet(monkeypatch):
+    import president.web.sealing as sealing
+    siv_sealed = Sealer(SECRET).seal({"v": 4})
+    monkeypatch.setattr(sealing, "_siv_class", lambda: None)
+    box = Sealer(SECRET)
+    sealed = box.seal({"v": 4})
+    assert sealed.startswith("gAAAAA") and box.open(sealed) == {"v": 4}
+    with pytest.raises(SealError, match="damaged"):      # it cannot open what it cannot check
+        box.open(siv_sealed)
 
 
 def test_a_sealed_record_round_trips_and_records_sealed_before_the_small_window_still_open():
@@ -171,7 +210,7 @@ def test_a_sealed_record_round_trips_and_records_sealed_before_the_small_window_
     assert box.open(before) == record
     # The small window (4 KB: the zlib header's first byte is 0x48, not 0x78) is what
     # seal_text writes now.
-    assert box._fernet.decrypt(sealed.encode())[0] == 0x48
+    assert box._open_bytes(sealed, None)[0] == 0x48
 
 
 class _CrashOnActions:

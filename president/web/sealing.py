@@ -19,15 +19,19 @@ president.web.sealing.SealError: the saved record is damaged or was not made by 
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
 import hmac
 import json
 import os
 import secrets
+import struct
+import time
 import zlib
 from pathlib import Path
 from typing import Any, Sequence
 
+from cryptography.exceptions import InvalidTag
 from cryptography.fernet import Fernet, InvalidToken
 
 from .ledger import default_state_dir, private_dir, tighten
@@ -39,6 +43,23 @@ SECRET_FILE = "web-secret"
 
 MAX_SEALED_CHARS = 400_000
 """Largest sealed text accepted (characters); a whole long match is far below it."""
+
+SEAL_PREFIX = "s1."
+"""How a text sealed with AES-GCM-SIV starts (never the start of a Fernet token, whose base64
+has no dot)."""
+
+_SEAL_AAD = b"president-web record s1|"
+_CLOCK_SKEW = 60    # seconds a sealing time may lie in the future (Fernet allows the same)
+
+
+def _siv_class() -> Any:
+    """AES-GCM-SIV, or ``None`` where this OpenSSL lacks it (before 3.2)."""
+    try:
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCMSIV
+        AESGCMSIV(bytes(32)).encrypt(bytes(12), b"", None)
+        return AESGCMSIV
+    except Exception:  # ImportError, UnsupportedAlgorithm
+        return None
 
 
 def _compressor() -> Any:
@@ -107,6 +128,9 @@ class Sealer:
             raise ValueError("the sealing secret is empty; give at least 16 random bytes")
         key = hmac.new(secret, b"president-web seal", hashlib.sha256).digest()
         self._fernet = Fernet(base64.urlsafe_b64encode(key))
+        siv = _siv_class()
+        self._siv = None if siv is None else siv(
+            hmac.new(secret, b"president-web seal s1", hashlib.sha256).digest())
 
     def seal(self, record: Any) -> str:
         """The record as an opaque URL-safe text (str)."""
@@ -121,15 +145,63 @@ class Sealer:
     def seal_compressed(self, data: bytes) -> str:
         """:meth:`seal_text` of a record already encoded as JSON and compressed: ``data`` is
         one zlib stream of it (such as :meth:`GrowingText.compressed`)."""
-        return self._fernet.encrypt(data).decode()
+        return self._seal_bytes(data, int(time.time()))
+
+    def _seal_bytes(self, data: bytes, at: int) -> str:
+        """``data`` sealed as if at ``at`` (seconds since the epoch)."""
+        if self._siv is None:
+            return self._fernet.encrypt_at_time(data, at).decode()
+        stamp = struct.pack(">Q", at)
+        nonce = os.urandom(12)
+        sealed = self._siv.encrypt(nonce, data, _SEAL_AAD + stamp)
+        return SEAL_PREFIX + base64.urlsafe_b64encode(stamp + nonce + sealed).decode()
+
+    def _open_bytes(self, text: str, max_age: int | None) -> bytes:
+        """The compressed record sealed in ``text`` (either format).
+
+        Raises:
+            InvalidToken: not sealed by this server, or changed.
+            SealError: authentic, but older than ``max_age`` seconds.
+        """
+        if not text.startswith(SEAL_PREFIX):
+            token = text.encode("ascii")
+            try:
+                return self._fernet.decrypt(token, ttl=max_age)
+            except InvalidToken:
+                if max_age is None:
+                    raise
+                self._fernet.decrypt(token)  # raises InvalidToken again if it is not ours
+                raise SealError(f"the saved record is more than {max_age // 86400} days old; "
+                                "start a new match") from None
+        if self._siv is None:
+            raise InvalidToken
+        try:
+            raw = base64.urlsafe_b64decode(text[len(SEAL_PREFIX):].encode("ascii"))
+        except (binascii.Error, ValueError):
+            raise InvalidToken from None
+        if len(raw) < 8 + 12 + 16:
+            raise InvalidToken
+        stamp, nonce, sealed = raw[:8], raw[8:20], raw[20:]
+        try:
+            data: bytes = self._siv.decrypt(nonce, sealed, _SEAL_AAD + stamp)
+        except InvalidTag:
+            raise InvalidToken from None
+        at = struct.unpack(">Q", stamp)[0]
+        now = int(time.time())
+        if at > now + _CLOCK_SKEW:
+            raise InvalidToken
+        if max_age is not None and now - at > max_age:
+            raise SealError(f"the saved record is more than {max_age // 86400} days old; "
+                            "start a new match")
+        return data
 
     def open(self, text: str, *, max_age: int | None = None) -> Any:
         """The record sealed in ``text``.
 
         Args:
             text: a sealed text from :meth:`seal`.
-            max_age: refuse a record sealed more than this many seconds ago (Fernet's own
-                timestamp); ``None``: any age.
+            max_age: refuse a record sealed more than this many seconds ago (by the sealing
+                time inside it); ``None``: any age.
 
         Raises:
             SealError: if the text is not a record sealed with this server's secret, was
@@ -139,16 +211,7 @@ class Sealer:
         if not isinstance(text, str) or len(text) > MAX_SEALED_CHARS:
             raise bad
         try:
-            token = text.encode("ascii")
-            try:
-                plain = self._fernet.decrypt(token, ttl=max_age)
-            except InvalidToken:
-                if max_age is None:
-                    raise
-                self._fernet.decrypt(token)  # raises InvalidToken again if it is not ours
-                raise SealError(f"the saved record is more than {max_age // 86400} days old; "
-                                "start a new match") from None
-            return json.loads(zlib.decompress(plain))
+            return json.loads(zlib.decompress(self._open_bytes(text, max_age)))
         except SealError:
             raise
         except (InvalidToken, UnicodeError, zlib.error, ValueError):
