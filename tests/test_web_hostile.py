@@ -28,6 +28,7 @@ from fastapi.testclient import TestClient  # noqa: E402
 from starlette.testclient import WebSocketDenialResponse  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
+from president.commands import serve as serve_cmd  # noqa: E402
 from president.web import guard  # noqa: E402
 from president.web import protocol as P  # noqa: E402
 from president.web.app import MAX_BEFORE_HELLO, create_app  # noqa: E402
@@ -559,20 +560,24 @@ def _serve(tmp_path, **env_extra):
         proc.wait(timeout=10)
 
 
-def test_a_request_head_trickled_slowly_is_cut_off_and_websockets_are_not(tmp_path):
-    """Slowloris: a connection that has not sent a whole request head within the server's
-    time for it (here 1 s) is closed; one that sent its head (a websocket, an answered
-    request kept alive) is not cut by that timer."""
+def test_a_request_trickled_slowly_is_cut_off_and_websockets_are_not(tmp_path):
+    """Slowloris: a connection that has not sent a whole request, head and body, within the
+    server's time for it (here 1 s) is closed; a websocket (timed only to its upgrade) and an
+    answered request kept alive are not cut by that timer."""
     pytest.importorskip("uvicorn")
     from websockets.sync.client import connect
 
-    with _serve(tmp_path, PRESIDENT_WEB_HEAD_SECONDS="1") as (_, port):
+    with _serve(tmp_path, PRESIDENT_WEB_REQUEST_SECONDS="1") as (_, port):
         silent = socket.create_connection(("127.0.0.1", port), timeout=10)
         partial = socket.create_connection(("127.0.0.1", port), timeout=10)
         partial.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        slow_body = socket.create_connection(("127.0.0.1", port), timeout=10)
+        slow_body.sendall(b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          b"Content-Type: application/json\r\nContent-Length: 40\r\n\r\n"
+                          b'{"kind": ')                 # 9 bytes of 40, then nothing
         with connect(f"ws://127.0.0.1:{port}/ws") as ws:
             t0 = time.monotonic()
-            for s in (silent, partial):
+            for s in (silent, partial, slow_body):
                 assert s.recv(100) == b""             # closed by the server, nothing sent
             took = time.monotonic() - t0
             assert took < 5, took
@@ -586,6 +591,58 @@ def test_a_request_head_trickled_slowly_is_cut_off_and_websockets_are_not(tmp_pa
             assert json.loads(ws.recv(timeout=5))["type"] == "welcome"
         silent.close()
         partial.close()
+        slow_body.close()
+
+
+def _answer(raw: bytes) -> tuple[int, dict[str, str], bytes]:
+    """Status, headers (lower-case names) and body of a raw HTTP/1.1 answer."""
+    head, _, body = raw.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return int(lines[0].split()[1]), headers, body
+
+
+def _has_security_headers(headers: dict[str, str]) -> bool:
+    from president.web.guard import SECURITY_HEADERS
+    return ("default-src" in headers.get("content-security-policy", "")
+            and all(headers.get(k.lower()) == v for k, v in SECURITY_HEADERS.items()))
+
+
+@pytest.mark.parametrize("head", [
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nthis is not a header\r\n\r\n",
+    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -5\r\n\r\n",
+    b"NOT-HTTP\r\n\r\n",
+], ids=["bad-header-line", "bad-length", "bad-request-line"])
+def test_a_request_uvicorn_cannot_parse_is_refused_in_the_documented_shape(served, head):
+    """h11's own 400 (before the app): JSON {"error", "message"} with the security headers."""
+    _, port = served
+    status, headers, body = _answer(_raw(port, head))
+    assert status == 400
+    assert json.loads(body) == {"error": "bad-request", "message": serve_cmd.BAD_HTTP_MESSAGE}
+    assert headers["content-type"] == "application/json" and _has_security_headers(headers)
+    assert "server" not in headers
+
+
+def test_websocket_upgrades_refused_below_and_in_the_app_carry_the_shape_and_headers(served):
+    _, port = served
+    # websockets' own refusal: no Sec-WebSocket-Key (the app never sees this socket)
+    status, headers, body = _answer(_raw(port, (
+        b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+        b"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n\r\n" % port)))
+    assert status == 400 and _has_security_headers(headers)
+    refused = json.loads(body)
+    assert refused["error"] == "bad-websocket" and "Sec-WebSocket-Key" in refused["message"]
+    # the app's refusal (a foreign origin): as the app wrote it, with the headers added
+    status, headers, body = _answer(_raw(port, (
+        b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nUpgrade: websocket\r\n"
+        b"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: http://evil.example\r\n\r\n"
+        % port)))
+    assert status == 403 and _has_security_headers(headers)
+    assert json.loads(body)["error"] == "bad-origin"
 
 
 def _rss_kb(pid: int) -> int:

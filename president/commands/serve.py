@@ -75,57 +75,121 @@ def _open_browser(url: str) -> None:
         pass
 
 
-HEAD_SECONDS = 20.0
-"""The most seconds a connection may take to send a whole request head (from connecting, or
-from the answer to its previous request); then it is closed. uvicorn's h11 waits for ever,
-so a few sockets trickling a head byte by byte ("slowloris") would hold their connections.
-``$PRESIDENT_WEB_HEAD_SECONDS`` changes it (tests)."""
+REQUEST_SECONDS = 20.0
+"""The most seconds a connection may take over one HTTP request, head and body (from
+connecting, or from the answer to its previous request) until its answer is complete; then it
+is closed. uvicorn's h11 waits for ever, so a few sockets trickling a head or a body byte by
+byte ("slowloris") would hold their connections. A websocket is timed only until its upgrade.
+``$PRESIDENT_WEB_REQUEST_SECONDS`` changes it (tests)."""
+
+BAD_HTTP_MESSAGE = ("this is not an HTTP/1.1 request this server can read (a malformed request "
+                    "line or header, or a head over 16 KiB); send a well-formed request")
 
 
-def head_timeout_protocol(seconds: float) -> type:
-    """uvicorn's h11 protocol with :data:`HEAD_SECONDS` (``seconds``) on each request head:
-    the timer starts when the connection opens and again after each answer, stops when a
-    whole head has arrived (a websocket upgrade leaves the protocol then), and closes the
-    connection when it runs out. Imports uvicorn (the web extra)."""
+def _refusal_bytes(status: int, reason: str, message: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers and body of a refusal written below the web app (by a protocol):
+    the documented ``{"error", "message"}`` shape with the app's security headers."""
+    import json
+
+    from ..web.app import CSP
+    from ..web.guard import SECURITY_HEADERS
+
+    body = json.dumps({"error": reason, "message": message}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+               (b"connection", b"close"), (b"content-security-policy", CSP.encode())]
+    headers += [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+    return headers, body
+
+
+def guarded_http_protocol(seconds: float) -> type:
+    """uvicorn's h11 protocol with :data:`REQUEST_SECONDS` (``seconds``) on each request: the
+    timer starts when the connection opens and again after each answer, stops when a
+    websocket upgrade leaves the protocol, and closes the connection when it runs out (a head
+    or a body still arriving, or an answer not yet complete). h11's own refusal of a malformed
+    request (400) comes in the documented JSON shape with the security headers, not as
+    uvicorn's bare text. Imports uvicorn (the web extra)."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
-    class HeadTimeoutH11(H11Protocol):
-        _head_timer: asyncio.TimerHandle | None = None
+    class GuardedH11(H11Protocol):
+        _request_timer: asyncio.TimerHandle | None = None
 
-        def _start_head_timer(self) -> None:
-            self._stop_head_timer()
-            self._head_timer = self.loop.call_later(seconds, self._head_too_slow)
+        def _start_request_timer(self) -> None:
+            self._stop_request_timer()
+            self._request_timer = self.loop.call_later(seconds, self._request_too_slow)
 
-        def _stop_head_timer(self) -> None:
-            if self._head_timer is not None:
-                self._head_timer.cancel()
-                self._head_timer = None
+        def _stop_request_timer(self) -> None:
+            if self._request_timer is not None:
+                self._request_timer.cancel()
+                self._request_timer = None
 
-        def _head_too_slow(self) -> None:
-            self._head_timer = None
+        def _request_too_slow(self) -> None:
+            self._request_timer = None
             if not self.transport.is_closing():
                 self.transport.close()
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            self._start_head_timer()
+            self._start_request_timer()
 
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            if self.conn.their_state is not h11.IDLE:   # a whole request head has arrived
-                self._stop_head_timer()
+        def handle_websocket_upgrade(self, event: h11.Request) -> None:
+            self._stop_request_timer()     # the websocket protocol takes the connection over
+            super().handle_websocket_upgrade(event)
 
         def on_response_complete(self) -> None:
             super().on_response_complete()
             if not self.transport.is_closing():
-                self._start_head_timer()
+                self._start_request_timer()
 
         def connection_lost(self, exc: Exception | None) -> None:
-            self._stop_head_timer()
+            self._stop_request_timer()
             super().connection_lost(exc)
 
-    return HeadTimeoutH11
+        def send_400_response(self, msg: str) -> None:
+            headers, body = _refusal_bytes(400, "bad-request", BAD_HTTP_MESSAGE)
+            for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                          h11.Data(data=body), h11.EndOfMessage()):
+                self.transport.write(self.conn.send(event) or b"")
+            self.transport.close()
+
+    return GuardedH11
+
+
+def guarded_ws_protocol() -> type:
+    """uvicorn's websockets (sans-I/O) protocol whose own refusal of an upgrade request it
+    cannot accept (a missing or bad ``Sec-WebSocket-Key`` or version: the ``websockets``
+    package's answer, before the app sees the socket) comes in the documented JSON shape with
+    the security headers. Imports uvicorn (the web extra)."""
+    from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+    from websockets.datastructures import Headers
+    from websockets.http11 import Response
+
+    class GuardedWebSockets(WebSocketsSansIOProtocol):
+        def handle_connect(self, event: Any) -> None:
+            # Only the answer websockets itself writes here, to a handshake it refuses, is
+            # reshaped; the app's own refusals (403 bad-origin, 429 busy) come later, as sent.
+            send_response = self.conn.send_response
+
+            def shaped(response: Response) -> None:
+                if response.status_code != 101:
+                    why = response.body.decode("utf-8", "replace").strip()
+                    server = response.status_code >= 500
+                    headers, body = _refusal_bytes(
+                        response.status_code, "server-error" if server else "bad-websocket",
+                        f"the server failed to open this websocket ({why[:200]})" if server else
+                        f"this websocket upgrade request cannot be accepted ({why[:200]}); "
+                        "open the socket from the game's page")
+                    response = Response(response.status_code, response.reason_phrase,
+                                        Headers([(k.decode(), v.decode()) for k, v in headers]), body)
+                send_response(response)
+
+            self.conn.send_response = shaped  # type: ignore[method-assign]
+            try:
+                super().handle_connect(event)
+            finally:
+                self.conn.send_response = send_response  # type: ignore[method-assign]
+
+    return GuardedWebSockets
 
 
 def run(args: argparse.Namespace) -> int:
@@ -171,8 +235,9 @@ def run(args: argparse.Namespace) -> int:
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=WS_MAX_BYTES, ws_ping_interval=20, ws_ping_timeout=20,
                             server_header=False, ws_per_message_deflate=False,
-                            http=head_timeout_protocol(float(
-                                os.environ.get("PRESIDENT_WEB_HEAD_SECONDS") or HEAD_SECONDS)),
+                            http=guarded_http_protocol(float(
+                                os.environ.get("PRESIDENT_WEB_REQUEST_SECONDS") or REQUEST_SECONDS)),
+                            ws=guarded_ws_protocol(),
                             h11_max_incomplete_event_size=16 * 1024,
                             # the peer's own address counts, never a client's X-Forwarded-For
                             # (uvicorn trusts it from 127.0.0.1 by default: any local program

@@ -76,9 +76,10 @@ def refusal(status: int, reason: str, message: str,
 
 
 class AnswerHeaders:
-    """Pure ASGI middleware: every HTTP answer gets the ``Content-Security-Policy`` ``csp``,
-    :data:`SECURITY_HEADERS`, and ``Cache-Control: no-cache`` for the page and its static
-    files (``/`` and ``/static/...``), added to the answer's first message as it goes out.
+    """Pure ASGI middleware: every HTTP answer (and every HTTP answer refusing a websocket
+    upgrade) gets the ``Content-Security-Policy`` ``csp``, :data:`SECURITY_HEADERS`, and
+    ``Cache-Control: no-cache`` for the page and its static files (``/`` and ``/static/...``),
+    added to the answer's first message as it goes out.
 
     (It replaced a Starlette ``BaseHTTPMiddleware``, which runs every request in a task of its
     own with streams in between: during a flood of refused requests that cost more than the
@@ -90,14 +91,15 @@ class AnswerHeaders:
         self.csp = csp
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         path = scope.get("path", "")
-        cache = path == "/" or path.startswith("/static/")
+        cache = scope["type"] == "http" and (path == "/" or path.startswith("/static/"))
 
         async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
+            # an HTTP answer, or the HTTP answer refusing a websocket upgrade
+            if message["type"] in ("http.response.start", "websocket.http.response.start"):
                 headers = MutableHeaders(scope=message)
                 headers["Content-Security-Policy"] = self.csp
                 for name, value in SECURITY_HEADERS.items():
