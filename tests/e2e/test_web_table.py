@@ -258,6 +258,26 @@ def test_result_view_closes_and_reopens(page, screenshots):
     assert len(hand(page)) == 13
 
 
+def test_the_result_opens_once_the_last_play_has_landed(page):
+    """The deal's last play flies to the pile before the result view covers the table."""
+    page.goto("/")
+    page.click("#start-practice")
+    wait_ready(page)
+    assert page.get_attribute("#table", "data-motion") == "on"
+    page.evaluate("""() => { window.flights = 0; window.flyingAtResult = null;
+        new MutationObserver((ms) => {
+            for (const m of ms) for (const n of m.addedNodes) if (n.classList?.contains('flying')) window.flights++;
+        }).observe(document.getElementById('fx'), {childList: true});
+        const box = document.getElementById('result');
+        new MutationObserver(() => {
+            if (!box.hidden && window.flyingAtResult === null)
+                window.flyingAtResult = document.querySelectorAll('#fx .flying').length;
+        }).observe(box, {attributes: true, attributeFilter: ['hidden']}); }""")
+    play_to_result(page)
+    assert page.evaluate("window.flights") > 0           # plays did fly this round
+    assert page.evaluate("window.flyingAtResult") == 0   # none was still in the air
+
+
 def test_auto_pass_passes_only_when_nothing_beats_and_never_on_a_lead(page):
     page.goto("/")
     page.evaluate("localStorage.setItem('president.options', JSON.stringify({autoPass: true}))")

@@ -135,6 +135,7 @@ const app = {
   resultClosed: null, // the result the player closed to look at the table ("deal:phase")
   autoPassed: -1,     // table action count at which we last passed for the player
   landing: 0,         // flights on their way to the pile
+  resultAfterLanding: false,   // a result waits for the last play to land
   rules: [],          // this table's rules in plain words (welcome)
   invites: [],        // the host's friend seats (welcome): [{player, name, token}]
   askedNext: null,    // the result ("deal:phase") this page asked to move on from
@@ -401,7 +402,12 @@ function animatePlay(ev) {
     seat: ev.seat,
     done: () => {
       app.landing = Math.max(0, app.landing - 1);
-      if (!app.landing) $("pile-cards").classList.remove("landing");
+      if (app.landing) return;
+      $("pile-cards").classList.remove("landing");
+      if (app.resultAfterLanding) {   // the deal's last play has landed: now its result
+        app.resultAfterLanding = false;
+        if (app.state) renderResult();
+      }
     },
   });
 }
@@ -2052,6 +2058,9 @@ function renderResult() {
     }
   }
   actions.append(button("Look at the table", "", closeResult));
+  // The deal's last play is still flying to the pile: the result covers the table once it
+  // has landed (animatePlay opens it then).
+  if (box.hidden && app.landing) { app.resultAfterLanding = true; return; }
   const wasHidden = box.hidden;
   box.hidden = false;
   $("show-result").hidden = true;
