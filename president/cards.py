@@ -217,8 +217,23 @@ _BYTE_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
 high (a look-up per byte instead of a step per card)."""
 
 
+_MASK_CARDS: dict[int, tuple[Card, ...]] = {}
+"""Recent answers of :func:`cards_from_mask` (a hand is read again at each turn while it does
+not change); emptied when it reaches :data:`_MASK_CARDS_SIZE` entries."""
+_MASK_CARDS_SIZE = 4096
+
+
 def cards_from_mask(mask: int) -> tuple[Card, ...]:
     """The cards of a bit mask (bits 0..51, :attr:`Card.bit`), sorted low to high."""
+    cards = _MASK_CARDS.get(mask)
+    if cards is None:
+        if len(_MASK_CARDS) >= _MASK_CARDS_SIZE:
+            _MASK_CARDS.clear()
+        cards = _MASK_CARDS[mask] = _cards_of(mask)
+    return cards
+
+
+def _cards_of(mask: int) -> tuple[Card, ...]:
     out: list[Card] = []
     k = 0
     while mask and k < 7:

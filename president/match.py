@@ -107,6 +107,7 @@ class Match:
         self.rng = random.Random(seed)
         self.scores = [0] * n
         self.results: list[DealResult] = []
+        self._by_seat_memo: tuple[Any, Any] = (None, None)
         self.events: list[Event] = []
         self._record = record_events
         self.deal_number = 0
@@ -489,6 +490,17 @@ class Match:
             out[p] = title_for_place(place + 1, n, naming=self.rules.titles)
         return tuple(out)
 
+    def _by_seat(self) -> tuple[tuple[str, ...], tuple[int, ...], tuple[str, ...]]:
+        """Names, match totals and previous titles by seat: they change only when a deal ends
+        (totals, titles) or starts (seating), so they are worked out once per change."""
+        key = (self.seating, len(self.results))
+        if self._by_seat_memo[0] != key:
+            titles = self.titles()
+            self._by_seat_memo = (key, (tuple(self.players[p] for p in self.seating),
+                                        tuple(self.scores[p] for p in self.seating),
+                                        tuple(titles[p] for p in self.seating)))
+        return self._by_seat_memo[1]
+
     def observation(self, seat: int) -> Observation:
         """Everything ``seat`` may know now, and nothing more (RULES.md, "Information")."""
         deal = self.deal
@@ -498,11 +510,11 @@ class Match:
         mine = tuple((t.giver, t.receiver, g.cards) for t, g in self.exchange_log
                      if seat in (t.giver, t.receiver))
         pending = self.pending_transfer
-        titles = self.titles()
+        names, scores, previous_titles = self._by_seat()
         return Observation(
             seat=seat,
             rules=self.rules,
-            names=tuple(self.players[p] for p in self.seating),
+            names=names,
             seating=self.seating,
             phase=self.phase,
             deal_number=self.deal_number,
@@ -512,14 +524,14 @@ class Match:
             hand_counts=tuple(deal.counts),
             pile=tuple(deal.pile),
             cleared=cards_from_mask(deal.cleared),
-            passed=frozenset(s for s in range(n) if deal.passed >> s & 1),
+            passed=_seat_set(deal.passed),
             to_act=self.to_act,
             finish_order=tuple(deal.finish_order),
             history=tuple(deal.history),
             exchanges=mine,
             pending_exchange=pending,
-            scores=tuple(self.scores[p] for p in self.seating),
-            previous_titles=tuple(titles[p] for p in self.seating),
+            scores=scores,
+            previous_titles=previous_titles,
             legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
             reversed=deal.reversed,
             exchanges_forced=tuple(t.forced for t, _ in self.exchange_log
@@ -530,6 +542,14 @@ class Match:
         """Full state as plain data (every hand; for records and tests, not for a seat)."""
         return {**self.deal.snapshot(), "phase": self.phase, "scores": list(self.scores),
                 "seating": list(self.seating), "deal_number": self.deal_number}
+
+
+_SEAT_SETS = tuple(frozenset(s for s in range(7) if mask >> s & 1) for mask in range(1 << 7))
+
+
+def _seat_set(mask: int) -> frozenset[int]:
+    """The seats of a bit mask of seats (bit ``s`` for seat ``s``; tables have 3 to 7)."""
+    return _SEAT_SETS[mask]
 
 
 def _all_cards(items: tuple[object, ...]) -> TypeGuard[tuple[Card, ...]]:

@@ -128,3 +128,18 @@ def test_pass_and_parse_action():
     assert Give(give.mask) == give and eval(repr(give)) == give
     with pytest.raises(IllegalAction):
         Give.parse("2C 2C")
+
+
+def test_cards_from_mask_remembers_a_bounded_number_of_answers_and_they_stay_right():
+    import random
+
+    from president import cards as C
+
+    rng = random.Random(4)
+    masks = [rng.getrandbits(52) for _ in range(C._MASK_CARDS_SIZE + 500)]
+    for mask in masks + masks[:50]:          # past the bound, then some asked again
+        got = cards_from_mask(mask)
+        assert got == C._cards_of(mask)
+        assert mask_from_cards(got) == mask
+        assert len(C._MASK_CARDS) <= C._MASK_CARDS_SIZE
+    assert cards_from_mask(0) == ()
