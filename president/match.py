@@ -107,7 +107,8 @@ class Match:
         self.rng = random.Random(seed)
         self.scores = [0] * n
         self.results: list[DealResult] = []
-        self._by_seat_memo: tuple[Any, Any] = (None, None)
+        self._by_seat_memo: tuple[Any, tuple[tuple[str, ...], tuple[int, ...], tuple[str, ...]]] = (
+            None, ((), (), ()))
         self.events: list[Event] = []
         self._record = record_events
         self.deal_number = 0
