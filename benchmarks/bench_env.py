@@ -21,11 +21,13 @@ episode; the observation is built every step (``last()`` in the AEC loop, the re
   argmax of uniform noise over each row's mask), the same for both.
 - Whole deals per second of ``VectorEnv`` (issue 12's "batched step-and-mask"), 256 tables
   of ``house`` 4 players on the compiled backend, a uniformly random legal action per table
-  drawn with numpy from the masks every step (a cumulative sum of each mask row, one uniform
-  number per row): once with :meth:`VectorEnv.step_masks` (masks, players, rewards and ends
-  only, no observation) and once with ``step`` (the full observations), beside issue 12's
-  target of 100,000 deals per second. Each also gives the environment's own figure: deals
-  per CPU second spent inside ``step_masks`` (or ``step``), the numpy draw left out.
+  every step drawn from the masks by :func:`president.env.sample_legal` (one uniform number
+  per row, the pick in C): once with :meth:`VectorEnv.step_masks` (masks, players, rewards
+  and ends only, no observation) and once with ``step`` (the full observations), beside
+  issue 12's target of 100,000 deals per second; then ``step_masks`` again with the same
+  draw stated in plain numpy (a cumulative sum of each mask row), for comparison. Each also
+  gives the environment's own figure: deals per CPU second spent inside ``step_masks`` (or
+  ``step``), the draw left out.
 
 Issue 13's targets are 50,000 AEC steps per second on one core and 100,000 for the vector
 environment; issue 12's is 100,000 whole deals per second through batched step-and-mask. ``PRESIDENT_BENCH_QUICK=1`` (``run.py --quick``) shortens
@@ -110,17 +112,20 @@ def compiled_aec_figure(seconds: float, **options) -> dict | None:
 
 
 def deals_figure(seconds: float, num_envs: int = 256, observe: bool = False,
-                 **options) -> dict | None:
+                 draw: str = "sample_legal", **options) -> dict | None:
     """Whole random deals per second of a compiled :class:`~president.env.VectorEnv` of
     ``num_envs`` one-deal tables for about ``seconds``: every step takes a uniformly random
-    legal action per table, drawn with numpy from the masks (the first position where the
-    row's cumulative mask count passes ``floor(u * legal)``, one uniform ``u`` per row).
+    legal action per table, drawn from the masks with
+    :func:`~president.env.vector.sample_legal` (the ``floor(u * legal)``-th legal action,
+    one uniform ``u`` per row, in C), or with ``draw="numpy"`` by the same rule in plain
+    numpy (the first position where the row's cumulative mask count passes it; about 70% of
+    the loop's CPU).
     ``observe=False`` steps with :meth:`~president.env.VectorEnv.step_masks` (no
     observation is written); ``observe=True`` with ``step``. ``None`` when the compiled core
     cannot run."""
     import numpy as np
 
-    from president.env import VectorEnv
+    from president.env import VectorEnv, sample_legal
 
     try:
         v = VectorEnv(num_envs, backend="compiled", **options)
@@ -136,10 +141,13 @@ def deals_figure(seconds: float, num_envs: int = 256, observe: bool = False,
     start, cpu = time.perf_counter(), clock()
     while time.perf_counter() - start < seconds:
         for _ in range(20):
-            mask = info["action_mask"]
-            counts = mask.cumsum(1, dtype=np.int8)
-            pick = (rng.random(num_envs) * counts[:, -1]).astype(np.int8)
-            actions = (counts > pick[:, None]).argmax(1)
+            if draw == "numpy":
+                mask = info["action_mask"]
+                counts = mask.cumsum(1, dtype=np.int8)
+                pick = (rng.random(num_envs) * counts[:, -1]).astype(np.int8)
+                actions = (counts > pick[:, None]).argmax(1)
+            else:
+                actions = sample_legal(info["action_mask"], rng)
             t = clock()
             if observe:
                 _, _, term, _, info = v.step(actions)
@@ -150,7 +158,8 @@ def deals_figure(seconds: float, num_envs: int = 256, observe: bool = False,
             deals += int(term.sum())
     wall, cpu = time.perf_counter() - start, clock() - cpu
     return {"env": f"VectorEnv N={num_envs} compiled "
-                   f"{'step (observations)' if observe else 'step_masks'}",
+                   f"{'step (observations)' if observe else 'step_masks'}"
+                   f"{', numpy draw' if draw == 'numpy' else ''}", "draw": draw,
             "backend": "compiled", "observe": observe, "options": options, "steps": steps,
             "episodes": deals, "seconds": round(wall, 3),
             "steps_per_second": round(steps / wall),
@@ -396,7 +405,9 @@ def main(argv: list[str] | None = None) -> int:
     deal_figures = [f for f in (deals_figure(args.seconds, 256, observe=False, preset="house",
                                              players=4),
                                 deals_figure(args.seconds, 256, observe=True, preset="house",
-                                             players=4)) if f is not None]
+                                             players=4),
+                                deals_figure(args.seconds, 256, observe=False, draw="numpy",
+                                             preset="house", players=4)) if f is not None]
     figures += deal_figures
     peers = [] if args.no_peers else peer_figures(args.seconds)
     ours = aec_compiled or aec_python
@@ -443,15 +454,19 @@ def main(argv: list[str] | None = None) -> int:
           f"{'met' if vec >= TARGET_VECTOR_STEPS_PER_SECOND else 'not met'} "
           f"({vec:,} per CPU second, 64 tables, house, 4 players, the faster backend).")
     if deal_figures:
-        fast = deal_figures[0]
-        full = deal_figures[-1]
+        fast = next(f for f in deal_figures if not f["observe"] and f["draw"] != "numpy")
+        full = next(f for f in deal_figures if f["observe"])
+        slow = next((f for f in deal_figures if f["draw"] == "numpy"), None)
+        numpy_part = ("" if slow is None else
+                      f"; {slow['deals_per_cpu_second']:,} with the draw in plain numpy")
         print(f"Issue 12 target: {TARGET_DEALS_PER_SECOND:,} whole deals/s through batched "
               f"step-and-mask: "
               f"{'met' if fast['deals_per_cpu_second'] >= TARGET_DEALS_PER_SECOND else 'not met'}"
               f" ({fast['deals_per_cpu_second']:,} random deals per CPU second with step_masks, "
               f"{full['deals_per_cpu_second']:,} with full observations; 256 tables, house, "
-              f"4 players, {fast['steps_per_deal']} steps a deal, actions drawn with numpy). "
-              f"The environment's own CPU (inside step_masks; the numpy draw of the actions "
+              f"4 players, {fast['steps_per_deal']} steps a deal, actions drawn by sample_legal"
+              f"{numpy_part}). "
+              f"The environment's own CPU (inside step_masks; the draw of the actions "
               f"left out): {fast['env_deals_per_cpu_second']:,} deals per CPU second "
               f"({fast['env_share']:.0%} of the loop); inside step: "
               f"{full['env_deals_per_cpu_second']:,}.")

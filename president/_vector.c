@@ -966,7 +966,65 @@ static PyObject *py_direct(PyObject *self, PyObject *unused) {
     return PyBool_FromLong(direct);
 }
 
+/* sample(masks, u, out): for each row i of masks (int8, N x NUM_ACTIONS), out[i] (int64) is
+   the floor(u[i] * k)-th nonzero entry of the row in index order (0-based), k the row's count
+   of nonzero entries: a uniformly random legal action for a uniform u[i] in [0, 1). The
+   statement in numpy is president.env.vector._sample_numpy. Returns -1 - i for the first row
+   with no legal action (the rows before it are written), else 0. */
+static PyObject *py_sample(PyObject *self, PyObject *args) {
+    PyObject *m_obj, *u_obj, *o_obj;
+    Py_buffer m, u, o;
+    Py_ssize_t i, n;
+    long result = 0;
+    if (!PyArg_ParseTuple(args, "OOO", &m_obj, &u_obj, &o_obj)) return NULL;
+    if (PyObject_GetBuffer(u_obj, &u, PyBUF_C_CONTIGUOUS) < 0) return NULL;
+    n = u.len / 8;
+    if (u.itemsize != 8 || u.len != 8 * n) {
+        PyBuffer_Release(&u);
+        PyErr_SetString(PyExc_ValueError, "u must be a C-contiguous float64 buffer");
+        return NULL;
+    }
+    if (get_buffer(m_obj, &m, 1, n * NUM_ACTIONS, 0, "masks") < 0) {
+        PyBuffer_Release(&u);
+        return NULL;
+    }
+    if (get_buffer(o_obj, &o, 8, n, 1, "out") < 0) {
+        PyBuffer_Release(&u);
+        PyBuffer_Release(&m);
+        return NULL;
+    }
+    {
+        const int8_t *rows = (const int8_t *)m.buf;
+        const double *us = (const double *)u.buf;
+        long long *out = (long long *)o.buf;
+        for (i = 0; i < n; i++) {
+            const int8_t *row = rows + i * NUM_ACTIONS;
+            int a, k = 0, pick;
+            for (a = 0; a < NUM_ACTIONS; a++) k += row[a] != 0;
+            if (!k) {
+                result = -1 - (long)i;
+                break;
+            }
+            pick = (int)(us[i] * k);
+            if (pick >= k) pick = k - 1;      /* u just below 1 rounded up */
+            if (pick < 0) pick = 0;
+            for (a = 0; a < NUM_ACTIONS; a++) {
+                if (row[a] && pick-- == 0) break;
+            }
+            out[i] = a;
+        }
+    }
+    PyBuffer_Release(&u);
+    PyBuffer_Release(&m);
+    PyBuffer_Release(&o);
+    return PyLong_FromLong(result);
+}
+
 static PyMethodDef module_methods[] = {
+    {"sample", py_sample, METH_VARARGS,
+     "sample(masks, u, out) -> int: for each row i of masks (int8, N x 66) write to out[i] "
+     "(int64) its floor(u[i] * k)-th legal action, k the row's legal count; -1 - i for the "
+     "first row with none, else 0."},
     {"direct", py_direct, METH_NOARGS,
      "direct() -> bool: whether generators of random.Random are read and written in their "
      "own memory (proved at import; else through getstate()/setstate())."},

@@ -14,7 +14,8 @@ import pytest
 pytest.importorskip("president._vector")
 
 from president.env import _compiled_vector  # noqa: E402
-from president.env.vector import VectorEnv  # noqa: E402
+from president.env import vector  # noqa: E402
+from president.env.vector import VectorEnv, sample_legal  # noqa: E402
 from president.errors import IllegalAction  # noqa: E402
 from president.rules import Rules  # noqa: E402
 from president.kernel import PASSING  # noqa: E402
@@ -331,3 +332,60 @@ def test_dealing_through_getstate_setstate_gives_the_same():
     core.deal(1, b)
     assert core.state(0) == core.state(1)
     assert a.getstate() == b.getstate()
+
+
+# ----- sample_legal: the random player of every table at once ---------------------------------
+
+def _sample_cases(rng: np.random.Generator) -> np.ndarray:
+    """Masks of real tables (every step of 64 house tables' deals) and synthetic ones with
+    1 to 66 legal actions anywhere."""
+    v = VectorEnv(64, preset="house", players=4, backend="compiled")
+    _, info = v.reset(seed=3)
+    rows = []
+    for _ in range(60):
+        rows.append(info["action_mask"].copy())
+        _, _, _, info = v.step_masks(sample_legal(info["action_mask"], rng))
+    synthetic = np.zeros((400, 66), dtype=np.int8)
+    for row in synthetic:
+        row[rng.choice(66, size=int(rng.integers(1, 67)), replace=False)] = 1
+    return np.concatenate(rows + [synthetic])
+
+
+def test_sample_legal_in_c_and_in_numpy_take_the_same_actions_for_the_same_draws(monkeypatch):
+    masks = _sample_cases(np.random.default_rng(1))
+    compiled = sample_legal(masks, np.random.default_rng(7))
+    monkeypatch.setenv("PRESIDENT_PURE", "1")
+    pure = sample_legal(masks, np.random.default_rng(7))
+    assert compiled.dtype == pure.dtype == np.int64
+    assert np.array_equal(compiled, pure)
+    assert masks[np.arange(len(masks)), compiled].all()          # every one legal
+    # the rule itself, row by row: the floor(u * k)-th legal action
+    u = np.random.default_rng(7).random(len(masks))
+    for i in range(0, len(masks), 37):
+        legal = np.flatnonzero(masks[i])
+        assert compiled[i] == legal[int(u[i] * len(legal))]
+
+
+@pytest.mark.parametrize("pure", [False, True], ids=["compiled", "numpy"])
+def test_sample_legal_is_uniform_and_refuses_bad_masks(monkeypatch, pure):
+    if pure:
+        monkeypatch.setenv("PRESIDENT_PURE", "1")
+    legal = [0, 5, 13, 52, 65]
+    masks = np.zeros((20_000, 66), dtype=np.int8)
+    masks[:, legal] = 1
+    counts = np.bincount(sample_legal(masks, np.random.default_rng(2)), minlength=66)
+    assert counts[legal].sum() == 20_000
+    assert all(abs(c - 4_000) < 250 for c in counts[legal]), counts[legal]  # ~4 sd
+    # a draw just below 1 still lands on the last legal action
+    out = np.empty(1, dtype=np.int64)
+    one = np.array([np.nextafter(1.0, 0.0)])
+    if not pure:
+        assert _compiled_vector.sample(masks[:1], one, out) == 0 and out[0] == 65
+    assert vector._sample_numpy(masks[:1], one)[0] == 65
+    bad = masks[:3].copy()
+    bad[1] = 0
+    with pytest.raises(ValueError, match="row 1 of masks has no legal action"):
+        sample_legal(bad)
+    with pytest.raises(ValueError, match=r"shape \(N, 66\)"):
+        sample_legal(np.ones((3, 65), dtype=np.int8))
+    assert sample_legal(np.zeros((0, 66), dtype=np.int8)).shape == (0,)

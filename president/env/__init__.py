@@ -36,9 +36,9 @@ from .aec import env, raw_env
 from .encoding import (GIVE_BASE, NUM_ACTIONS, OBS_SIZE, PASS_ACTION, PIECES,
                        describe_action, encode_observation, piece_slices)
 from .single import PresidentEnv
-from .vector import VectorEnv
+from .vector import VectorEnv, sample_legal
 
-__all__ = ["env", "raw_env", "PresidentEnv", "VectorEnv", "encode_observation", "describe_action",
+__all__ = ["env", "raw_env", "PresidentEnv", "VectorEnv", "sample_legal", "encode_observation", "describe_action",
            "NUM_ACTIONS", "PASS_ACTION", "GIVE_BASE", "OBS_SIZE", "PIECES", "piece_slices",
            "ENV_ID", "VERSION"]
 

@@ -38,7 +38,7 @@ from ..kernel import mode_of, strict_of
 from ..rules import Rules
 from .encoding import NUM_ACTIONS, OBS_SIZE, describe_action, piece_slices
 
-__all__ = ["BUILT", "CompiledTables", "unsupported", "refusal"]
+__all__ = ["BUILT", "CompiledTables", "unsupported", "refusal", "sample"]
 
 _ext: Any
 try:
@@ -59,6 +59,17 @@ def _layout_agrees() -> bool:
 
 #: Whether ``president._vector`` is built and writes this version's observation layout.
 BUILT: bool = _layout_agrees()
+
+
+def sample(masks: np.ndarray, u: np.ndarray, out: np.ndarray) -> int | None:
+    """:func:`president.env.vector.sample_legal` in C: ``out[i]`` (int64) becomes the
+    ``floor(u[i] * k)``-th legal action of row ``i`` of ``masks`` (int8 ``(N, 66)``,
+    C-contiguous), ``k`` its count of legal actions. Returns ``-1 - i`` for the first row
+    with none, else 0; ``None`` when the built core lacks it or ``PRESIDENT_PURE`` is ``1``
+    (then nothing is written)."""
+    if not BUILT or not hasattr(_ext, "sample") or os.environ.get("PRESIDENT_PURE") == "1":
+        return None
+    return int(_ext.sample(masks, u, out))
 
 
 def unsupported(rules: Rules, episode: str) -> str | None:

@@ -53,6 +53,15 @@ observation at all). ``"auto"`` (the default) takes it when it is built,
 >>> obs, rewards, terminated, truncated, info = v.step(actions)
 >>> rewards.shape
 (8, 4)
+
+:func:`sample_legal` draws a uniformly random legal action for every table at once from the
+masks (random play, exploration): in the compiled core when it is built, else in numpy, to the
+same actions for the same generator.
+
+>>> rng = np.random.default_rng(0)
+>>> actions = sample_legal(info["action_mask"], rng)
+>>> actions.shape, actions.dtype.name, bool(info["action_mask"][np.arange(8), actions].all())
+((8,), 'int64', True)
 """
 
 from __future__ import annotations
@@ -68,7 +77,7 @@ from . import _compiled_vector
 from .encoding import NUM_ACTIONS, OBS_SIZE, encode_batch
 from .table import Table, make_rules
 
-__all__ = ["VectorEnv", "BACKENDS"]
+__all__ = ["VectorEnv", "BACKENDS", "sample_legal"]
 
 #: ``backend`` option values of :class:`VectorEnv`.
 BACKENDS = ("auto", "compiled", "python")
@@ -297,3 +306,56 @@ class VectorEnv:
         obs, masks, who = compiled.observe(observations)
         return (obs, rewards, ended, np.zeros(n, dtype=np.bool_),
                 {"action_mask": masks, "player": who})
+
+
+def _sample_numpy(masks: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """:func:`sample_legal`'s rule stated in numpy: the ``floor(u[i] * k_i)``-th legal action
+    of row ``i`` (0-based, in index order; ``k_i`` its count of legal actions, and ``k_i - 1``
+    if rounding reaches ``k_i``). Rows with no legal action give 0 (the caller refuses them)."""
+    counts = (masks != 0).cumsum(1, dtype=np.int64)
+    k = counts[:, -1]
+    pick = np.minimum((u * k).astype(np.int64), np.maximum(k - 1, 0))
+    picked: np.ndarray = (counts > pick[:, None]).argmax(1).astype(np.int64)
+    return picked
+
+
+def sample_legal(masks: np.ndarray, rng: np.random.Generator | None = None) -> np.ndarray:
+    """A uniformly random legal action for each row of ``masks``: the random player of a
+    :class:`VectorEnv`, for all its tables in one call.
+
+    Row ``i`` gets its ``floor(u_i * k_i)``-th legal action (0-based, in index order), ``k_i``
+    its number of legal actions and ``u_i`` the ``i``-th of ``rng.random(N)``: the compiled
+    core (``president._vector``) does it when built, else numpy (``PRESIDENT_PURE=1`` too),
+    to the same actions for the same generator (a test checks both on the same draws).
+
+    Args:
+        masks: action masks, int8 ``(N, 66)``, nonzero where legal (``info["action_mask"]``
+            of :meth:`VectorEnv.reset`, :meth:`VectorEnv.step` or :meth:`VectorEnv.step_masks`).
+        rng: where the ``N`` uniforms come from; default a new unseeded generator.
+
+    Returns:
+        int64 ``(N,)``: one legal action index per row.
+
+    Raises:
+        ValueError: ``masks`` is not of shape ``(N, 66)`` (N >= 0), or a row has no legal
+            action (the first such row is named).
+    """
+    masks = np.asarray(masks)
+    if masks.ndim != 2 or masks.shape[1] != NUM_ACTIONS:
+        raise ValueError(f"masks must have shape (N, {NUM_ACTIONS}), one action mask per "
+                         f"table; got shape {masks.shape}")
+    n = masks.shape[0]
+    if rng is None:
+        rng = np.random.default_rng()
+    u = np.asarray(rng.random(n), dtype=np.float64)
+    rows = np.ascontiguousarray(masks, dtype=np.int8)
+    out = np.empty(n, dtype=np.int64)
+    done = _compiled_vector.sample(rows, u, out)
+    if done is None:
+        out = _sample_numpy(rows, u)
+        empty = np.flatnonzero(~rows.any(1))
+        done = -1 - int(empty[0]) if empty.size else 0
+    if done < 0:
+        raise ValueError(f"row {-1 - done} of masks has no legal action; a table always has "
+                         "one (pass, a play or a give): give the masks the environment returned")
+    return out
