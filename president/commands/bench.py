@@ -114,8 +114,8 @@ def _print_table(main: BenchResult, presets: Sequence[BenchResult],
     Console, Table = console_and_table()  # rich's, or plain text without it
 
     console = Console(highlight=False)
-    console.print("Random full deals: Match.legal_actions() every turn, the checked "
-                  "Match.act(), one process.")
+    # one line at 80 columns
+    console.print("Random full deals: legal_actions() each turn, the checked act(); one process.")
     table = Table(box=None, pad_edge=False, header_style="bold")
     for head in ("rules", "seats", "deals", "deals/s", "per CPU-s", "decisions/s", "µs each",
                  "per deal"):
