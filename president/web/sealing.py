@@ -24,6 +24,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 import struct
 import time
@@ -49,6 +50,7 @@ SEAL_PREFIX = "s1."
 has no dot)."""
 
 _SEAL_AAD = b"president-web record s1|"
+_URLSAFE_B64 = re.compile(r"[A-Za-z0-9_-]*={0,2}")
 _CLOCK_SKEW = 60    # seconds a sealing time may lie in the future (Fernet allows the same)
 
 
@@ -175,8 +177,12 @@ class Sealer:
                                 "start a new match") from None
         if self._siv is None:
             raise InvalidToken
+        body = text[len(SEAL_PREFIX):]
+        # strict: a character outside the URL-safe alphabet is a changed text, not one to skip
+        if not _URLSAFE_B64.fullmatch(body):
+            raise InvalidToken
         try:
-            raw = base64.urlsafe_b64decode(text[len(SEAL_PREFIX):].encode("ascii"))
+            raw = base64.urlsafe_b64decode(body)
         except (binascii.Error, ValueError):
             raise InvalidToken from None
         if len(raw) < 8 + 12 + 16:
