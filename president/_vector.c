@@ -994,13 +994,26 @@ static PyObject *py_sample(PyObject *self, PyObject *args) {
         return NULL;
     }
     {
-        const int8_t *rows = (const int8_t *)m.buf;
+        const unsigned char *rows = (const unsigned char *)m.buf;
         const double *us = (const double *)u.buf;
         long long *out = (long long *)o.buf;
         for (i = 0; i < n; i++) {
-            const int8_t *row = rows + i * NUM_ACTIONS;
-            int a, k = 0, pick;
-            for (a = 0; a < NUM_ACTIONS; a++) k += row[a] != 0;
+            /* the row as bits: actions 0..63 in lo, 64 and 65 in hi */
+            const unsigned char *row = rows + i * NUM_ACTIONS;
+            uint64_t lo = 0, hi = (uint64_t)(row[64] != 0) | ((uint64_t)(row[65] != 0) << 1);
+            uint64_t sums;
+            int b, k, k_lo, pick;
+            for (b = 0; b < 8; b++) {
+                uint64_t x, nz;
+                memcpy(&x, row + 8 * b, 8);
+                /* 1 in each byte that is nonzero, then the 8 bytes' bits gathered into one */
+                nz = ((((x & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | x)
+                      & 0x8080808080808080ULL) >> 7;
+                lo |= ((nz * 0x0102040810204080ULL) >> 56) << (8 * b);
+            }
+            sums = byte_sums(lo);
+            k_lo = (int)(sums >> 56);
+            k = k_lo + (int)(hi & 1) + (int)(hi >> 1);
             if (!k) {
                 result = -1 - (long)i;
                 break;
@@ -1008,10 +1021,8 @@ static PyObject *py_sample(PyObject *self, PyObject *args) {
             pick = (int)(us[i] * k);
             if (pick >= k) pick = k - 1;      /* u just below 1 rounded up */
             if (pick < 0) pick = 0;
-            for (a = 0; a < NUM_ACTIONS; a++) {
-                if (row[a] && pick-- == 0) break;
-            }
-            out[i] = a;
+            if (pick < k_lo) out[i] = select_bit(lo, sums, pick);
+            else out[i] = (pick == k_lo && (hi & 1)) ? 64 : 65;
         }
     }
     PyBuffer_Release(&u);

@@ -348,7 +348,13 @@ def _sample_cases(rng: np.random.Generator) -> np.ndarray:
     synthetic = np.zeros((400, 66), dtype=np.int8)
     for row in synthetic:
         row[rng.choice(66, size=int(rng.integers(1, 67)), replace=False)] = 1
-    return np.concatenate(rows + [synthetic])
+    # any nonzero byte is legal (2, -1, -128...), and rows legal only near the end
+    loud = synthetic[:100] * rng.choice(np.array([1, 2, 7, 127, -1, -128], dtype=np.int8),
+                                       size=(100, 66))
+    ends = np.zeros((6, 66), dtype=np.int8)
+    for row, legal in zip(ends, ([64], [65], [64, 65], [63, 65], [0, 65], [52, 64])):
+        row[legal] = 1
+    return np.concatenate(rows + [synthetic, loud, ends])
 
 
 def test_sample_legal_in_c_and_in_numpy_take_the_same_actions_for_the_same_draws(monkeypatch):
