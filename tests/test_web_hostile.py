@@ -626,6 +626,39 @@ def test_a_request_uvicorn_cannot_parse_is_refused_in_the_documented_shape(serve
     assert "server" not in headers
 
 
+UPGRADE = (b"GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: Upgrade\r\n"
+           b"Upgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+           b"Sec-WebSocket-Version: 13\r\n")
+
+
+@pytest.mark.parametrize("extra, status", [
+    (b"Content-Length: 1\r\n\r\nx", 400),                       # a body websockets refuses
+    (b"Transfer-Encoding: chunked\r\n\r\n1\r\nx\r\n0\r\n\r\n", 400),
+    (b"".join(b"X-%d: 1\r\n" % i for i in range(140)) + b"\r\n", 431),   # too many headers
+    (b"X-Long: " + b"a" * 9000 + b"\r\n\r\n", 431),                 # one header too long
+], ids=["content-length", "chunked", "many-headers", "long-header"])
+def test_an_upgrade_websockets_cannot_parse_is_answered_and_closed(tmp_path, extra, status):
+    """h11 accepts these heads and hands them to the websocket protocol, whose parser refuses
+    them: they get the documented refusal and the connection is closed (they were left open
+    for ever, unanswered, outside every per-address socket limit)."""
+    with _serve(tmp_path, PRESIDENT_WEB_REQUEST_SECONDS="2") as (_, port):
+        t0 = time.monotonic()
+        raw = _raw(port, UPGRADE % (b"/ws", port) + extra)
+        assert time.monotonic() - t0 < 5
+        got, headers, body = _answer(raw)
+        assert got == status and _has_security_headers(headers)
+        assert json.loads(body)["error"] == "bad-websocket"
+
+
+def test_an_upgrade_to_a_path_without_a_websocket_is_refused_in_the_documented_shape(served):
+    _, port = served
+    for path in (b"/", b"/nope", b"/api/options"):
+        status, headers, body = _answer(_raw(port, UPGRADE % (path, port) + b"\r\n"))
+        assert status == 404 and _has_security_headers(headers)
+        refused = json.loads(body)
+        assert refused["error"] == "not-found" and "/ws" in refused["message"]
+
+
 def test_websocket_upgrades_refused_below_and_in_the_app_carry_the_shape_and_headers(served):
     _, port = served
     # websockets' own refusal: no Sec-WebSocket-Key (the app never sees this socket)

@@ -155,39 +155,85 @@ def guarded_http_protocol(seconds: float) -> type:
     return GuardedH11
 
 
-def guarded_ws_protocol() -> type:
-    """uvicorn's websockets (sans-I/O) protocol whose own refusal of an upgrade request it
-    cannot accept (a missing or bad ``Sec-WebSocket-Key`` or version: the ``websockets``
-    package's answer, before the app sees the socket) comes in the documented JSON shape with
-    the security headers. Imports uvicorn (the web extra)."""
+def guarded_ws_protocol(seconds: float) -> type:
+    """uvicorn's websockets (sans-I/O) protocol, with the refusals the ``websockets`` package
+    makes itself, before the app sees the socket, sent in the documented JSON shape with the
+    security headers, and sent at all:
+
+    - a handshake it refuses (a missing or bad ``Sec-WebSocket-Key`` or version);
+    - a request head its own parser refuses although h11 passed it (a body, too many or too
+      long header lines): uvicorn never wrote that answer nor closed the connection, which
+      then stayed open for ever outside every socket limit. It now gets ``400`` (or ``431``,
+      ``414``) and is closed.
+
+    As a last guard, an upgrade whose request has not reached the app ``seconds`` after the
+    protocol took the connection over is closed. Imports uvicorn (the web extra)."""
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
     from websockets.datastructures import Headers
     from websockets.http11 import Response
 
+    def shaped(response: Response) -> Response:
+        why = response.body.decode("utf-8", "replace").strip()
+        server = response.status_code >= 500
+        headers, body = _refusal_bytes(
+            response.status_code, "server-error" if server else "bad-websocket",
+            f"the server failed to open this websocket ({why[:200]})" if server else
+            f"this websocket upgrade request cannot be accepted ({why[:200]}); "
+            "open the socket from the game's page")
+        return Response(response.status_code, response.reason_phrase,
+                        Headers([(k.decode(), v.decode()) for k, v in headers]), body)
+
     class GuardedWebSockets(WebSocketsSansIOProtocol):
-        def handle_connect(self, event: Any) -> None:
-            # Only the answer websockets itself writes here, to a handshake it refuses, is
-            # reshaped; the app's own refusals (403 bad-origin, 429 busy) come later, as sent.
+        _own_answer = True     # until the app has the request, answers are websockets' own
+        _answered = False
+        _guard: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
             send_response = self.conn.send_response
 
-            def shaped(response: Response) -> None:
-                if response.status_code != 101:
-                    why = response.body.decode("utf-8", "replace").strip()
-                    server = response.status_code >= 500
-                    headers, body = _refusal_bytes(
-                        response.status_code, "server-error" if server else "bad-websocket",
-                        f"the server failed to open this websocket ({why[:200]})" if server else
-                        f"this websocket upgrade request cannot be accepted ({why[:200]}); "
-                        "open the socket from the game's page")
-                    response = Response(response.status_code, response.reason_phrase,
-                                        Headers([(k.decode(), v.decode()) for k, v in headers]), body)
+            def send(response: Response) -> None:
+                if self._own_answer and response.status_code != 101:
+                    response = shaped(response)
+                self._answered = True
                 send_response(response)
 
-            self.conn.send_response = shaped  # type: ignore[method-assign]
-            try:
-                super().handle_connect(event)
-            finally:
-                self.conn.send_response = send_response  # type: ignore[method-assign]
+            self.conn.send_response = send  # type: ignore[method-assign]
+            self._guard = self.loop.call_later(seconds, self._too_slow)
+
+        def _too_slow(self) -> None:
+            self._guard = None
+            if self._own_answer and not self.transport.is_closing():
+                self.transport.close()
+
+        def _unguard(self) -> None:
+            if self._guard is not None:
+                self._guard.cancel()
+                self._guard = None
+
+        def handle_connect(self, event: Any) -> None:
+            self._unguard()
+            super().handle_connect(event)   # a refusal here is websockets' own (shaped)
+            self._own_answer = False        # from now on the app answers, as it sends
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self._own_answer and self.conn.handshake_exc is not None:
+                # websockets' parser refused the request head, and uvicorn writes nothing:
+                # its answer if it made one (431, 414), else a 400, then the end
+                out = self.conn.data_to_send()
+                if not self._answered:
+                    exc = self.conn.handshake_exc
+                    cause = f": {exc.__cause__}" if exc.__cause__ is not None else ""
+                    out = [shaped(self.conn.reject(
+                        400, f"Failed to open a WebSocket connection: {exc}{cause}.")).serialize()]
+                self.transport.write(b"".join(out))
+                self.handshake_complete = self.close_sent = True   # nothing more to send
+                self.transport.close()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._unguard()
+            super().connection_lost(exc)
 
     return GuardedWebSockets
 
@@ -232,12 +278,12 @@ def run(args: argparse.Namespace) -> int:
     # h11, not httptools: h11 refuses a request head still incomplete past 16 KiB, where
     # httptools would read a header of any size (a 250 MB header froze the server for
     # minutes). A head that arrives whole in one socket read (about 100 KiB) is still read.
+    request_seconds = float(os.environ.get("PRESIDENT_WEB_REQUEST_SECONDS") or REQUEST_SECONDS)
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=WS_MAX_BYTES, ws_ping_interval=20, ws_ping_timeout=20,
                             server_header=False, ws_per_message_deflate=False,
-                            http=guarded_http_protocol(float(
-                                os.environ.get("PRESIDENT_WEB_REQUEST_SECONDS") or REQUEST_SECONDS)),
-                            ws=guarded_ws_protocol(),
+                            http=guarded_http_protocol(request_seconds),
+                            ws=guarded_ws_protocol(request_seconds),
                             h11_max_incomplete_event_size=16 * 1024,
                             # the peer's own address counts, never a client's X-Forwarded-For
                             # (uvicorn trusts it from 127.0.0.1 by default: any local program

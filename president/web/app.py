@@ -550,4 +550,14 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                 except Exception:
                     pass
 
+    @app.websocket("/{path:path}")
+    async def no_socket(ws: WebSocket, path: str) -> None:
+        # Starlette would refuse an upgrade to any other path with a bare 403.
+        try:
+            await ws.send_denial_response(guard.refusal(
+                404, "not-found", f"there is no websocket at /{P.excerpt(path)}; the game's "
+                "socket is /ws"))
+        except RuntimeError:  # a server without the denial-response extension
+            await ws.close(code=1008)
+
     return app
