@@ -650,6 +650,19 @@ def test_an_upgrade_websockets_cannot_parse_is_answered_and_closed(tmp_path, ext
         assert json.loads(body)["error"] == "bad-websocket"
 
 
+@pytest.mark.parametrize("path", ["/", "/static/app.js", "/api/options"])
+def test_a_big_chunked_body_on_a_page_or_file_request_is_never_a_500(served, path):
+    """The page and its files answer at once and read no body; one that goes on past the
+    limit after the answer has started is dropped (it raised into a started answer: 500)."""
+    proc, port = served
+    chunks = b"".join(b"400\r\n" + b"a" * 1024 + b"\r\n" for _ in range(40)) + b"0\r\n\r\n"
+    head = (b"GET %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nTransfer-Encoding: chunked\r\n"
+            b"Connection: close\r\n\r\n" % (path.encode(), port))
+    status, headers, _ = _answer(_raw(port, head + chunks))
+    assert status in (200, 413) and _has_security_headers(headers)
+    assert proc.poll() is None
+
+
 def test_an_upgrade_to_a_path_without_a_websocket_is_refused_in_the_documented_shape(served):
     _, port = served
     for path in (b"/", b"/nope", b"/api/options"):

@@ -185,7 +185,9 @@ class BodyLimit:
     :class:`BodyTooLarge` (413), so a chunked body without a length is cut off there too.
     Before the 413 the rest of the body is read and dropped (at most :data:`DRAIN_BYTES`
     and :data:`DRAIN_SECONDS`), so that the sender reads the answer; the 413 says
-    ``Connection: close``.
+    ``Connection: close``. The body of a GET or HEAD request (the page, a file: no route reads
+    one), or one that passes the limit after the app has started its answer, is dropped the
+    same way instead, and the answer goes on.
     """
 
     def __init__(self, app: ASGIApp, limit: int = MAX_BODY_BYTES) -> None:
@@ -203,6 +205,7 @@ class BodyLimit:
             return
         seen = 0
         started = False
+        no_body = scope.get("method") in ("GET", "HEAD")     # no route of this app reads one
 
         async def counted() -> Message:
             nonlocal seen
@@ -211,6 +214,11 @@ class BodyLimit:
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
                     await _drain(receive, bool(message.get("more_body", False)))
+                    if started or no_body:
+                        # The answer may be on its way (a page or a file, which reads no
+                        # body: Starlette only listens for the client leaving; compression
+                        # holds the answer's start back): the body is dropped.
+                        return {"type": "http.request", "body": b"", "more_body": False}
                     raise BodyTooLarge(self.limit)
             return message
 
