@@ -272,10 +272,18 @@ def test_the_result_opens_once_the_last_play_has_landed(page):
         new MutationObserver(() => {
             if (!box.hidden && window.flyingAtResult === null)
                 window.flyingAtResult = document.querySelectorAll('#fx .flying').length;
-        }).observe(box, {attributes: true, attributeFilter: ['hidden']}); }""")
+        }).observe(box, {attributes: true, attributeFilter: ['hidden']});
+        // nor does the "Show result" button show up while a play is in the air
+        window.buttonWhileFlying = 0;
+        const button = document.getElementById('show-result');
+        new MutationObserver(() => {
+            if (!button.hidden && document.querySelectorAll('#fx .flying').length)
+                window.buttonWhileFlying++;
+        }).observe(button, {attributes: true, attributeFilter: ['hidden']}); }""")
     play_to_result(page)
     assert page.evaluate("window.flights") > 0           # plays did fly this round
     assert page.evaluate("window.flyingAtResult") == 0   # none was still in the air
+    assert page.evaluate("window.buttonWhileFlying") == 0
 
 
 def test_auto_pass_passes_only_when_nothing_beats_and_never_on_a_lead(page):

@@ -1699,7 +1699,8 @@ function renderControls() {
   $("hint").title = blocked ? `Hint: ${blocked}` : "Ask a computer player for a suggestion";
   $("clear").disabled = app.selected.size === 0;
   for (const id of ["play", "pass", "hint", "clear"]) $(id).hidden = over;
-  $("show-result").hidden = !over || !$("result").hidden;
+  // (not while the deal's last play is still flying: the result opens when it lands)
+  $("show-result").hidden = !over || !$("result").hidden || app.landing > 0;
   let why = "";
   if (over) why = s.table.kind === "practice" ? "The round is over." : s.phase === "match-over" ? "The match is over." : "The deal is over.";
   else if (s.seats[me()].standin) why = named`A computer plays for you now; ${hostName()} (the host) can give your seat back.`;
