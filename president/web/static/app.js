@@ -1995,6 +1995,9 @@ function renderResult() {
   }
   app.heldResult = null;
   if (app.resultClosed === resultKey()) { box.hidden = true; $("show-result").hidden = false; return; }
+  // The deal's last play is still flying to the pile: the result (its title and all) covers
+  // the table once it has landed (animatePlay opens it then).
+  if (box.hidden && app.landing) { app.resultAfterLanding = true; return; }
   const body = $("result-body");
   body.innerHTML = "";
   actions.innerHTML = "";
@@ -2059,9 +2062,6 @@ function renderResult() {
     }
   }
   actions.append(button("Look at the table", "", closeResult));
-  // The deal's last play is still flying to the pile: the result covers the table once it
-  // has landed (animatePlay opens it then).
-  if (box.hidden && app.landing) { app.resultAfterLanding = true; return; }
   const wasHidden = box.hidden;
   box.hidden = false;
   $("show-result").hidden = true;
