@@ -212,3 +212,40 @@ def test_a_killed_server_leaves_no_process_behind(tmp_path):
         assert not left, f"processes left after the server was killed: {left}"
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_a_stop_with_workers_running_is_quiet(tmp_path, sig):
+    """Ctrl-C in the terminal signals the server's whole process group, its expert workers
+    too; they leave quietly (a new-user trial saw each worker print a KeyboardInterrupt
+    traceback, and a SIGTERM the resource tracker's "leaked semaphore objects")."""
+    server = Server(tmp_path, _free_port())
+    server.proc = subprocess.Popen([sys.executable, "-m", "president", "serve", "--port",
+                                    str(server.port), "--no-browser", "--bot-delay", "0"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                   env=server.env, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(server.url + "/api/options", timeout=1).read()
+                break
+            except OSError:
+                time.sleep(0.1)
+        page = Page(server, server.post({"kind": "match", "preset": "house", "players": 4}))
+        if not page.my_turn(page.state):
+            page.until(page.my_turn)
+        page.ws.send(json.dumps({"type": "hint", "level": "expert"}))   # starts the workers
+        while json.loads(page.ws.recv(timeout=60))["type"] != "hint":
+            pass
+        assert _descendants(server.proc.pid)
+        page.close()
+        os.killpg(server.proc.pid, sig)      # as a terminal's Ctrl-C reaches every process
+        _, err = server.proc.communicate(timeout=30)
+        # uvicorn stops gracefully, then raises the signal again: SIGTERM's exit is -15
+        assert server.proc.returncode in (0, -sig), (server.proc.returncode, err)
+        assert "Traceback" not in err and "leaked" not in err, err
+    finally:
+        if server.proc.poll() is None:
+            os.killpg(server.proc.pid, signal.SIGKILL)
+            server.proc.wait(timeout=10)

@@ -30,14 +30,19 @@ log = logging.getLogger("president.web")
 
 def _worker_start() -> None:  # pragma: no cover - runs in the worker process
     """Lower the worker's priority below the server's, and let it die with the server (a
-    ``kill -9`` of the server must not leave workers behind: Linux ``PR_SET_PDEATHSIG``)."""
+    ``kill -9`` of the server must not leave workers behind: Linux ``PR_SET_PDEATHSIG``).
+    Ctrl-C and SIGTERM sent to the terminal's whole process group are the server's to act
+    on: the worker ignores them and ends when the server closes the pool (else each worker
+    printed a KeyboardInterrupt traceback)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     try:
         os.nice(10)
     except OSError:
         pass
     try:
         import ctypes
-        import signal
         ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))   # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
@@ -103,7 +108,9 @@ class Thinker:
             self.hints -= hint
 
     def close(self) -> None:
-        """Stop the workers (server shutdown); decisions in flight are abandoned."""
+        """Stop the workers (server shutdown): decisions waiting are dropped, and this waits
+        for those in progress (at most a decision's time limit, about a second) so that the
+        workers and their queues end cleanly (no "leaked semaphore" warning at exit)."""
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
