@@ -584,6 +584,9 @@ def test_resume_through_the_command_line(tmp_path):
     assert proc.stderr == ""
     out = proc.stdout
     assert "Resuming a recorded match: 1 deal finished" in out
+    # the levels are not in the record: said, not changed quietly
+    assert ("The record does not say the computer players' levels: they play as simple now "
+            "(--levels chooses them, e.g. --levels expert,intermediate,simple).") in out
     assert "Deal 2 so far, oldest first, " in out
     assert f"Match record written to {path}" in out  # back to the file it came from
     result = records.replay(records.load(path.open()))

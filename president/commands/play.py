@@ -60,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seed for the shuffles and computer players (default: a fresh "
                              "one, printed at the start so you can play the game again)")
     parser.add_argument("--name", default=None, help="your name at the table (default: You)")
-    parser.add_argument("--levels", default="simple", metavar="LEVEL,...",
+    parser.add_argument("--levels", default=None, metavar="LEVEL,...",
                         help="computer level per opponent clockwise from your left, comma "
                              "separated, or your own bot as package.module:ClassName; a "
                              "shorter list repeats (default: simple)")
@@ -167,14 +167,15 @@ def run(args: argparse.Namespace) -> int:
         except RulesError as e:
             print(f"president play: {e.message}", file=sys.stderr)
             return 2
-    levels = [w.strip() for w in args.levels.split(",")]
+    levels_text = "simple" if args.levels is None else args.levels
+    levels = [w.strip() for w in levels_text.split(",")]
     if not any(levels):
         print("president play: --levels needs at least one level, e.g. --levels simple",
               file=sys.stderr)
         return 2
     if "" in levels:
         where = levels.index("") + 1
-        print(f"president play: --levels {args.levels!r} has an empty entry (entry {where}); "
+        print(f"president play: --levels {levels_text!r} has an empty entry (entry {where}); "
               "separate levels with single commas, e.g. --levels simple,random",
               file=sys.stderr)
         return 2
@@ -216,6 +217,10 @@ def run(args: argparse.Namespace) -> int:
             flag = "--record" if args.record is not None else "--resume"
             print(f"president play: {flag} {record!r}: {problem}", file=sys.stderr)
             return 2
+    if match is not None and args.levels is None:
+        # A record keeps the rules, names and moves, not who played the computer seats.
+        print("The record does not say the computer players' levels: they play as simple "
+              "now (--levels chooses them, e.g. --levels expert,intermediate,simple).")
     game = TerminalGame(rules, levels=levels, seed=args.seed, name=name,
                         hint_level=args.hint_level, record=record, delay=args.delay,
                         auto_pass=args.auto_pass, match=match)
