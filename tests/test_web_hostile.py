@@ -399,6 +399,11 @@ def test_every_answer_carries_the_security_headers(client):
     ("Al\ue000ex", "private-use"),
     ("Alex\u3164", "shows nothing"),
     ("\u2800", "shows nothing"),
+    ("A\u180dlex", "U+180D MONGOLIAN FREE VARIATION SELECTOR THREE"),   # draw nothing
+    ("Y\u180bou", "U+180B"),
+    ("Al\u180cex", "U+180C"),
+    ("Alex\u180f", "U+180F"),
+    ("Al\U00016fe4ex", "U+16FE4 KHITAN SMALL SCRIPT FILLER"),
     ("\u0301Alex", "starts with a combining mark"),
     ("x" + "\u0301" * (MAX_MARKS + 1), "stacks more than"),
     ("A" + "\u0301" * (MAX_MARKS + 1), "stacks more than"),   # NFC folds the first into Á

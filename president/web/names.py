@@ -6,8 +6,8 @@ Names are shown to every seat and read in sentences ("Alex plays a pair of nines
 - **Refused characters.** Control and format characters (Unicode categories ``Cc`` and ``Cf``:
   the bidirectional overrides and isolates U+202A–U+202E and U+2066–U+2069, zero-width
   spaces and joiners, the byte-order mark, soft hyphen...), line and paragraph separators,
-  private-use, surrogate and unassigned code points, letters that draw nothing (the Hangul
-  fillers, the Braille blank), a name that starts with a combining mark (it would sit on the
+  private-use, surrogate and unassigned code points, letters and marks that draw nothing (the
+  Hangul fillers, the Braille blank, Mongolian free variation selectors), a name that starts with a combining mark (it would sit on the
   text before it) or stacks more than :data:`MAX_MARKS` of them, and a name with no letter,
   digit, punctuation or symbol at all. :class:`BadName` says which character and what is
   allowed: letters of any script, digits, spaces, punctuation and symbols, at most
@@ -71,9 +71,13 @@ _REFUSED = {
     "Zl": "a line separator",
     "Zp": "a paragraph separator",
 }
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5"
+                           "\u180b\u180c\u180d\u180f\U00016fe4")
 """Code points that are letters or marks by category yet draw nothing (Hangul fillers, Braille
-pattern blank, the combining grapheme joiner, Khmer inherent vowels)."""
+pattern blank, the combining grapheme joiner, Khmer inherent vowels, Mongolian free variation
+selectors, the Khitan small script filler): with the categories refused above, every code
+point Unicode lists as Default_Ignorable_Code_Point except the variation selectors, which
+emoji need (:data:`_IGNORED_IN_KEY`)."""
 
 _IGNORED_IN_KEY = frozenset(chr(c) for c in [*range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)])
 """Variation selectors: allowed (emoji need them) but invisible, so not part of a name's key."""
