@@ -193,6 +193,29 @@ def test_a_sealed_record_is_gcm_siv_and_its_sealing_time_cannot_be_changed():
         Sealer(b"another server's secret........").open(sealed)
 
 
+def test_a_fernet_record_is_read_strictly_and_one_from_the_future_is_damaged_not_old():
+    box = Sealer(SECRET)
+    plain = zlib.compress(json.dumps({"v": 5}).encode())
+    token = box._fernet.encrypt(plain).decode()
+    assert box.open(token, max_age=KEEP_SECONDS) == {"v": 5}
+    for bad in (token[:20] + "!" + token[20:], token[:20] + " " + token[20:], token + "A",
+                token + "\n", token.replace("-", "+").replace("_", "/") if ("-" in token or "_" in token)
+                else token + "*"):
+        with pytest.raises(SealError, match="damaged"):
+            box.open(bad, max_age=KEEP_SECONDS)
+    ahead = box._fernet.encrypt_at_time(plain, int(time.time()) + 7200).decode()
+    with pytest.raises(SealError, match="damaged"):
+        box.open(ahead, max_age=KEEP_SECONDS)
+
+
+def test_a_record_that_unpacks_to_more_than_a_match_could_hold_is_refused():
+    box = Sealer(SECRET)
+    bomb = zlib.compress(b'{"v": 1, "pad": "' + b"a" * (20 * 1024 * 1024) + b'"}', 9)
+    assert len(bomb) < 100_000
+    with pytest.raises(SealError, match="damaged"):
+        box.open(box._seal_bytes(bomb, int(time.time())))
+
+
 def test_without_gcm_siv_records_are_sealed_with_fernet(monkeypatch):
     import president.web.sealing as sealing
     siv_sealed = Sealer(SECRET).seal({"v": 4})
@@ -255,3 +278,25 @@ def test_a_restore_cut_short_keeps_no_shorter_table(tmp_path):
         assert info["table"] not in store and info["table"] not in tables.tables
         table = c.portal.call(tables.restore, state["snapshot"])     # the record still works
         assert store.load(info["table"])["log"] == table.log and len(table.log) >= 1
+
+
+def test_a_forged_but_authentic_record_with_wrong_shapes_is_refused_as_bad_record():
+    """Sealed with the server's own key (only the server can), yet not what it writes: each
+    is refused as ``bad-record``, never an uncaught error or a table with impossible
+    settings."""
+    from president.rules import Rules
+    from president.web.state import TableError, TableState
+
+    table = TableState("forge", "match", Rules.preset("house", players=4),
+                       ["Ann", "Bo", "Cy", "Di"], ["human", "simple", "simple", "simple"], 5,
+                       tokens={0: "t" * 24}, bot_delay=0.0, sealer=None)
+    good = table.record()
+    assert TableState.from_record(good, bot_delay=0.0, sealer=None).id == "forge"
+    for key, value in [("tokens", ["t" * 24]), ("tokens", "x"), ("grace_seconds", float("inf")),
+                       ("grace_seconds", 1e309), ("grace_seconds", -1), ("grace_seconds", 10_000),
+                       ("turn_seconds", float("nan")), ("turn_seconds", 1), ("names", "Ann"),
+                       ("names", [1, 2, 3, 4]), ("levels", None), ("log", {"a": 1}),
+                       ("seed", "x"), ("rules", [])]:
+        with pytest.raises(TableError) as e:
+            TableState.from_record({**good, key: value}, bot_delay=0.0, sealer=None)
+        assert e.value.reason == "bad-record", (key, value)

@@ -37,13 +37,18 @@ from cryptography.fernet import Fernet, InvalidToken
 
 from .ledger import default_state_dir, private_dir, tighten
 
-__all__ = ["Sealer", "SealError", "GrowingText", "load_secret", "SECRET_FILE"]
+__all__ = ["Sealer", "SealError", "GrowingText", "load_secret", "SECRET_FILE", "MAX_RECORD_BYTES"]
 
 SECRET_FILE = "web-secret"
 """Name of the key file in the state directory."""
 
 MAX_SEALED_CHARS = 400_000
 """Largest sealed text accepted (characters); a whole long match is far below it."""
+
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+"""Largest record a sealed text may unpack to (bytes of JSON); a whole long match is some tens
+of KB, so a text that unpacks to more (a zlib bomb, sealed with the server's own key) is
+refused without unpacking the rest."""
 
 SEAL_PREFIX = "s1."
 """How a text sealed with AES-GCM-SIV starts (never the start of a Fernet token, whose base64
@@ -165,21 +170,22 @@ class Sealer:
             InvalidToken: not sealed by this server, or changed.
             SealError: authentic, but older than ``max_age`` seconds.
         """
-        if not text.startswith(SEAL_PREFIX):
-            token = text.encode("ascii")
-            try:
-                return self._fernet.decrypt(token, ttl=max_age)
-            except InvalidToken:
-                if max_age is None:
-                    raise
-                self._fernet.decrypt(token)  # raises InvalidToken again if it is not ours
-                raise SealError(f"the saved record is more than {max_age // 86400} days old; "
-                                "start a new match") from None
-        if self._siv is None:
-            raise InvalidToken
-        body = text[len(SEAL_PREFIX):]
-        # strict: a character outside the URL-safe alphabet is a changed text, not one to skip
+        fernet = not text.startswith(SEAL_PREFIX)
+        body = text if fernet else text[len(SEAL_PREFIX):]
+        # strict: a character outside the URL-safe alphabet is a changed text, not one for
+        # base64 to skip (both formats)
         if not _URLSAFE_B64.fullmatch(body):
+            raise InvalidToken
+        if fernet:
+            token = body.encode("ascii")
+            at = self._fernet.extract_timestamp(token)   # InvalidToken if it is not ours
+            if at > time.time() + _CLOCK_SKEW:
+                raise InvalidToken
+            if max_age is not None and time.time() - at > max_age:
+                raise SealError(f"the saved record is more than {max_age // 86400} days old; "
+                                "start a new match")
+            return self._fernet.decrypt(token)
+        if self._siv is None:
             raise InvalidToken
         try:
             raw = base64.urlsafe_b64decode(body)
@@ -217,7 +223,11 @@ class Sealer:
         if not isinstance(text, str) or len(text) > MAX_SEALED_CHARS:
             raise bad
         try:
-            return json.loads(zlib.decompress(self._open_bytes(text, max_age)))
+            unpack = zlib.decompressobj()
+            plain = unpack.decompress(self._open_bytes(text, max_age), MAX_RECORD_BYTES)
+            if unpack.unconsumed_tail or not unpack.eof:
+                raise SealError("the saved record is damaged or was not made by this server")
+            return json.loads(plain)
         except SealError:
             raise
         except (InvalidToken, UnicodeError, zlib.error, ValueError):

@@ -295,6 +295,18 @@ class TableState:
         try:
             if not isinstance(record, dict) or record.get("v") != RECORD_VERSION:
                 raise ValueError("version")
+            # Only this server can seal a record, but a record is checked as if anyone could
+            # have written it: the shapes and bounds a new table request is held to.
+            for key, kind in (("rules", dict), ("tokens", dict), ("names", list),
+                              ("levels", list), ("log", list)):
+                if not isinstance(record[key], kind):
+                    raise ValueError(key)
+            if not all(isinstance(x, str) for x in (*record["names"], *record["levels"])):
+                raise ValueError("names")
+            grace = float(record.get("grace_seconds", DEFAULT_GRACE_SECONDS))
+            turn = record.get("turn_seconds")
+            if not 1 <= grace <= 600 or (turn is not None and not 5 <= float(turn) <= 600):
+                raise ValueError("seconds")       # (nan and inf fail these too)
             rules = Rules.from_dict(record["rules"])
             tokens = {int(p): str(t) for p, t in record["tokens"].items()}
             table = cls(str(record["id"]), str(record["kind"]), rules, record["names"],
@@ -302,8 +314,7 @@ class TableState:
                         bot_delay=bot_delay, sealer=sealer, thinker=thinker,
                         deal_seed_bits=int(record.get("deal_seed_bits", 32)),
                         standin=str(record.get("standin", DEFAULT_STANDIN)),
-                        grace_seconds=float(record.get("grace_seconds", DEFAULT_GRACE_SECONDS)),
-                        turn_seconds=record.get("turn_seconds"),
+                        grace_seconds=grace, turn_seconds=turn,
                         lobby=bool(record.get("lobby", False)))
             for entry in record["log"]:
                 if entry == "n":
@@ -320,7 +331,8 @@ class TableState:
                 table.log.append(entry)
                 table._log_json.append(orjson.dumps(entry).decode())
                 table._collect(events)
-        except (PresidentError, TableError, KeyError, TypeError, ValueError) as e:
+        except (PresidentError, TableError, KeyError, TypeError, ValueError, AttributeError,
+                OverflowError) as e:
             raise TableError("bad-record", f"the saved match cannot be restored ({e})") from None
         return table
 
