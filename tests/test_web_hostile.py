@@ -885,3 +885,29 @@ def test_a_refusal_for_the_table_rate_waits_and_nothing_else_does(tmp_path):
         with TestClient(create_app(bot_delay=0, secret=SECRET, state_dir=tmp_path,
                                    refusal_delay=-1), base_url=LOCAL) as c:
             c.get("/api/options")
+
+
+def test_a_bad_chunk_after_the_answer_closes_the_connection_quietly(tmp_path):
+    """A body chunk that is not HTTP, arriving after the answer went out: h11 can send no
+    400 then (it threw inside uvicorn and logged a traceback per connection)."""
+    with _serve(tmp_path) as (proc, port):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        s.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+                  b"Transfer-Encoding: chunked\r\n\r\n1\r\na\r\n" % port)
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            answer += s.recv(65536)
+        assert answer.startswith(b"HTTP/1.1 200")
+        time.sleep(0.3)
+        s.sendall(b"ZZ\r\n")
+        s.settimeout(5)
+        rest = b""
+        try:
+            while chunk := s.recv(65536):
+                rest += chunk
+        except OSError:
+            pass
+        s.close()
+        time.sleep(0.3)
+    err = proc.stderr.read()
+    assert "Traceback" not in err and "Fatal error" not in err, err

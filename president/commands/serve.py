@@ -146,10 +146,14 @@ def guarded_http_protocol(seconds: float) -> type:
             super().connection_lost(exc)
 
         def send_400_response(self, msg: str) -> None:
-            headers, body = _refusal_bytes(400, "bad-request", BAD_HTTP_MESSAGE)
-            for event in (h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
-                          h11.Data(data=body), h11.EndOfMessage()):
-                self.transport.write(self.conn.send(event) or b"")
+            # A request that breaks HTTP after its answer has gone out (a bad chunk of a body
+            # nobody read) can get no answer: the connection just ends (h11 would raise).
+            if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
+                headers, body = _refusal_bytes(400, "bad-request", BAD_HTTP_MESSAGE)
+                for event in (h11.Response(status_code=400, headers=headers,
+                                           reason=b"Bad Request"),
+                              h11.Data(data=body), h11.EndOfMessage()):
+                    self.transport.write(self.conn.send(event) or b"")
             self.transport.close()
 
     return GuardedH11
