@@ -300,3 +300,23 @@ def test_a_forged_but_authentic_record_with_wrong_shapes_is_refused_as_bad_recor
         with pytest.raises(TableError) as e:
             TableState.from_record({**good, key: value}, bot_delay=0.0, sealer=None)
         assert e.value.reason == "bad-record", (key, value)
+
+
+def test_a_hello_for_one_table_with_another_tables_record_rebuilds_nothing(tmp_path):
+    """The record restores only the table the hello names: one of another table is refused
+    before anything is rebuilt (it was rebuilt and made live while the hello was refused)."""
+    with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)) as c:
+        info = c.post("/api/tables", json={"kind": "match", "players": 4, "seed": 3}).json()
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, info)
+            state = take_turn(ws, until_state(ws))
+        tables = c.app.state.tables
+        c.portal.call(tables.drop, info["table"])
+        tables.store.remove(info["table"])                     # as a server that lost it
+        with c.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "hello", "table": "another-table", "token": info["token"],
+                          "snapshot": state["snapshot"]})
+            refused = ws.receive_json()
+        assert refused["type"] == "error" and refused["reason"] == "bad-record"
+        assert "another table" in refused["message"]
+        assert info["table"] not in tables.tables and info["table"] not in tables.store

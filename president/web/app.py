@@ -487,7 +487,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                     found = tables.get(msg.table)
                     if found is None and msg.snapshot:
                         try:
-                            found = tables.restore(msg.snapshot)
+                            found = tables.restore(msg.snapshot, msg.table)
                         except TableError as e:
                             bad_hellos += 1
                             await conn.send(P.error_message(e.reason, e.message))

@@ -626,13 +626,19 @@ class Tables:
         table.on_actions = self._commit.keep
         table.on_join = self._joined
 
-    def restore(self, sealed: str) -> Table:
+    def restore(self, sealed: str, table_id: str | None = None) -> Table:
         """The table a sealed record describes: the live one if the server still has it, else
         rebuilt from the record.
 
+        Args:
+            sealed: the sealed record (a page's ``snapshot``).
+            table_id: the table the record must be of (the hello's); another table's record
+                is refused before anything is rebuilt.
+
         Raises:
             TableError: ``bad-record`` for a damaged, foreign or too old record (sealed more
-                than :data:`~president.web.ledger.KEEP_SECONDS` ago); ``old-record`` for a
+                than :data:`~president.web.ledger.KEEP_SECONDS` ago) or one of another table
+                than ``table_id``; ``old-record`` for a
                 record older than the newest one this server issued for that table (the
                 ledger survives restarts: an old record must not rewind a match).
         """
@@ -643,6 +649,9 @@ class Tables:
         except SealError as e:
             raise TableError("bad-record", str(e)) from None
         tid = record.get("id") if isinstance(record, dict) else None
+        if table_id is not None and tid != table_id:
+            raise TableError("bad-record", f"this saved match is of another table than "
+                             f"{P.excerpt(table_id)}; send the record the page kept for that table")
         live = self.get(tid) if isinstance(tid, str) else None
         if live is not None:       # a live or stored table is never rebuilt from a record
             return live
