@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from typing import Any
 
 import pytest
 
@@ -38,11 +39,13 @@ class Server:
                         XDG_STATE_HOME=str(state_dir), PRESIDENT_WEB_ALLOW_SEED="1")
         self.proc: subprocess.Popen | None = None
 
-    def start(self) -> "Server":
+    def start(self, **popen: Any) -> "Server":
+        """Start it (``popen``: more ``subprocess.Popen`` arguments, e.g. where its stderr
+        goes) and wait until it answers."""
+        popen = {"stderr": subprocess.DEVNULL, **popen}
         self.proc = subprocess.Popen([sys.executable, "-m", "president", "serve", "--port",
                                       str(self.port), "--no-browser", "--bot-delay", "0"],
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                     env=self.env)
+                                     stdout=subprocess.DEVNULL, env=self.env, **popen)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
@@ -157,6 +160,18 @@ def test_kill_9_at_random_moments_loses_no_accepted_action(tmp_path, kind):
         server.stop()
 
 
+def _expert_hint_asked(server: Server) -> Page:
+    """A match page that has asked for an expert hint and got it (which starts the server's
+    worker processes)."""
+    page = Page(server, server.post({"kind": "match", "preset": "house", "players": 4}))
+    if not page.my_turn(page.state):
+        page.until(page.my_turn)
+    page.ws.send(json.dumps({"type": "hint", "level": "expert"}))
+    while json.loads(page.ws.recv(timeout=60))["type"] != "hint":
+        pass
+    return page
+
+
 def _descendants(pid: int) -> set[int]:
     """Every process below ``pid`` (children, their children, ...), from /proc."""
     children: dict[int, list[int]] = {}
@@ -193,12 +208,7 @@ def test_a_killed_server_leaves_no_process_behind(tmp_path):
     (a new-user trial found three left behind after each crash)."""
     server = Server(tmp_path, _free_port()).start()
     try:
-        page = Page(server, server.post({"kind": "match", "preset": "house", "players": 4}))
-        if not page.my_turn(page.state):
-            page.until(page.my_turn)
-        page.ws.send(json.dumps({"type": "hint", "level": "expert"}))   # starts the workers
-        while json.loads(page.ws.recv(timeout=60))["type"] != "hint":
-            pass
+        page = _expert_hint_asked(server)
         below = _descendants(server.proc.pid)
         assert below, "the expert's hint should have started worker processes"
         page.close()
@@ -220,24 +230,9 @@ def test_a_stop_with_workers_running_is_quiet(tmp_path, sig):
     too; they leave quietly (a new-user trial saw each worker print a KeyboardInterrupt
     traceback, and a SIGTERM the resource tracker's "leaked semaphore objects")."""
     server = Server(tmp_path, _free_port())
-    server.proc = subprocess.Popen([sys.executable, "-m", "president", "serve", "--port",
-                                    str(server.port), "--no-browser", "--bot-delay", "0"],
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                   env=server.env, start_new_session=True)
     try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(server.url + "/api/options", timeout=1).read()
-                break
-            except OSError:
-                time.sleep(0.1)
-        page = Page(server, server.post({"kind": "match", "preset": "house", "players": 4}))
-        if not page.my_turn(page.state):
-            page.until(page.my_turn)
-        page.ws.send(json.dumps({"type": "hint", "level": "expert"}))   # starts the workers
-        while json.loads(page.ws.recv(timeout=60))["type"] != "hint":
-            pass
+        server.start(stderr=subprocess.PIPE, text=True, start_new_session=True)
+        page = _expert_hint_asked(server)
         assert _descendants(server.proc.pid)
         page.close()
         os.killpg(server.proc.pid, sig)      # as a terminal's Ctrl-C reaches every process
@@ -246,6 +241,6 @@ def test_a_stop_with_workers_running_is_quiet(tmp_path, sig):
         assert server.proc.returncode in (0, -sig), (server.proc.returncode, err)
         assert "Traceback" not in err and "leaked" not in err, err
     finally:
-        if server.proc.poll() is None:
+        if server.proc is not None and server.proc.poll() is None:
             os.killpg(server.proc.pid, signal.SIGKILL)
             server.proc.wait(timeout=10)

@@ -257,17 +257,24 @@ class _CrashOnActions:
         return self.db.executemany(sql, rows)
 
 
+def _one_turn_then_dropped(c, players: int):
+    """A match table (seed 3) where seat 0 took one turn, then let go from memory (the store
+    keeps it): ``(info, the state after the turn, the app's tables)``."""
+    info = c.post("/api/tables", json={"kind": "match", "players": players, "seed": 3}).json()
+    with c.websocket_connect("/ws") as ws:
+        hello(ws, info)
+        state = take_turn(ws, until_state(ws))
+    tables = c.app.state.tables
+    c.portal.call(tables.drop, info["table"])
+    return info, state, tables
+
+
 def test_a_restore_cut_short_keeps_no_shorter_table(tmp_path):
     """A table rebuilt from its record goes into the store whole or not at all: a crash while
     its actions are written must not leave its setup with a shorter log, which would then win
     over every record (the stored table comes first)."""
     with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)) as c:
-        info = c.post("/api/tables", json={"kind": "match", "players": 5, "seed": 3}).json()
-        with c.websocket_connect("/ws") as ws:
-            hello(ws, info)
-            state = take_turn(ws, until_state(ws))
-        tables = c.app.state.tables
-        c.portal.call(tables.drop, info["table"])
+        info, state, tables = _one_turn_then_dropped(c, players=5)
         store = tables.store
         db, store._db = store._db, _CrashOnActions(store._db)
         try:
@@ -306,12 +313,7 @@ def test_a_hello_for_one_table_with_another_tables_record_rebuilds_nothing(tmp_p
     """The record restores only the table the hello names: one of another table is refused
     before anything is rebuilt (it was rebuilt and made live while the hello was refused)."""
     with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)) as c:
-        info = c.post("/api/tables", json={"kind": "match", "players": 4, "seed": 3}).json()
-        with c.websocket_connect("/ws") as ws:
-            hello(ws, info)
-            state = take_turn(ws, until_state(ws))
-        tables = c.app.state.tables
-        c.portal.call(tables.drop, info["table"])
+        info, state, tables = _one_turn_then_dropped(c, players=4)
         tables.store.remove(info["table"])                     # as a server that lost it
         with c.websocket_connect("/ws") as ws:
             ws.send_json({"type": "hello", "table": "another-table", "token": info["token"],
