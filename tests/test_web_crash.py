@@ -224,18 +224,24 @@ def test_a_killed_server_leaves_no_process_behind(tmp_path):
         server.stop()
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_a_stop_with_workers_running_is_quiet(tmp_path, sig):
+@pytest.mark.parametrize("sig, times", [(signal.SIGINT, 1), (signal.SIGTERM, 1),
+                                        (signal.SIGINT, 2)],
+                         ids=["ctrl-c", "sigterm", "ctrl-c-twice"])
+def test_a_stop_with_workers_running_is_quiet(tmp_path, sig, times):
     """Ctrl-C in the terminal signals the server's whole process group, its expert workers
     too; they leave quietly (a new-user trial saw each worker print a KeyboardInterrupt
-    traceback, and a SIGTERM the resource tracker's "leaked semaphore objects")."""
+    traceback, and a SIGTERM the resource tracker's "leaked semaphore objects"), also when
+    Ctrl-C is pressed twice in a row (uvicorn's "stop now" logged a CancelledError)."""
     server = Server(tmp_path, _free_port())
     try:
         server.start(stderr=subprocess.PIPE, text=True, start_new_session=True)
         page = _expert_hint_asked(server)
         assert _descendants(server.proc.pid)
         page.close()
-        os.killpg(server.proc.pid, sig)      # as a terminal's Ctrl-C reaches every process
+        for i in range(times):                # as a terminal's Ctrl-C reaches every process
+            if i:
+                time.sleep(0.05)                  # a double press
+            os.killpg(server.proc.pid, sig)
         _, err = server.proc.communicate(timeout=30)
         # uvicorn stops gracefully, then raises the signal again: SIGTERM's exit is -15
         assert server.proc.returncode in (0, -sig), (server.proc.returncode, err)

@@ -404,6 +404,8 @@ def test_every_answer_carries_the_security_headers(client):
     ("Al\u180cex", "U+180C"),
     ("Alex\u180f", "U+180F"),
     ("Al\U00016fe4ex", "U+16FE4 KHITAN SMALL SCRIPT FILLER"),
+    ("You\U0001d159", "U+1D159 MUSICAL SYMBOL NULL NOTEHEAD"),
+    ("\U0001d159", "U+1D159"),
     ("\u0301Alex", "starts with a combining mark"),
     ("x" + "\u0301" * (MAX_MARKS + 1), "stacks more than"),
     ("A" + "\u0301" * (MAX_MARKS + 1), "stacks more than"),   # NFC folds the first into Á
@@ -670,7 +672,8 @@ def test_a_big_chunked_body_on_a_page_or_file_request_is_never_a_500(served, pat
 
 def test_an_upgrade_to_a_path_without_a_websocket_is_refused_in_the_documented_shape(served):
     _, port = served
-    for path in (b"/", b"/nope", b"/api/options"):
+    for path in (b"/", b"/nope", b"/api/options", b"/static/app.js", b"/static/",
+                 b"http://127.0.0.1:%d/nope" % port):
         status, headers, body = _answer(_raw(port, UPGRADE % (path, port) + b"\r\n"))
         assert status == 404 and _has_security_headers(headers)
         refused = json.loads(body)
@@ -911,3 +914,38 @@ def test_a_bad_chunk_after_the_answer_closes_the_connection_quietly(tmp_path):
         time.sleep(0.3)
     err = proc.stderr.read()
     assert "Traceback" not in err and "Fatal error" not in err, err
+
+
+
+@pytest.mark.parametrize("request_bytes", [
+    b"HEAD / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    b"HEAD /api/options HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nTransfer-Encoding: chunked\r\n\r\n"
+    b"0\r\nX\x00: y\r\n\r\n",
+    b"GET /nope HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n",
+    b"POST /api/companion HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Type: application/json\r\n"
+    b"Content-Length: 10\r\n\r\n{}",                            # then the client leaves
+    b"POST /api/lessons/x/try HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n"
+    b"Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\nzz\r\n",
+], ids=["head-bad-chunk", "head-bad-trailer", "route-answering", "options-answering",
+        "post-cut-off", "post-bad-chunk"])
+def test_broken_requests_leave_no_traceback_in_the_log(tmp_path, request_bytes):
+    """A HEAD request gets a 400 head without a body, a route still answering when the
+    request breaks has its answer dropped, and a body cut off is no server error: nothing
+    of it is logged as an exception (each logged a traceback before)."""
+    with _serve(tmp_path, PRESIDENT_WEB_REQUEST_SECONDS="2") as (proc, port):
+        for _ in range(3):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.sendall(request_bytes % port)
+            s.shutdown(socket.SHUT_WR) if b"Content-Length: 10" in request_bytes else None
+            s.settimeout(5)
+            try:
+                while s.recv(65536):
+                    pass
+            except OSError:
+                pass
+            s.close()
+        time.sleep(0.5)
+        assert proc.poll() is None
+    err = proc.stderr.read()
+    assert "Traceback" not in err and "Exception in ASGI" not in err and "Fatal error" not in err, err

@@ -182,6 +182,16 @@ def test_a_sealed_record_is_gcm_siv_and_its_sealing_time_cannot_be_changed():
         box.open(ahead)
     body = sealed[len(SEAL_PREFIX):]
     assert box.open(SEAL_PREFIX + body) == {"v": 3, "log": [[0, "3C"]]}
+    # the unused bits of the last character, and an extra "=": the same bytes, another text
+    last = body.rstrip("=")[-1]
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    twins = [c for c in alphabet if c != last and base64.urlsafe_b64decode(
+        body.rstrip("=")[:-1] + c + "=" * (len(body) - len(body.rstrip("=")))) ==
+        base64.urlsafe_b64decode(body)]
+    for bad in [SEAL_PREFIX + body.rstrip("=")[:-1] + c + body[len(body.rstrip("=")):]
+                for c in twins] + [SEAL_PREFIX + body + "=", SEAL_PREFIX + body + "=="]:
+        with pytest.raises(SealError, match="damaged"):
+            box.open(bad)
     for bad in (SEAL_PREFIX, SEAL_PREFIX + "!!!", SEAL_PREFIX + "AAAA", SEAL_PREFIX + "é",
                 SEAL_PREFIX + body[:10] + "!" + body[10:],          # a character slipped in
                 SEAL_PREFIX + body[:10] + " " + body[10:],

@@ -17,6 +17,7 @@ import os
 import socket
 import sys
 import threading
+import time
 import webbrowser
 from typing import Any
 
@@ -74,6 +75,10 @@ def _open_browser(url: str) -> None:
     except Exception:  # no browser here: the printed address is enough
         pass
 
+
+DOUBLE_SIGNAL_SECONDS = 0.5
+"""A second stop signal this soon after the first (a double Ctrl-C) is the same request, not
+uvicorn's "stop now", which cuts the graceful stop short (and logs a traceback)."""
 
 REQUEST_SECONDS = 20.0
 """The most seconds a connection may take over one HTTP request, head and body (from
@@ -148,12 +153,22 @@ def guarded_http_protocol(seconds: float) -> type:
         def send_400_response(self, msg: str) -> None:
             # A request that breaks HTTP after its answer has gone out (a bad chunk of a body
             # nobody read) can get no answer: the connection just ends (h11 would raise).
+            # One whose route is still at work is answered here, and the route's own answer
+            # is then dropped, as for a client that left.
+            cycle = self.cycle
+            if cycle is not None and not cycle.response_complete:
+                cycle.disconnected = True
+                cycle.message_event.set()
             if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
                 headers, body = _refusal_bytes(400, "bad-request", BAD_HTTP_MESSAGE)
-                for event in (h11.Response(status_code=400, headers=headers,
-                                           reason=b"Bad Request"),
-                              h11.Data(data=body), h11.EndOfMessage()):
-                    self.transport.write(self.conn.send(event) or b"")
+                head = (self.scope or {}).get("method") == "HEAD"   # a head, no body
+                events = [h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                          *([] if head else [h11.Data(data=body)]), h11.EndOfMessage()]
+                try:
+                    for event in events:
+                        self.transport.write(self.conn.send(event) or b"")
+                except h11.LocalProtocolError:
+                    pass
             self.transport.close()
 
     return GuardedH11
@@ -244,7 +259,14 @@ def guarded_ws_protocol(seconds: float) -> type:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted; returns the exit status (2 for bad options, 1 if the web
-    extra is missing)."""
+    extra is missing, 130 for a Ctrl-C before the server was up)."""
+    try:
+        return _serve(args)
+    except KeyboardInterrupt:   # while the web app was still being imported or made
+        return 130
+
+
+def _serve(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"president serve: port {args.port} is out of range; give 1 to 65535", file=sys.stderr)
         return 2
@@ -298,9 +320,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"president serve: {problem}", file=sys.stderr)
         return 1
     class Server(uvicorn.Server):
+        first_exit = 0.0
+
         def handle_exit(self, sig: int, frame: Any) -> None:
             # told to stop: the sockets uvicorn now closes with 1012 are the server going
             # away (a practice round is kept for the restart), not pages that left
+            now = time.monotonic()
+            if app.state.stopping and now - self.first_exit < DOUBLE_SIGNAL_SECONDS:
+                return   # one Ctrl-C pressed twice: a second stop would cut the first short
+            if not app.state.stopping:
+                self.first_exit = now
             app.state.stopping = True
             super().handle_exit(sig, frame)
 

@@ -42,6 +42,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import ClientDisconnect
 from starlette.types import Scope
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -280,9 +281,16 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         return None if why is None else guard.refusal(429, "busy", why)
 
     app.add_middleware(guard.EarlyRefusal, refuse=over_rate, delay=refusal_delay)
+    app.add_middleware(guard.SocketPath, path="/ws")
     app.add_middleware(guard.HostCheck, allowed_hosts=hosts)
     # Outermost: every answer, refusals included, carries the page's security headers.
     app.add_middleware(guard.AnswerHeaders, csp=CSP)
+
+    @app.exception_handler(ClientDisconnect)
+    async def client_left(request: Request, exc: ClientDisconnect) -> Response:
+        # The client went away while its body was read (a broken chunk, the request timer,
+        # a closed socket): nobody is left to answer, and it is no server error to log.
+        return Response(status_code=400)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -549,15 +557,5 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                     await ws.close()
                 except Exception:
                     pass
-
-    @app.websocket("/{path:path}")
-    async def no_socket(ws: WebSocket, path: str) -> None:
-        # Starlette would refuse an upgrade to any other path with a bare 403.
-        try:
-            await ws.send_denial_response(guard.refusal(
-                404, "not-found", f"there is no websocket at /{P.excerpt(path)}; the game's "
-                "socket is /ws"))
-        except RuntimeError:  # a server without the denial-response extension
-            await ws.close(code=1008)
 
     return app

@@ -34,7 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .protocol import excerpt
 
-__all__ = ["AnswerHeaders", "EarlyRefusal", "BodyLimit", "HostCheck", "BodyTooLarge", "refusal", "allowed_hosts_for",
+__all__ = ["AnswerHeaders", "EarlyRefusal", "BodyLimit", "HostCheck", "SocketPath", "BodyTooLarge", "refusal", "allowed_hosts_for",
            "origin_allowed", "MAX_BODY_BYTES", "DRAIN_BYTES", "DRAIN_SECONDS", "LOCAL_HOSTS", "HOSTS_ENV", "SECURITY_HEADERS"]
 
 MAX_BODY_BYTES = 16 * 1024
@@ -319,6 +319,26 @@ class HostCheck:
             await self.app(scope, receive, send)
             return
         await self._check(scope, receive, _Refused(scope, receive, send, self.allowed))
+
+
+class SocketPath:
+    """Pure ASGI middleware: a websocket upgrade to any path but ``path`` gets
+    ``404 {"error": "not-found"}`` before routing (Starlette would answer a bare 403, and a
+    mount such as ``/static`` would take it)."""
+
+    def __init__(self, app: ASGIApp, path: str) -> None:
+        self.app = app
+        self.path = path
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket" or scope.get("path") == self.path:
+            await self.app(scope, receive, send)
+            return
+        response = refusal(404, "not-found", f"there is no websocket at "
+                           f"{excerpt(scope.get('path', ''))}; the game's socket is {self.path}")
+        await send({"type": "websocket.http.response.start", "status": response.status_code,
+                    "headers": response.raw_headers})
+        await send({"type": "websocket.http.response.body", "body": response.body})
 
 
 def origin_allowed(origin: str | None, host: str | None, scheme: str,

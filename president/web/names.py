@@ -72,10 +72,10 @@ _REFUSED = {
     "Zp": "a paragraph separator",
 }
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5"
-                           "\u180b\u180c\u180d\u180f\U00016fe4")
+                           "\u180b\u180c\u180d\u180f\U00016fe4\U0001d159")
 """Code points that are letters or marks by category yet draw nothing (Hangul fillers, Braille
 pattern blank, the combining grapheme joiner, Khmer inherent vowels, Mongolian free variation
-selectors, the Khitan small script filler): with the categories refused above, every code
+selectors, the Khitan small script filler, the musical null notehead): with the categories refused above, every code
 point Unicode lists as Default_Ignorable_Code_Point except the variation selectors, which
 emoji need (:data:`_IGNORED_IN_KEY`)."""
 
