@@ -86,3 +86,23 @@ def test_the_same_question_in_the_same_position_gets_the_same_hint(monkeypatch):
         assert searches == ["expert", "expert"]
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(lambda: asyncio.run(go())).result()
+
+
+def test_closing_the_workers_ends_a_stuck_one_in_bounded_time():
+    """A worker busy past the close's grace (a slow bot of one's own; the workers ignore
+    Ctrl-C and SIGTERM, which are the server's) is killed: the server's stop never hangs."""
+    import time as _time
+
+    from president.web.thinker import Thinker
+
+    thinker = Thinker(1)
+    busy = thinker._executor().submit(_time.sleep, 60)
+    deadline = _time.monotonic() + 30
+    while not busy.running() and _time.monotonic() < deadline:
+        _time.sleep(0.05)
+    workers = list(thinker._executor()._processes.values())
+    assert busy.running() and workers
+    t0 = _time.monotonic()
+    thinker.close(seconds=1.0)
+    assert _time.monotonic() - t0 < 10
+    assert not any(w.is_alive() for w in workers)

@@ -20,6 +20,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
@@ -107,10 +108,21 @@ class Thinker:
             self.pending -= 1
             self.hints -= hint
 
-    def close(self) -> None:
-        """Stop the workers (server shutdown): decisions waiting are dropped, and this waits
-        for those in progress (at most a decision's time limit, about a second) so that the
-        workers and their queues end cleanly (no "leaked semaphore" warning at exit)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+    def close(self, seconds: float = 5.0) -> None:
+        """Stop the workers (server shutdown): decisions waiting are dropped, those in
+        progress get ``seconds`` to end (a built-in level's time limit is about a second),
+        so that the workers and their queues end cleanly (no "leaked semaphore" warning at
+        exit); a worker still busy then (a slow bot of your own) is killed."""
+        if self._pool is None:
+            return
+        pool, self._pool = self._pool, None
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + seconds
+        for worker in workers:
+            worker.join(max(0.0, deadline - time.monotonic()))
+        for worker in workers:
+            if worker.is_alive():
+                worker.kill()
+                worker.join(1.0)
+        pool.shutdown(wait=True)
