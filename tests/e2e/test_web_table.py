@@ -259,7 +259,8 @@ def test_result_view_closes_and_reopens(page, screenshots):
 
 
 def test_the_result_opens_once_the_last_play_has_landed(page):
-    """The deal's last play flies to the pile before the result view covers the table."""
+    """The result view opens with the state that ends the deal (pages and tests rely on it),
+    and the plays still flying then land at once: nothing moves under the view."""
     page.goto("/")
     page.click("#start-practice")
     wait_ready(page)

@@ -135,7 +135,7 @@ const app = {
   resultClosed: null, // the result the player closed to look at the table ("deal:phase")
   autoPassed: -1,     // table action count at which we last passed for the player
   landing: 0,         // flights on their way to the pile
-  resultAfterLanding: false,   // a result waits for the last play to land
+  flights: new Set(), // each flight in the air: its function that lands it at once
   rules: [],          // this table's rules in plain words (welcome)
   invites: [],        // the host's friend seats (welcome): [{player, name, token}]
   askedNext: null,    // the result ("deal:phase") this page asked to move on from
@@ -372,10 +372,24 @@ function fly(content, from, to, { fade = false, seat = null, done = null } = {})
     { transform: `translate(${x0}px, ${y0}px) scale(${fade ? 1 : 0.6})`, opacity: 1 },
     { transform: `translate(${x1}px, ${y1}px) scale(${fade ? 0.4 : 1})`, opacity: end },
   ], { duration: ms, easing: "cubic-bezier(.2,.7,.3,1)", fill: "forwards" });
-  const finish = () => { el.remove(); if (done) done(); };
+  let ended = false;
+  const finish = () => {
+    if (ended) return;
+    ended = true;
+    app.flights.delete(finish);
+    el.remove();
+    if (done) done();
+  };
+  app.flights.add(finish);
   anim.onfinish = finish;
   anim.oncancel = finish;
   return el;
+}
+
+// Land every flight now (the cards appear where they were going): the result view never
+// opens over cards still moving.
+function landAll() {
+  for (const finish of [...app.flights]) finish();
 }
 
 function rectOf(el) {
@@ -402,12 +416,7 @@ function animatePlay(ev) {
     seat: ev.seat,
     done: () => {
       app.landing = Math.max(0, app.landing - 1);
-      if (app.landing) return;
-      $("pile-cards").classList.remove("landing");
-      if (app.resultAfterLanding) {   // the deal's last play has landed: now its result
-        app.resultAfterLanding = false;
-        if (app.state) renderResult();
-      }
+      if (!app.landing) $("pile-cards").classList.remove("landing");
     },
   });
 }
@@ -1699,8 +1708,7 @@ function renderControls() {
   $("hint").title = blocked ? `Hint: ${blocked}` : "Ask a computer player for a suggestion";
   $("clear").disabled = app.selected.size === 0;
   for (const id of ["play", "pass", "hint", "clear"]) $(id).hidden = over;
-  // (not while the deal's last play is still flying: the result opens when it lands)
-  $("show-result").hidden = !over || !$("result").hidden || app.landing > 0;
+  $("show-result").hidden = !over || !$("result").hidden;
   let why = "";
   if (over) why = s.table.kind === "practice" ? "The round is over." : s.phase === "match-over" ? "The match is over." : "The deal is over.";
   else if (s.seats[me()].standin) why = named`A computer plays for you now; ${hostName()} (the host) can give your seat back.`;
@@ -1995,9 +2003,6 @@ function renderResult() {
   }
   app.heldResult = null;
   if (app.resultClosed === resultKey()) { box.hidden = true; $("show-result").hidden = false; return; }
-  // The deal's last play is still flying to the pile: the result (its title and all) covers
-  // the table once it has landed (animatePlay opens it then).
-  if (box.hidden && app.landing) { app.resultAfterLanding = true; return; }
   const body = $("result-body");
   body.innerHTML = "";
   actions.innerHTML = "";
@@ -2063,6 +2068,7 @@ function renderResult() {
   }
   actions.append(button("Look at the table", "", closeResult));
   const wasHidden = box.hidden;
+  if (wasHidden) landAll();   // the deal's last play lands before its result covers the table
   box.hidden = false;
   $("show-result").hidden = true;
   if (wasHidden) actions.querySelector("button")?.focus();
