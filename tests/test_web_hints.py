@@ -104,5 +104,8 @@ def test_closing_the_workers_ends_a_stuck_one_in_bounded_time():
     assert busy.running() and workers
     t0 = _time.monotonic()
     thinker.close(seconds=1.0)
-    assert _time.monotonic() - t0 < 10
+    assert _time.monotonic() - t0 < 15
+    deadline = _time.monotonic() + 10          # (a loaded machine reaps a killed child late)
+    while any(w.is_alive() for w in workers) and _time.monotonic() < deadline:
+        _time.sleep(0.1)
     assert not any(w.is_alive() for w in workers)

@@ -124,5 +124,6 @@ class Thinker:
         for worker in workers:
             if worker.is_alive():
                 worker.kill()
-                worker.join(1.0)
+        for worker in workers:
+            worker.join(5.0)
         pool.shutdown(wait=True)
