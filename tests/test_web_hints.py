@@ -70,6 +70,8 @@ def test_the_same_question_in_the_same_position_gets_the_same_hint(monkeypatch):
         async def think(level, obs, seed, hint=False):
             searches.append(level)
             options = [a for a in obs.legal_actions if a is not PASS]
+            if not options:                # (a random deal: the new position may allow only
+                return PASS                # a pass; CI met one)
             return options[len(searches) % len(options)]   # a different option each search
 
         monkeypatch.setattr(table, "_think", think)
