@@ -178,41 +178,30 @@ class Sealer:
         if not _URLSAFE_B64.fullmatch(body):
             raise InvalidToken
         try:
-            canonical = base64.urlsafe_b64encode(base64.urlsafe_b64decode(body)).decode()
+            raw = base64.urlsafe_b64decode(body)
         except (binascii.Error, ValueError):
             raise InvalidToken from None
-        if canonical != body:
+        if base64.urlsafe_b64encode(raw).decode() != body:
             raise InvalidToken
         if fernet:
             token = body.encode("ascii")
             at = self._fernet.extract_timestamp(token)   # InvalidToken if it is not ours
-            if at > time.time() + _CLOCK_SKEW:
+        else:
+            if self._siv is None or len(raw) < 8 + 12 + 16:
                 raise InvalidToken
-            if max_age is not None and time.time() - at > max_age:
-                raise SealError(f"the saved record is more than {max_age // 86400} days old; "
-                                "start a new match")
-            return self._fernet.decrypt(token)
-        if self._siv is None:
-            raise InvalidToken
-        try:
-            raw = base64.urlsafe_b64decode(body)
-        except (binascii.Error, ValueError):
-            raise InvalidToken from None
-        if len(raw) < 8 + 12 + 16:
-            raise InvalidToken
-        stamp, nonce, sealed = raw[:8], raw[8:20], raw[20:]
-        try:
-            data: bytes = self._siv.decrypt(nonce, sealed, _SEAL_AAD + stamp)
-        except InvalidTag:
-            raise InvalidToken from None
-        at = struct.unpack(">Q", stamp)[0]
+            stamp, nonce, sealed = raw[:8], raw[8:20], raw[20:]
+            try:
+                data: bytes = self._siv.decrypt(nonce, sealed, _SEAL_AAD + stamp)
+            except InvalidTag:
+                raise InvalidToken from None
+            at = struct.unpack(">Q", stamp)[0]
         now = int(time.time())
         if at > now + _CLOCK_SKEW:
             raise InvalidToken
         if max_age is not None and now - at > max_age:
             raise SealError(f"the saved record is more than {max_age // 86400} days old; "
                             "start a new match")
-        return data
+        return self._fernet.decrypt(token) if fernet else data
 
     def open(self, text: str, *, max_age: int | None = None) -> Any:
         """The record sealed in ``text``.
