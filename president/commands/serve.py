@@ -92,18 +92,14 @@ BAD_HTTP_MESSAGE = ("this is not an HTTP/1.1 request this server can read (a mal
 
 
 def _refusal_bytes(status: int, reason: str, message: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
-    """The headers and body of a refusal written below the web app (by a protocol):
-    the documented ``{"error", "message"}`` shape with the app's security headers."""
-    import json
-
+    """The headers and body of a refusal written below the web app (by a protocol): the
+    app's own refusal (:func:`~president.web.guard.refusal`) with its security headers."""
     from ..web.app import CSP
-    from ..web.guard import SECURITY_HEADERS
+    from ..web.guard import SECURITY_HEADERS, refusal
 
-    body = json.dumps({"error": reason, "message": message}).encode()
-    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-               (b"connection", b"close"), (b"content-security-policy", CSP.encode())]
-    headers += [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
-    return headers, body
+    response = refusal(status, reason, message, headers={
+        "Connection": "close", "Content-Security-Policy": CSP, **SECURITY_HEADERS})
+    return list(response.raw_headers), bytes(response.body)
 
 
 def guarded_http_protocol(seconds: float) -> type:
