@@ -680,6 +680,21 @@ def test_an_upgrade_to_a_path_without_a_websocket_is_refused_in_the_documented_s
         assert refused["error"] == "not-found" and "/ws" in refused["message"]
 
 
+def test_a_websocket_upgrade_over_http_1_0_is_refused(served):
+    """RFC 6455 (4.1): the opening handshake is an HTTP/1.1 request or later. uvicorn rewrote
+    the request line as HTTP/1.1 before its websocket protocol read it, so an HTTP/1.0
+    upgrade got 101. It gets the documented 400 now, closed; the same head over 1.1 opens."""
+    _, port = served
+    head = UPGRADE.replace(b"HTTP/1.1", b"HTTP/1.0") % (b"/ws", port) + b"\r\n"
+    status, headers, body = _answer(_raw(port, head))
+    assert status == 400 and _has_security_headers(headers)
+    refused = json.loads(body)
+    assert refused["error"] == "bad-websocket" and "HTTP/1.1" in refused["message"]
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(UPGRADE % (b"/ws", port) + b"\r\n")
+        assert s.recv(100).startswith(b"HTTP/1.1 101 ")
+
+
 def test_websocket_upgrades_refused_below_and_in_the_app_carry_the_shape_and_headers(served):
     _, port = served
     # websockets' own refusal: no Sec-WebSocket-Key (the app never sees this socket)

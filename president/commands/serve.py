@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import errno
+import http
 import os
 import socket
 import sys
@@ -135,6 +136,13 @@ def guarded_http_protocol(seconds: float) -> type:
 
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
             self._stop_request_timer()     # the websocket protocol takes the connection over
+            if event.http_version != b"1.1":
+                # RFC 6455, 4.1: the opening handshake is HTTP/1.1. uvicorn writes the request
+                # line again as HTTP/1.1 for the websocket protocol, which would open it.
+                self._refuse(400, "bad-websocket", "this websocket upgrade request cannot be "
+                             f"accepted (it is HTTP/{event.http_version.decode()}; a websocket "
+                             "opens over HTTP/1.1); open the socket from the game's page")
+                return
             super().handle_websocket_upgrade(event)
 
         def on_response_complete(self) -> None:
@@ -155,10 +163,16 @@ def guarded_http_protocol(seconds: float) -> type:
             if cycle is not None and not cycle.response_complete:
                 cycle.disconnected = True
                 cycle.message_event.set()
+            self._refuse(400, "bad-request", BAD_HTTP_MESSAGE)
+
+        def _refuse(self, status: int, error: str, message: str) -> None:
+            """Answer ``status`` in the documented shape (if an answer can still be sent)
+            and close the connection."""
             if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
-                headers, body = _refusal_bytes(400, "bad-request", BAD_HTTP_MESSAGE)
+                headers, body = _refusal_bytes(status, error, message)
                 head = (self.scope or {}).get("method") == "HEAD"   # a head, no body
-                events = [h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+                reason = http.HTTPStatus(status).phrase.encode()
+                events = [h11.Response(status_code=status, headers=headers, reason=reason),
                           *([] if head else [h11.Data(data=body)]), h11.EndOfMessage()]
                 try:
                     for event in events:
