@@ -146,9 +146,10 @@ def title_for_place(place: int, players: int, *, naming: str) -> str:
       President, Vice-President, then the places ``"3rd"``, ``"4th"``, ... and ``"last"``.
     - ``"last-to-finish"`` (seed ``001_6a3b64d15368b01c.txt``): President, Vice-President,
       then places, and ``"last to finish"`` for the player still holding cards.
-    - ``"president-only"`` (seed ``003_e6cd2942d7a2654f.txt``): first place is
-      "traditionally President"; the others are only places, ``"2nd"``, ``"3rd"`` and
-      ``"last"``.
+    - ``"president-only"`` (seed ``003_e6cd2942d7a2654f.txt`` read word for word: first
+      place is "traditionally President", the others only places, ``"2nd"``, ``"3rd"`` and
+      ``"last"``), for a custom table; the ``practice`` preset itself names places as
+      ``"places"`` does (RULES.md, "Places and titles").
     - ``"roles"`` (seed ``004_7dd5a514fa081721.txt``): President, Vice-President,
       ``"Neutral"`` for the seats between (at 5 or more), ``"Vice-Scum"`` second to last,
       ``"bottom"`` for the last seat; at 3 players no vice ranks: President, Neutral, bottom.

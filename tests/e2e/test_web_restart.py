@@ -1,6 +1,7 @@
 """A server that stays down a while (a crash, then a restart by hand): the page keeps trying
-to reconnect, says after a few tries that the server cannot be reached (with a way back to
-the start screen), and brings the match back by itself as soon as the server answers again.
+to reconnect with the table still in view (dimmed, inert), says after a few tries that the
+server cannot be reached (with a way back to the start screen), and brings the match back by
+itself as soon as the server answers again.
 A new-user trial found the page giving up after about 7 seconds for good, on a blank start
 screen on a phone.
 
@@ -32,6 +33,11 @@ def test_the_page_waits_for_a_server_that_comes_back(browser, screenshots):
         assert hand
         first.stop(keep_state=True)
         page.wait_for_selector("#connecting", state="visible")
+        # The table stays in view while the page reconnects (not a blank "Connecting…"
+        # screen): the same cards, dimmed and inert, nothing to press.
+        assert page.is_visible("#table")
+        assert page.eval_on_selector_all("#hand .card", HAND) == hand
+        assert page.evaluate("() => document.getElementById('table').inert")
         # More than five failed tries (0.5 + 1 + 1.5 + 2 + 2.5 + 3 s): the page says so, in
         # view at the top of a phone's screen, and offers the way back.
         page.wait_for_function("() => document.getElementById('connecting-text').textContent"
@@ -42,8 +48,10 @@ def test_the_page_waits_for_a_server_that_comes_back(browser, screenshots):
         page.screenshot(path=str(screenshots / "restart-360-unreachable.png"))
         time.sleep(3)                                  # down past the old 7.5 s of tries
         assert page.is_visible("#connecting")          # still waiting, not given up
+        assert page.is_visible("#table") and page.eval_on_selector_all("#hand .card", HAND) == hand
         second = Served(bot_delay=0, port=first.port, state_dir=first.state_dir)
-        page.wait_for_selector("#table", state="visible", timeout=20_000)
+        page.wait_for_selector("#connecting", state="hidden", timeout=20_000)
+        assert not page.evaluate("() => document.getElementById('table').inert")
         wait_ready(page)
         assert page.eval_on_selector_all("#hand .card", HAND) == hand
         assert not page.is_visible("#connecting")

@@ -229,6 +229,7 @@ function playWords(cards) {
 // ----- screens ------------------------------------------------------------------------
 
 function show(screen) {
+  setOffline(false);
   for (const id of ["start", "table", "connecting", "companion"]) $(id).hidden = id !== screen;
   $("new-round").hidden = !(screen === "table" && app.session?.kind === "practice");
   $("leave-match").hidden = !(screen === "table" && app.session?.kind === "match");
@@ -239,6 +240,17 @@ function show(screen) {
     $("paused").hidden = true;
     $("bar-info").textContent = "";
   }
+}
+
+// The table while its socket is reconnecting: still in view (the cards where they were, the
+// log as it was), dimmed and inert, under the "Connecting…" line; the first state after the
+// reconnect (show("table")) or any other screen ends it.
+function setOffline(on) {
+  for (const id of ["table", "action-bar"]) {
+    $(id).inert = on;
+    $(id).classList.toggle("offline", on);
+  }
+  $("connecting").classList.toggle("over-table", on);
 }
 
 function notice(text) {
@@ -744,6 +756,11 @@ function closeSocket() {
 }
 
 function connect(session) {
+  // The same table again (its socket dropped, or the server went away): its last view stays
+  // up, inert, until the table answers; the log is replaced by the one the server sends.
+  const offline = $("connecting").classList.contains("over-table");   // a retry of a retry
+  const keep = app.session?.table === session.table && !$("table").hidden
+    && (!!app.state || offline);
   closeSocket();
   app.leaving = false;
   app.session = session;
@@ -753,13 +770,19 @@ function connect(session) {
   app.resultClosed = null;
   app.autoPassed = -1;
   app.sentAt = -1;
-  $("log").innerHTML = "";
+  if (!keep) $("log").innerHTML = "";
   $("message").textContent = "";
   $("announce").textContent = "";
   const lost = app.retries > RETRIES_QUIET;
   $("connecting-text").textContent = lost ? UNREACHABLE : "Connecting…";
   $("connecting-stop").hidden = !lost;
-  show("connecting");
+  if (keep) {
+    $("result").hidden = $("paused").hidden = true;
+    $("connecting").hidden = false;
+    setOffline(true);
+  } else {
+    show("connecting");
+  }
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/ws`);
   app.ws = ws;
