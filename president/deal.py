@@ -28,6 +28,13 @@ from .rules import Rules
 __all__ = ["Deal", "deal_hands", "hand_sizes"]
 
 
+# Events are frozen values: the few that plays and passes make are built once and shared
+# (a pass by each seat; a play of each interned Play by each seat, as a lead or not, at most
+# 195 x 7 x 2), which saves building a dataclass at every action.
+_PASSED: tuple[Passed, ...] = tuple(Passed(seat) for seat in range(8))
+_PLAYED: dict[int, Played] = {}
+
+
 def hand_sizes(players: int, cards: int = 52) -> tuple[int, ...]:
     """Cards per seat counted from the seat left of the dealer (RULES.md, "Deal"):
     the first seats dealt to get the extra card. E.g. ``hand_sizes(5) == (11, 11, 10, 10, 10)``."""
@@ -309,11 +316,15 @@ class Deal:
         self.history.append((seat, action))
         k = self.state
         if action is PASS:
-            events: list[Event] = [Passed(seat)]
+            events: list[Event] = [_PASSED[seat]]
             outcome = k.pass_(seat)
         else:
             play: Play = action  # type: ignore[assignment]  # not PASS: a Play (no isinstance here, the hot path)
-            events = [Played(seat, play, k.need == 0)]
+            key = (play.mask << 4) | (seat << 1) | (k.need == 0)
+            played = _PLAYED.get(key)
+            if played is None:
+                played = _PLAYED[key] = Played(seat, play, k.need == 0)
+            events = [played]
             self.hands[seat] ^= play.mask
             self.pile.append((seat, play))
             outcome = k.play(seat, play.rank, play.count)

@@ -296,8 +296,7 @@ class Match:
         """Every legal action of the seat to act: plays and pass in play; the possible gives
         during an exchange; nothing between deals or after the match."""
         if self.phase == "play":
-            plays: list[Play | Pass | Give] = [*self.deal.legal_actions()]
-            return plays
+            return self.deal.legal_actions()  # type: ignore[return-value]  # a new list each time
         if self.phase == "exchange":
             step = self.exchange_steps[len(self.exchange_log)]
             allowed = self._allowed_gives(step)
