@@ -22,7 +22,7 @@ from .actions import ALL_SUBSETS, PASS, SUBSETS_BY_COUNT, Give, Pass, Play
 from .cards import DECK_MASK, Card, cards_from_mask, format_mask
 from .errors import IllegalAction, shown
 from .events import DealEnded, Event, Passed, PileCleared, Played, WentOut, title_for_place
-from .kernel import CLEAR_REASONS, ENDED, Position, follow_ranks, may_pass
+from .kernel import CLEAR_REASONS, ENDED, FOLLOW_RANKS, Position, may_pass
 from .rules import Rules
 
 __all__ = ["Deal", "deal_hands", "hand_sizes"]
@@ -236,7 +236,7 @@ class Deal:
                 if nib:
                     acts.extend(ALL_SUBSETS[r][nib])
             return acts
-        ranks = follow_ranks(k.top, k.strict, k.reversed)
+        ranks = FOLLOW_RANKS[k.reversed][k.strict][k.top]
         hand >>= ranks.start << 2
         for r in ranks:
             nib = hand & 15
@@ -278,7 +278,7 @@ class Deal:
                 return IllegalAction("wrong-count", f"the pile is a {top.kind} "
                                      f"({top}); play exactly {need} card"
                                      f"{'s' if need > 1 else ''} of one rank or pass")
-            ranks = follow_ranks(k.top, k.strict, k.reversed)
+            ranks = FOLLOW_RANKS[k.reversed][k.strict][k.top]
             if action.rank not in ranks:  # kernel.beats
                 words = ("lower than" if k.strict else "equal to or lower than") if k.reversed \
                     else "higher than" if k.strict else "equal to or higher than"

@@ -84,7 +84,7 @@ if TYPE_CHECKING:
 __all__ = ["PASS", "RANKS", "TOP_RANK", "PASSING", "BEAT_STRICT", "GOES_ON",
            "CLEARED_ALL_PASSED", "CLEARED_ONCE_AROUND", "CLEARED_LAST_OF_RANK", "ENDED",
            "CLEAR_REASONS", "encode", "decode", "strict_of", "mode_of", "first_rank_to_follow",
-           "beats", "follow_ranks", "may_play", "may_pass", "completes_rank", "legal_actions",
+           "beats", "follow_ranks", "FOLLOW_RANKS", "may_play", "may_pass", "completes_rank", "legal_actions",
            "follow_masks",
            "STATE_SLOTS", "PlayState", "Position"]
 
@@ -184,6 +184,15 @@ def follow_ranks(top: int, strict: bool, reversed: bool = False) -> range:
     if reversed:
         return range(0, 13 - first_rank_to_follow(12 - top, strict))
     return range(first_rank_to_follow(top, strict), RANKS)
+
+
+#: :func:`follow_ranks` worked out once for every pile: ``FOLLOW_RANKS[reversed][strict][top]``
+#: (``reversed`` and ``strict`` as 0/1 or bools, ``top`` 0–12), for the engine's hot paths;
+#: the rule is the function's.
+FOLLOW_RANKS: Final = tuple(tuple(tuple(follow_ranks(top, bool(strict), bool(rev))
+                                        for top in range(RANKS))
+                                  for strict in (0, 1))
+                            for rev in (0, 1))
 
 
 def may_play(rank: int, count: int, need: int, top: int, strict: bool,
