@@ -964,3 +964,69 @@ def test_broken_requests_leave_no_traceback_in_the_log(tmp_path, request_bytes):
         assert proc.poll() is None
     err = proc.stderr.read()
     assert "Traceback" not in err and "Exception in ASGI" not in err and "Fatal error" not in err, err
+
+
+def _post_table(port: int, body: dict) -> dict:
+    made = urllib.request.Request(f"http://127.0.0.1:{port}/api/tables",
+                                  data=json.dumps(body).encode(),
+                                  headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(made, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def _states(message: dict) -> list[dict]:
+    inner = message["messages"] if message.get("type") == "batch" else [message]
+    return [m for m in inner if m.get("type") == "state"]
+
+
+@pytest.mark.parametrize("stuck", ["1", "1000"], ids=["cut", "never-cut"])
+def test_a_page_that_reads_nothing_cannot_hold_its_table(tmp_path, stuck):
+    """An attack found that a friend whose page stops reading its socket froze the whole
+    table: the table's messages go out one by one while it is held, and a send to a full
+    socket waited for ever (and so did the server's stop). Such a socket is now cut after
+    ``STUCK_SECONDS`` (here 1 s) and the table goes on; with the cut set far off (1000 s)
+    the host's request is still waiting, which shows the test reaches the stuck send."""
+    pytest.importorskip("uvicorn")
+    import websockets
+
+    async def scenario(port: int) -> float | None:
+        url = f"ws://127.0.0.1:{port}/ws"
+        info = _post_table(port, {"kind": "match", "players": 4,
+                                  "levels": ["human", "human", "simple", "simple"]})
+        host = await websockets.connect(url, max_size=None)
+        await host.send(json.dumps({"type": "hello", "table": info["table"],
+                                    "token": info["token"]}))
+        raw = socket.socket()
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+        raw.connect(("127.0.0.1", port))
+        friend = await websockets.connect(url, sock=raw, max_queue=1)   # never reads
+        await friend.send(json.dumps({"type": "hello", "table": info["table"],
+                                      "token": info["invites"][0]["token"]}))
+        await host.send(json.dumps({"type": "start"}))
+        for i in range(5000):   # each gets a state back, which the friend never reads
+            await friend.send(json.dumps({"type": "speed", "speed": ("fast", "normal")[i % 2]}))
+
+        async def drain(seconds: float) -> None:
+            with contextlib.suppress(asyncio.TimeoutError):
+                while True:
+                    await asyncio.wait_for(host.recv(), seconds)
+        await drain(1.0)
+        t0 = time.monotonic()
+        await host.send(json.dumps({"type": "seat", "player": 1, "computer": True}))
+        answered = None
+        with contextlib.suppress(asyncio.TimeoutError):
+            while answered is None:
+                message = json.loads(await asyncio.wait_for(host.recv(), 8))
+                if any(s["seats"][1]["standin"] for s in _states(message)):
+                    answered = time.monotonic() - t0
+        raw.close()
+        await host.close()
+        return answered
+
+    with _serve(tmp_path, PRESIDENT_WEB_STUCK_SECONDS=stuck) as (proc, port):
+        answered = asyncio.run(scenario(port))
+        assert proc.poll() is None
+    if stuck == "1":
+        assert answered is not None and answered < 6, answered
+    else:
+        assert answered is None

@@ -88,6 +88,14 @@ is closed. uvicorn's h11 waits for ever, so a few sockets trickling a head or a 
 byte ("slowloris") would hold their connections. A websocket is timed only until its upgrade.
 ``$PRESIDENT_WEB_REQUEST_SECONDS`` changes it (tests)."""
 
+STUCK_SECONDS = 5.0
+"""The most seconds a websocket may leave the server's writes to it waiting: when what is
+queued for a page passes the transport's high-water mark (the page reads nothing, and the
+system's socket buffer is full too), the connection is cut after this long unless it drains.
+Messages to a table's pages go out one after another while the table is held, so a page
+that stops reading would otherwise hold its whole table (and the server's stop) for ever.
+``$PRESIDENT_WEB_STUCK_SECONDS`` changes it (tests)."""
+
 BAD_HTTP_MESSAGE = ("this is not an HTTP/1.1 request this server can read (a malformed request "
                     "line or header, or a head over 16 KiB); send a well-formed request")
 
@@ -184,7 +192,7 @@ def guarded_http_protocol(seconds: float) -> type:
     return GuardedH11
 
 
-def guarded_ws_protocol(seconds: float) -> type:
+def guarded_ws_protocol(seconds: float, stuck_seconds: float = STUCK_SECONDS) -> type:
     """uvicorn's websockets (sans-I/O) protocol, with the refusals the ``websockets`` package
     makes itself, before the app sees the socket, sent in the documented JSON shape with the
     security headers, and sent at all:
@@ -196,7 +204,9 @@ def guarded_ws_protocol(seconds: float) -> type:
       ``414``) and is closed.
 
     As a last guard, an upgrade whose request has not reached the app ``seconds`` after the
-    protocol took the connection over is closed. Imports uvicorn (the web extra)."""
+    protocol took the connection over is closed. A socket whose writes stay paused (its page
+    reads nothing) for ``stuck_seconds`` is cut (:data:`STUCK_SECONDS`): the send waiting on
+    it then fails, and its table drops it and goes on. Imports uvicorn (the web extra)."""
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
     from websockets.datastructures import Headers
     from websockets.http11 import Response
@@ -216,6 +226,27 @@ def guarded_ws_protocol(seconds: float) -> type:
         _own_answer = True     # until the app has the request, answers are websockets' own
         _answered = False
         _guard: asyncio.TimerHandle | None = None
+        _stuck: asyncio.TimerHandle | None = None
+
+        def pause_writing(self) -> None:
+            super().pause_writing()
+            if self._stuck is None:
+                self._stuck = self.loop.call_later(stuck_seconds, self._cut_stuck)
+
+        def resume_writing(self) -> None:
+            super().resume_writing()
+            self._unstick()
+
+        def _unstick(self) -> None:
+            if self._stuck is not None:
+                self._stuck.cancel()
+                self._stuck = None
+
+        def _cut_stuck(self) -> None:
+            # Nothing drained for stuck_seconds: a close frame could not get out either, so
+            # the connection is aborted (connection_lost wakes the waiting send, which fails).
+            self._stuck = None
+            self.transport.abort()
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
@@ -262,6 +293,7 @@ def guarded_ws_protocol(seconds: float) -> type:
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._unguard()
+            self._unstick()
             super().connection_lost(exc)
 
     return GuardedWebSockets
@@ -319,7 +351,8 @@ def _serve(args: argparse.Namespace) -> int:
                             ws_max_size=WS_MAX_BYTES, ws_ping_interval=20, ws_ping_timeout=20,
                             server_header=False, ws_per_message_deflate=False,
                             http=guarded_http_protocol(request_seconds),
-                            ws=guarded_ws_protocol(request_seconds),
+                            ws=guarded_ws_protocol(request_seconds, float(
+                                os.environ.get("PRESIDENT_WEB_STUCK_SECONDS") or STUCK_SECONDS)),
                             h11_max_incomplete_event_size=16 * 1024,
                             # the peer's own address counts, never a client's X-Forwarded-For
                             # (uvicorn trusts it from 127.0.0.1 by default: any local program
