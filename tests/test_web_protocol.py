@@ -797,6 +797,47 @@ def test_store_keeps_every_table_and_forgets_stale_ones(tmp_path):
         assert tables.get(info["table"]) is None and len(tables) == 0
 
 
+def test_a_table_with_an_open_page_is_never_forgotten_as_idle(tmp_path):
+    """An attack found the idle expiry (6 hours without an action) deleting a table whose
+    pages were still open: a reload then got unknown-table, or rebuilt a second copy beside
+    the first from its record. A table with a socket is in use: it stays (its idle clock
+    starts again), and a table that was closed anyway refuses what its old sockets send."""
+    import time as _time
+    from president.web.app import create_app as make
+    app = make(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)
+    with TestClient(app) as c:
+        tables = c.app.state.tables
+        info = new_table(c, kind="match", preset="house", players=4, seed=2)
+        with c.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
+            assert ws.receive_json()["type"] == "welcome"
+            tables.idle_seconds = 0
+            _time.sleep(0.01)
+            tables._sweep(force=True)
+            assert info["table"] in tables.store and info["table"] in tables.tables
+            assert len(tables) == 1
+            table = tables.tables[info["table"]]
+            # the idle clock started again: a later sweep with a real limit keeps it too
+            tables.idle_seconds = 3600
+            tables._sweep(force=True)
+            assert info["table"] in tables.store
+            # a table closed under its sockets (it cannot happen by expiry now) refuses
+            table.close()
+            while True:
+                msg = ws.receive_json()
+                if msg["type"] == "state":
+                    break
+            ws.send_json({"type": "pass"})
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["reason"] == "unknown-table", err
+        # without a socket it is forgotten when idle, as before
+        tables.idle_seconds = 0
+        tables.tables.pop(info["table"], None)
+        _time.sleep(0.01)
+        tables._sweep(force=True)
+        assert info["table"] not in tables.store and len(tables) == 0
+
+
 def test_per_address_rate_of_new_tables(tmp_path):
     from president.web.app import create_app as make
     app = make(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path, per_address=3)

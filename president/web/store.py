@@ -32,7 +32,7 @@ import json
 import os
 import threading
 import time
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from .ledger import open_private_sqlite
 
@@ -152,10 +152,13 @@ class TableStore:
             self._db.execute("DELETE FROM tables WHERE id = ?", (table_id,))
 
     def expire(self, *, before: float, unjoined_before: float | None = None,
-               limit: int = 1000) -> list[str]:
+               limit: int = 1000, keep: Callable[[str], bool] | None = None,
+               now: float | None = None) -> list[str]:
         """Forget tables idle since before ``before`` (seconds since the epoch), and tables
         nobody joined made before ``unjoined_before``; at most ``limit`` at a time, found by
-        index (no walk over every table). Returns their ids."""
+        index (no walk over every table). A table for which ``keep(id)`` is true (in use: a
+        page is open) stays, and its idle time starts again at ``now``. Returns the ids
+        forgotten."""
         with self._lock:
             ids = [r[0] for r in self._db.execute(
                 "SELECT id FROM tables WHERE active < ? ORDER BY active LIMIT ?", (before, limit))]
@@ -163,6 +166,13 @@ class TableStore:
                 ids += [r[0] for r in self._db.execute(
                     "SELECT id FROM tables WHERE joined = 0 AND active < ? ORDER BY active LIMIT ?",
                     (unjoined_before, limit - len(ids))) if r[0] not in ids]
+            kept = [i for i in ids if keep is not None and keep(i)]
+            if kept:
+                at = time.time() if now is None else now
+                with self._transaction():
+                    self._db.executemany("UPDATE tables SET active = ? WHERE id = ?",
+                                         [(at, i) for i in kept])
+                ids = [i for i in ids if i not in kept]
             if ids:
                 with self._transaction():
                     self._db.executemany("DELETE FROM actions WHERE table_id = ?", [(i,) for i in ids])

@@ -165,6 +165,11 @@ class Table(ComputerPlayers, Hints):
         async def refuse(reason: str, why: str) -> None:
             await conn.send(P.error_message(reason, why))
 
+        if self.closed:     # forgotten by the server while this page was open: nothing more
+            await refuse("unknown-table", "this table is no longer on the server; reload the "
+                         "page to see whether it can be opened again")
+            return
+
         host_only = self.friends and player != self.host
         if isinstance(msg, (P.PlayMsg, P.PassMsg, P.GiveMsg)):
             async with self._lock:
@@ -505,8 +510,12 @@ class Tables:
                 del self.tables[tid]
         if self.store is not None:
             wall = time.time()
+            def in_use(tid: str) -> bool:
+                live = self.tables.get(tid)
+                return live is not None and live.connected > 0
             for tid in self.store.expire(before=wall - self.idle_seconds,
-                                         unjoined_before=wall - self.unjoined_seconds):
+                                         unjoined_before=wall - self.unjoined_seconds,
+                                         keep=in_use, now=wall):
                 self._count -= 1
                 gone = self.tables.pop(tid, None)
                 if gone is not None:
