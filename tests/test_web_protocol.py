@@ -838,6 +838,62 @@ def test_a_table_with_an_open_page_is_never_forgotten_as_idle(tmp_path):
         assert info["table"] not in tables.store and len(tables) == 0
 
 
+def test_a_stored_table_is_rebuilt_only_for_its_own_seat_token(tmp_path, monkeypatch):
+    """An attack found that a hello with any token for a stored table (on disk, not in
+    memory) replayed its whole log on the event loop before the token was checked: a long
+    table stalled the server for every hello. Now a wrong token costs one row read and
+    rebuilds nothing; the right one rebuilds it (in a worker thread) and joins."""
+    from president.web import tables as tables_mod
+    from president.web.app import create_app as make
+    rebuilt = []
+    real = tables_mod.Table.from_record.__func__
+
+    def counting(cls, record, **kw):
+        rebuilt.append(record["id"])
+        return real(cls, record, **kw)
+    monkeypatch.setattr(tables_mod.Table, "from_record", classmethod(counting))
+    app = make(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)
+    with TestClient(app) as c:
+        tables = c.app.state.tables
+        info = new_table(c, kind="match", preset="house", players=4, seed=2)
+        tables.tables.clear()                       # on disk only, as after a restart
+        with c.websocket_connect("/ws") as ws:
+            for wrong in ("A" * 22, info["token"][:-1] + "x"):
+                ws.send_json({"type": "hello", "table": info["table"], "token": wrong})
+                assert ws.receive_json()["reason"] == "unknown-table"
+            assert rebuilt == [] and info["table"] not in tables.tables
+            state = join(c, ws, info)
+            assert rebuilt == [info["table"]] and state["you"]["player"] == 0
+        # a table in memory answers from memory: no second rebuild
+        with c.websocket_connect("/ws") as ws:
+            join(c, ws, info)
+        assert rebuilt == [info["table"]]
+
+
+def test_a_table_stops_dealing_at_its_most_actions(tmp_path, monkeypatch):
+    """One table's log is bounded (MAX_TABLE_ACTIONS): past it no next deal or rematch
+    starts there, with a clear refusal; the deal in play was played to its end."""
+    from president.web import tables as tables_mod
+    from president.web.app import create_app as make
+    monkeypatch.setattr(tables_mod, "MAX_TABLE_ACTIONS", 10)
+    app = make(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)
+    with TestClient(app) as c:
+        info = new_table(c, kind="match", preset="house", players=4, seed=2)
+        with c.websocket_connect("/ws") as ws:
+            state = join(c, ws, info)
+            while state["phase"] not in ("between-deals", "match-over"):
+                if state["to_act"] == state["you"]["seat"]:
+                    move = state["legal"][-1]
+                    ws.send_json({"type": "pass"} if move == "pass" else
+                                 {"type": "play", "cards": move})
+                state, _ = until_state(ws, my_turn)
+            assert len(c.app.state.tables.get(info["table"]).log) > 10
+            ws.send_json({"type": "next-deal"})
+            err = ws.receive_json()
+            assert err["type"] == "error" and err["reason"] == "table-full"
+            assert "10" in err["message"] and "new table" in err["message"]
+
+
 def test_per_address_rate_of_new_tables(tmp_path):
     from president.web.app import create_app as make
     app = make(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path, per_address=3)

@@ -492,7 +492,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                                 "bad-message", 'join a table first: {"type": "hello", "table": ..., "token": ...}')):
                             break
                         continue
-                    found = tables.get(msg.table)
+                    found = await tables.get_async(msg.table, msg.token)
                     if found is None and msg.snapshot:
                         try:
                             found = tables.restore(msg.snapshot, msg.table)

@@ -44,7 +44,8 @@ from .thinker import Thinker, decide
 log = logging.getLogger("president.web")
 
 __all__ = ["TableState", "Connection", "TableError", "PRACTICE_NAMES", "DEFAULT_NAMES",
-           "MATCH_PRESETS", "RECORD_VERSION", "MAX_SOCKETS_PER_SEAT", "DEFAULT_GRACE_SECONDS",
+           "MATCH_PRESETS", "RECORD_VERSION", "MAX_SOCKETS_PER_SEAT", "MAX_TABLE_ACTIONS",
+           "DEFAULT_GRACE_SECONDS",
            "bot_delay_from_env"]
 
 PRACTICE_NAMES = ("You", "Robin", "Alex", "Sam")
@@ -55,6 +56,11 @@ MATCH_PRESETS = tuple(name for name in PRESETS if name != "practice")
 RECORD_VERSION = 1
 MAX_SOCKETS_PER_SEAT = 4
 """Open pages (sockets) one seat may have at once; another is refused (``too-many-pages``)."""
+MAX_TABLE_ACTIONS = 50_000
+"""Log entries (actions, deals, rematches) one table keeps at most: past it, no next deal or
+rematch starts there (``table-full``; the deal in play is played to its end). A table is
+rebuilt after a restart by replaying its log, and its log is kept on disk: without a bound
+one table could grow for ever (hundreds of deals are still far below it)."""
 DEFAULT_GRACE_SECONDS = 30.0
 """How long an away friend's turn waits before the stand-in plays for them (seconds)."""
 

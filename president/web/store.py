@@ -137,6 +137,16 @@ class TableStore:
         record["log"] = [json.loads(e) for (e,) in entries]
         return record
 
+    def setup(self, table_id: str) -> dict[str, Any] | None:
+        """The table's setup alone (no actions: one row, whatever the length of its log),
+        or ``None`` if the store has no such table."""
+        with self._lock:
+            row = self._db.execute("SELECT setup FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            return None
+        setup: dict[str, Any] = json.loads(row[0])
+        return setup
+
     def __contains__(self, table_id: object) -> bool:
         with self._lock:
             return self._db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None

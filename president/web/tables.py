@@ -6,6 +6,7 @@ leave, act), built on its state (:mod:`president.web.state`), its computer playe
 from __future__ import annotations
 
 import asyncio
+import hmac
 import logging
 import queue
 import secrets
@@ -30,6 +31,7 @@ from .state import (
     DEFAULT_NAMES,
     MATCH_PRESETS,
     MAX_SOCKETS_PER_SEAT,
+    MAX_TABLE_ACTIONS,
     PRACTICE_NAMES,
     RECORD_VERSION,
     Connection,
@@ -221,6 +223,11 @@ class Table(ComputerPlayers, Hints):
                 if msg.force and host_only:
                     await refuse("host-only", f"only {self.names[self.host]} (the host) can start "
                                  "before everyone is ready")
+                    return
+                if len(self.log) >= MAX_TABLE_ACTIONS:
+                    await refuse("table-full", f"this table has kept {len(self.log):,} actions, "
+                                 f"the most one table keeps ({MAX_TABLE_ACTIONS:,}); start a new "
+                                 "table to play on")
                     return
                 if not self.friends or msg.force:
                     await self._next(rematch=rematch)
@@ -434,6 +441,7 @@ class Tables:
         self._made: dict[str, deque[float]] = {}
         self._swept = 0.0
         self._commit = GroupCommit(self._accepted)
+        self._rebuilding: dict[str, asyncio.Future[Table | TableError | None]] = {}
 
     def __len__(self) -> int:
         """Tables kept (in the store, or in memory without one)."""
@@ -447,20 +455,71 @@ class Tables:
             return table
         if self.store is None:
             return None
+        return self._settle_rebuilt(table_id, self._rebuild(table_id))
+
+    async def get_async(self, table_id: str, token: str) -> Table | None:
+        """:meth:`get` for a page's hello: ``None`` unless ``token`` is a seat token of the
+        table. A table on disk only is rebuilt (its log replayed through the engine, which
+        takes a while for a long one) in a worker thread, so other tables go on meanwhile,
+        and only for a token of its own: a hello with a wrong token costs one row read.
+        Hellos for the same table while it is rebuilt share the one rebuild."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            self.tables.move_to_end(table_id)
+            return table if table.player_for(token) is not None else None
+        if self.store is None:
+            return None
+        pending = self._rebuilding.get(table_id)
+        if pending is None:
+            setup = self.store.setup(table_id)
+            tokens = setup.get("tokens") if isinstance(setup, dict) else None
+            if not isinstance(tokens, dict) or not any(
+                    hmac.compare_digest(str(t).encode(), token.encode()) for t in tokens.values()):
+                return None
+            pending = asyncio.ensure_future(asyncio.to_thread(self._rebuild, table_id))
+            self._rebuilding[table_id] = pending
+            try:
+                built = await asyncio.shield(pending)
+            finally:
+                self._rebuilding.pop(table_id, None)
+            table = self._settle_rebuilt(table_id, built)
+        else:
+            await asyncio.shield(pending)
+            table = self.tables.get(table_id)
+        return table if table is not None and table.player_for(token) is not None else None
+
+    def _rebuild(self, table_id: str) -> Table | TableError | None:
+        """The table rebuilt from the store (``None``: not there; the error: it does not
+        replay). Touches nothing but the store's read: safe in a worker thread."""
+        assert self.store is not None
         record = self.store.load(table_id)
         if record is None:
             return None
         try:
-            table = Table.from_record(record, bot_delay=self.bot_delay, sealer=self.sealer,
-                                      thinker=self.thinker)
-        except TableError:
-            log.exception("table %s cannot be rebuilt from the store; forgetting it", table_id)
-            self.store.remove(table_id)
-            self._count -= 1
+            return Table.from_record(record, bot_delay=self.bot_delay, sealer=self.sealer,
+                                     thinker=self.thinker)
+        except TableError as e:
+            return e
+
+    def _settle_rebuilt(self, table_id: str, built: Table | TableError | None) -> Table | None:
+        """Put a rebuilt table in memory (in the event loop's thread), or forget one that does
+        not replay. A table that came into memory meanwhile wins."""
+        live = self.tables.get(table_id)
+        if live is not None:
+            return live
+        if built is None:
             return None
-        self._watch(table)
-        self.tables[table.id] = table
-        return table
+        if isinstance(built, TableError):
+            log.error("table %s cannot be rebuilt from the store (%s); forgetting it",
+                      table_id, built.message)
+            assert self.store is not None
+            if table_id in self.store:
+                self.store.remove(table_id)
+                self._count -= 1
+            return None
+        self._watch(built)
+        self.tables[built.id] = built
+        return built
 
     def _touch(self, table: TableState) -> None:
         if table.id in self.tables:
