@@ -183,6 +183,37 @@ def test_host_hands_a_seat_over_and_back_and_only_the_host_pauses():
     run_async(go)
 
 
+def test_a_host_who_leaves_a_paused_table_does_not_hold_the_friends():
+    """An attack found that a host who paused and then closed their page left the friends
+    stuck: paused, nobody allowed to resume, no stand-in. The host's pause ends when their
+    last page closes (the grace period and the stand-in then work as for anyone away)."""
+    async def go():
+        tables = make_tables()
+        table = friends_table(tables, grace_seconds=1)
+        pages = {p: Page() for p in (0, 1)}
+        for p, page in pages.items():
+            await table.join(p, page)
+        await table.handle(0, pages[0], P.StartMsg(type="start"))
+        await table.handle(0, pages[0], P.PauseMsg(type="pause"))
+        assert table.paused
+        table.leave(0, pages[0])
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if not table.paused:
+                break
+        assert not table.paused and table.paused_by is None
+        state = pages[1].last("state")
+        assert state["table"]["paused"] is False and (0, "left") in pages[1].presence()
+        # a friend's leaving does not end the host's pause
+        await table.join(0, pages[0])
+        await table.handle(0, pages[0], P.PauseMsg(type="pause"))
+        table.leave(1, pages[1])
+        await asyncio.sleep(0.05)
+        assert table.paused
+        table.close()
+    run_async(go)
+
+
 async def play_out_deal(table: Table, pages: dict, rng: random.Random) -> None:
     for _ in range(400):
         await until_settled(table)

@@ -118,10 +118,16 @@ class Table(ComputerPlayers, Hints):
         async with self._lock:
             if self.humans[player].connections or self.closed:
                 return
+            resumed = self.paused and player == self.host
+            if resumed:     # only the host may resume: their pause must not outlast them
+                self.paused = False
+                self.paused_by = None
             await self._announce(player, "left")
             await self._advance_if_ready()
             self._arm_timer()
             await self._send_states()
+        if resumed:
+            self.kick()
 
     # ----- the stand-in and the timers --------------------------------------------------
 
