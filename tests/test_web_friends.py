@@ -183,6 +183,26 @@ def test_host_hands_a_seat_over_and_back_and_only_the_host_pauses():
     run_async(go)
 
 
+def test_no_hint_in_the_waiting_room_shows_a_hand():
+    """An attack found hints answering in the waiting room with cards of the hand the asker
+    would get (and "not your turn" to the others, which named the leader)."""
+    async def go():
+        tables = make_tables()
+        table = friends_table(tables)
+        pages = {p: Page() for p in (0, 1)}
+        for p, page in pages.items():
+            await table.join(p, page)
+        for p in (0, 1):
+            for level in ("simple", "expert"):
+                answer = await table.hint_async(p, level)
+                assert answer["type"] == "error" and answer["reason"] == "wrong-phase", answer
+                assert "cards" not in answer
+        await table.handle(0, pages[0], P.StartMsg(type="start"))
+        assert (await table.hint_async(table.match.seating[table.match.to_act], "simple"))["type"] == "hint"
+        table.close()
+    run_async(go)
+
+
 def test_a_host_who_leaves_a_paused_table_does_not_hold_the_friends():
     """An attack found that a host who paused and then closed their page left the friends
     stuck: paused, nobody allowed to resume, no stand-in. The host's pause ends when their

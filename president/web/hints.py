@@ -52,7 +52,11 @@ class Hints(TableState):
         """:meth:`hint` for the event loop: a slow level (``expert``) thinks in a worker process
         (like the computer players), one hint at a time per player; if the table moved on
         meanwhile, the answer says so instead of a stale option. A bad level gets an
-        ``error`` message (``bad-level``)."""
+        ``error`` message (``bad-level``); so does a hint in the waiting room (``wrong-phase``:
+        nothing is dealt to anyone's view there, and a hint would show the hand to come)."""
+        if self.lobby:
+            return P.error_message("wrong-phase", "the match has not started yet: no hints in "
+                                   "the waiting room")
         memo = self._remembered(player, level)
         if memo is not None:        # asked again in the same position: the same answer
             return memo
