@@ -200,6 +200,7 @@ def test_a_join_after_a_little_junk_still_works(client):
     json.dumps({"type": "pass", "y" * 300_000: 1}),
     json.dumps({"type": "hello", "table": "t" * 300_000, "token": "k" * 32}),
     json.dumps({"type": "\u202e" + "z" * 100}),
+    json.dumps({"type": "pass", "\u202eevil\u0000": 1}),     # an extra field's own name
 ])
 def test_errors_quote_at_most_a_short_excerpt(client, raw):
     with client.websocket_connect(WS) as ws:
@@ -207,7 +208,7 @@ def test_errors_quote_at_most_a_short_excerpt(client, raw):
         reply = ws.receive_json()
     assert reply["type"] == "error" and reply["reason"] == "bad-message"
     assert len(reply["message"]) < 300, len(reply["message"])
-    assert "\u202e" not in reply["message"]
+    assert "\u202e" not in reply["message"] and "\x00" not in reply["message"]
     for letter in "xyzt":
         assert letter * (P.EXCERPT_CHARS + 1) not in reply["message"]
 
