@@ -1031,3 +1031,15 @@ def test_a_page_that_reads_nothing_cannot_hold_its_table(tmp_path, stuck):
         assert answered is not None and answered < 6, answered
     else:
         assert answered is None
+
+
+def test_per_address_limits_count_an_ipv6_network_as_one_client():
+    """One IPv6 subscriber holds a whole /64: a new address of it for each request must not
+    escape the per-address limits (tables a minute, sockets waiting for a hello)."""
+    same = {guard.client_key(f"2001:db8:5:6:{i:x}::{i:x}") for i in range(1, 50)}
+    assert same == {"2001:db8:5:6::/64"}
+    assert guard.client_key("2001:db8:5:7::1") != guard.client_key("2001:db8:5:6::1")
+    assert guard.client_key("::ffff:198.51.100.4") == "198.51.100.4"
+    assert guard.client_key("198.51.100.4") == "198.51.100.4"
+    assert guard.client_key("::1") == "::1" and guard.client_key(None) is None
+    assert guard.client_key("fe80::1%eth0") == "fe80::/64"

@@ -277,7 +277,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         if scope["method"] != "POST" or scope["path"] != "/api/tables":
             return None
         client = scope.get("client")
-        why = tables.busy(client[0] if client else None)
+        why = tables.busy(guard.client_key(client[0]) if client else None)
         return None if why is None else guard.refusal(429, "busy", why)
 
     app.add_middleware(guard.EarlyRefusal, refuse=over_rate, delay=refusal_delay)
@@ -361,7 +361,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                                   players=body.players, names=names, levels=body.levels,
                                   seed=body.seed, standin=body.standin,
                                   grace_seconds=body.grace_seconds, turn_seconds=body.turn_seconds,
-                                  client=request.client.host if request.client else None)
+                                  client=guard.client_key(request.client.host)
+                                  if request.client else None)
         except TableError as e:
             status = {"full": 503, "busy": 429}.get(e.reason, 400)
             return JSONResponse(status_code=status, content={"error": e.reason, "message": e.message})
@@ -423,7 +424,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             except RuntimeError:  # a server without the denial-response extension
                 await ws.close(code=1008)
             return
-        address = ws.client.host if ws.client else "?"
+        address = guard.client_key(ws.client.host) or "?" if ws.client else "?"
         if (sockets_open.get(address, 0) >= max_sockets_per_address
                 or sockets_waiting.get(address, 0) >= MAX_WAITING_PER_ADDRESS):
             try:

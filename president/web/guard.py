@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 import asyncio
-
 import ipaddress
 import json
 import os
@@ -234,6 +233,29 @@ class BodyLimit:
             if started:
                 raise
             await _too_large(self.limit)(scope, receive, send)
+
+
+def client_key(host: str | None) -> str | None:
+    """The client a per-address limit counts (tables a minute, sockets waiting for a hello):
+    an IPv4 address as it is; an IPv6 address by its /64 network, which one subscriber or
+    machine usually holds whole (so it cannot escape a limit by taking a new address of
+    it each time), and an IPv4-mapped one (``::ffff:a.b.c.d``) as its IPv4 address. Anything
+    else (a Unix socket's name, ``None``) as it is.
+
+    >>> client_key("192.0.2.7"), client_key("2001:db8:1:2:aa::5"), client_key("::ffff:192.0.2.7")
+    ('192.0.2.7', '2001:db8:1:2::/64', '192.0.2.7')
+    """
+    if host is None or ":" not in host:
+        return host
+    try:
+        address = ipaddress.IPv6Address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    if address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)
+    if address.is_loopback:
+        return str(address)
+    return str(ipaddress.IPv6Network((address, 64), strict=False))
 
 
 def _bare(host: str) -> str:
