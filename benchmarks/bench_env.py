@@ -439,11 +439,12 @@ def main(argv: list[str] | None = None) -> int:
                           "figures": figures, "peers": peers}, indent=2))
         return 0
     print("Random masked actions, observation built every step, one process.")
-    print(f"{'environment':<44} {'options':<64} {'steps/s':>9} {'per CPU-s':>10} "
+    width = max(len(f["env"]) for f in figures)
+    print(f"{'environment':<{width}} {'options':<64} {'steps/s':>9} {'per CPU-s':>10} "
           f"{'episodes':>9}")
     for f in figures:
         opts = ", ".join(f"{k}={v}" for k, v in f["options"].items())
-        print(f"{f['env']:<44} {opts:<64} {f['steps_per_second']:>9,} "
+        print(f"{f['env']:<{width}} {opts:<64} {f['steps_per_second']:>9,} "
               f"{f['steps_per_cpu_second']:>10,} {f['episodes']:>9,}")
     best = max(f["steps_per_cpu_second"] for f in (aec_python, aec_compiled) if f is not None)
     print(f"Issue 13 target: {TARGET_AEC_STEPS_PER_SECOND:,} AEC steps/s on one core: "

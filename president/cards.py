@@ -164,7 +164,7 @@ class Card:
         suit = _SUIT_BY_TEXT.get(t[-1].upper())
         if suit is None:
             raise NotationError(
-                f"{shown(text)} has no suit; end a card with C, D, H or S (or ♣ ♦ ♥ ♠), like 10H")
+                f"{shown(text)} does not end in a suit; end a card with C, D, H or S (or ♣ ♦ ♥ ♠), like 10H")
         rank = _RANK_BY_SYMBOL.get(t[:-1].upper())
         if rank is None:
             raise NotationError(

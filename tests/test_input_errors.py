@@ -10,7 +10,7 @@ from president import PASS, Card, IllegalAction, Match, NotationError, Rules, Ru
     ("xyz", "is not a card"),
     ("9s9h", "runs cards together"),
     ("10H10S", "runs cards together"),
-    ("9X", "has no suit"),
+    ("9X", "does not end in a suit"),
     ("1H", "has no rank"),
 ])
 def test_unreadable_card_text_says_what_is_wrong(text, words):

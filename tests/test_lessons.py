@@ -107,6 +107,10 @@ def test_try_move_answers_legal_and_illegal_moves_with_the_engines_reason(lesson
         assert err is not None and not t.legal
         assert (t.code, t.message) == (err.reason, err.message)
         assert t.reason.startswith("Not legal for ") and t.reason.endswith(".")
+        # A typing slip is said to be one, not a move the rules refuse.
+        t = lesson.trial(i, "zz")
+        assert not t.legal and t.code == "bad-notation"
+        assert t.reason.startswith("Not understood: ") and "'zz'" in t.reason
         # Every suggested try gets the engine's answer.
         for text in step.tries:
             t = lesson.trial(i, text)

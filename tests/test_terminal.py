@@ -134,7 +134,7 @@ def test_wrong_entries_show_reason_and_ask_again():
     out = buf.getvalue()
     prompt = "You lead: a rank (all your cards of it) or cards: "
     assert out.count(prompt) == 9  # the same prompt each time: nothing was played
-    assert "Not accepted: '9z' has no suit" in out
+    assert "Not accepted: '9z' does not end in a suit" in out
     # Numbers are ranks, never places in the hand: a number that is no rank is refused.
     for word in ("99", "#3", "1"):
         assert f"Not accepted: '{word}' is not a rank or a card; cards are not typed by " \

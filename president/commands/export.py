@@ -83,5 +83,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         return _fail(f"cannot write {args.out}: {e}")
     deals = int(data["deal"].max()) + 1 if len(data["deal"]) else 0
-    print(f"wrote {len(data['action'])} decisions from {deals} deals to {args.out}")
+    decisions = len(data["action"])
+    print(f"wrote {decisions} decision{'s' if decisions != 1 else ''} from {deals} "
+          f"deal{'s' if deals != 1 else ''} to {args.out}")
     return 0

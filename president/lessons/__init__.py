@@ -436,8 +436,9 @@ class Lesson:
         who = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else f"seat {seat}"
         if err is not None:
             readable = _readable(err.message, names, who)
-            return Trial(False, f"Not legal for {who}: {readable}.", err.reason, err.message,
-                         seat)
+            # a typing slip is not a move the rules refuse: said as such
+            head = "Not understood" if err.reason == "bad-notation" else f"Not legal for {who}"
+            return Trial(False, f"{head}: {readable}.", err.reason, err.message, seat)
         action = match.parse_action(move)
         why = _why_legal(match, seat, action, names)
         events = tuple(match.act(seat, action))

@@ -135,7 +135,9 @@ class ScoreKeeper:
         return line.strip()
 
     def say(self, text: str) -> None:
-        self.console.print(text, soft_wrap=True)
+        # wrapped between words at the console's width (a soft wrap left it to the terminal,
+        # which broke words in two: "went ou" / "t first")
+        self.console.print(text)
 
     def refuse(self, e: PresidentError | OSError | str) -> None:
         why = e if isinstance(e, str) else (e.message if isinstance(e, PresidentError)

@@ -18,6 +18,7 @@ function and the :class:`rich.console.Console` are injectable, as in
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Mapping
 
 from rich.console import Console
@@ -27,6 +28,18 @@ from rich.text import Text
 
 from ..lessons import LESSONS, Lesson, LessonError, Position
 from .game import can_show_suit_symbols, can_write, cards_text
+
+# Cards the lessons name in brackets, "(QC QD)": the table shows them with suit symbols.
+_BRACKETED_CARDS = re.compile(r"\(((?:10|[2-9JQKA])[CDHS](?: (?:10|[2-9JQKA])[CDHS])*)\)")
+_SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+
+
+def symbols_in(text: str) -> str:
+    """``text`` with the cards it names in brackets written as the table shows them:
+    ``"a pair of queens (QC QD)"`` → ``"a pair of queens (Q♣ Q♦)"``."""
+    return _BRACKETED_CARDS.sub(
+        lambda m: "(" + " ".join(c[:-1] + _SUIT_SYMBOL[c[-1]] for c in m.group(1).split()) + ")",
+        text)
 
 __all__ = ["LessonRunner", "list_lessons", "choose_lesson", "find_lesson", "LEARN_HELP"]
 
@@ -189,8 +202,8 @@ class LessonRunner:
         c.print()
         c.rule(f"Step {self.index + 1} of {len(self.lesson.steps)}", align="left")
         for line in step.narration:
-            c.print(Text(line, style="bold"))
-        c.print(Text("Why: ", style="bold cyan") + Text(step.why))
+            c.print(Text(self._cards(line), style="bold"))
+        c.print(Text("Why: ", style="bold cyan") + Text(self._cards(step.why)))
         self.show_table(step.position)
         if step.tries:
             c.print("Try here: " + ", ".join(f"[bold]{escape(t)}[/]" for t in step.tries))
@@ -248,5 +261,9 @@ class LessonRunner:
             self.console.print(f"[red]Not a move:[/] {escape(e.message)}")
             return False
         style = "green" if ok else "red"
-        self.console.print(Text(why, style=style))
+        self.console.print(Text(self._cards(why), style=style))
         return ok
+
+    def _cards(self, text: str) -> str:
+        """Lesson text with its bracketed cards as the table shows them (symbols or not)."""
+        return symbols_in(text) if self.symbols else text

@@ -250,13 +250,13 @@ def test_three_friends_and_a_computer(browser, served, screenshots):
         assert casey.get_by_role("button", name="Deal now").count() == 0
         # A line says what the host's two buttons do; friends have only "Next deal".
         help_text = host.text_content("#ready-help")
-        assert "Next deal: you are ready" in help_text and "Deal now: deal without waiting for" in help_text
+        assert '"Next deal" says you are ready' in help_text and '"Deal now" deals without waiting for' in help_text
         assert "Casey" in help_text and casey.locator("#ready-help").count() == 0
         host.get_by_role("button", name="Next deal").click()
         host.wait_for_function("() => document.getElementById('ready-line').textContent.includes('Casey')")
         assert "Alex" not in host.text_content("#ready-line")
         host.wait_for_function("() => !document.getElementById('ready-help').textContent.includes('Next deal:')")
-        assert "Deal now: deal without waiting for Casey." == host.text_content("#ready-help")
+        assert '"Deal now" deals without waiting for Casey.' == host.text_content("#ready-help")
         assert host.get_attribute("#table", "data-phase") == "between-deals"
         host.screenshot(path=str(screenshots / "friends-ready.png"))
         # The host deals now: the pages that asked close their result; Casey, still reading,
@@ -425,7 +425,7 @@ def test_rematch_is_followed_by_every_page(browser, served, screenshots):
                                    timeout=90_000)
         # The host may start the new match before everyone is ready ("Start now").
         assert host.get_by_role("button", name="Start now").is_visible()
-        assert "Start now: start without waiting for" in host.text_content("#ready-help")
+        assert '"Start now" starts it without waiting for' in host.text_content("#ready-help")
         blair.get_by_role("button", name="Play again").click()
         blair.wait_for_function("() => (document.getElementById('ready-line')?.textContent || '').includes('Alex')")
         host.wait_for_function("() => (document.getElementById('ready-line')?.textContent || '').includes('Ready: Blair')")

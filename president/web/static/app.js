@@ -1012,6 +1012,9 @@ function passBubbles() {
 function onState(state) {
   const before = app.state;
   app.state = state;
+  // A start-screen notice (a practice round ended by a reload, a bad link) is about the
+  // game before this one: it goes when this one's table first shows.
+  if (before === null) notice("");
   show("table");
   if (app.pauseCheck) {
     app.pauseCheck = false;
@@ -1450,12 +1453,15 @@ function renderSeats() {
       meta.append(" ", t);
     }
     li.append(head, meta);
-    const backs = document.createElement("span");
-    backs.className = "backs";
-    backs.setAttribute("aria-hidden", "true");
-    for (let i = 0; i < Math.min(seat.cards, 5); i++) backs.insertAdjacentHTML("beforeend", '<span class="back"></span>');
-    backs.insertAdjacentHTML("beforeend", `<span class="count">${seat.cards}</span>`);
-    li.append(backs);
+    // Cards held, as backs and a number; none once out (a lone "0" read like a score).
+    if (seat.cards > 0 || !seat.place) {
+      const backs = document.createElement("span");
+      backs.className = "backs";
+      backs.setAttribute("aria-hidden", "true");
+      for (let i = 0; i < Math.min(seat.cards, 5); i++) backs.insertAdjacentHTML("beforeend", '<span class="back"></span>');
+      backs.insertAdjacentHTML("beforeend", `<span class="count">${seat.cards}</span>`);
+      li.append(backs);
+    }
     const status = [];
     if (seat.place) {
       const badge = document.createElement("span");
@@ -1981,8 +1987,8 @@ function readyControls(body, actions, type, label, forceLabel) {
     help.id = "ready-help";
     help.className = "ready-help";
     const what = type === "rematch" ? "the new match" : "the next deal";
-    if (!mine) help.append(`${label}: you are ready; ${what} starts when everyone is. `);
-    help.append(`${forceLabel}: ${type === "rematch" ? "start" : "deal"} without waiting for `, ...list(waiting), ".");
+    if (!mine) help.append(`"${label}" says you are ready: ${what} starts once everyone is. `);
+    help.append(`"${forceLabel}" ${type === "rematch" ? "starts it" : "deals"} without waiting for `, ...list(waiting), ".");
     body.append(help);
   }
 }
