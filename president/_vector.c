@@ -977,6 +977,11 @@ static PyObject *py_sample(PyObject *self, PyObject *args) {
     Py_ssize_t i, n;
     long result = 0;
     if (!PyArg_ParseTuple(args, "OOO", &m_obj, &u_obj, &o_obj)) return NULL;
+    {   /* PRESIDENT_PURE=1 asks for the Python statement: None, nothing written (read here,
+           at each call, as os.environ's changes reach the C environment) */
+        const char *pure = getenv("PRESIDENT_PURE");
+        if (pure != NULL && strcmp(pure, "1") == 0) Py_RETURN_NONE;
+    }
     if (PyObject_GetBuffer(u_obj, &u, PyBUF_C_CONTIGUOUS) < 0) return NULL;
     n = u.len / 8;
     if (u.itemsize != 8 || u.len != 8 * n) {
@@ -1035,7 +1040,7 @@ static PyMethodDef module_methods[] = {
     {"sample", py_sample, METH_VARARGS,
      "sample(masks, u, out) -> int: for each row i of masks (int8, N x 66) write to out[i] "
      "(int64) its floor(u[i] * k)-th legal action, k the row's legal count; -1 - i for the "
-     "first row with none, else 0."},
+     "first row with none, else 0. None (nothing written) when PRESIDENT_PURE is 1."},
     {"direct", py_direct, METH_NOARGS,
      "direct() -> bool: whether generators of random.Random are read and written in their "
      "own memory (proved at import; else through getstate()/setstate())."},

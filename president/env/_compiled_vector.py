@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import random
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -61,15 +61,20 @@ def _layout_agrees() -> bool:
 BUILT: bool = _layout_agrees()
 
 
+#: The C sampler of a build that has one and agrees with this layout, else ``None``.
+_SAMPLE: Callable[..., Any] | None = getattr(_ext, "sample", None) if BUILT else None
+
+
 def sample(masks: np.ndarray, u: np.ndarray, out: np.ndarray) -> int | None:
     """:func:`president.env.vector.sample_legal` in C: ``out[i]`` (int64) becomes the
     ``floor(u[i] * k)``-th legal action of row ``i`` of ``masks`` (int8 ``(N, 66)``,
     C-contiguous), ``k`` its count of legal actions. Returns ``-1 - i`` for the first row
     with none, else 0; ``None`` when the built core lacks it or ``PRESIDENT_PURE`` is ``1``
     (then nothing is written)."""
-    if not BUILT or not hasattr(_ext, "sample") or os.environ.get("PRESIDENT_PURE") == "1":
+    if _SAMPLE is None:
         return None
-    return int(_ext.sample(masks, u, out))
+    done = _SAMPLE(masks, u, out)   # None under PRESIDENT_PURE=1 (the C reads it each call)
+    return None if done is None else int(done)
 
 
 def unsupported(rules: Rules, episode: str) -> str | None:

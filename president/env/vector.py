@@ -138,6 +138,10 @@ class VectorEnv:
         if self.backend == "compiled":
             self.tables: list[Table] = []
             self._compiled = _compiled_vector.CompiledTables(self.num_envs, self.rules, reward)
+            # a one-deal episode always ends in full: one read-only array of N False serves
+            # every step's truncated
+            self._never_truncated = np.zeros(self.num_envs, dtype=np.bool_)
+            self._never_truncated.flags.writeable = False
         else:
             self.tables = [first] + [Table(made, episode=episode, reward=reward,
                                            max_deals=max_deals)
@@ -255,7 +259,8 @@ class VectorEnv:
             raise RuntimeError("call reset() before step()")
         n = self.num_envs
         acts = np.asarray(actions)
-        if acts.shape != (n,) or not np.issubdtype(acts.dtype, np.integer):
+        if acts.shape != (n,) or (acts.dtype is not _INT64
+                                  and not np.issubdtype(acts.dtype, np.integer)):
             raise ValueError(f"actions must be {n} whole numbers (shape ({n},)), one action "
                              f"index per table; got shape {acts.shape} of {acts.dtype}")
         if self._compiled is not None:
@@ -292,7 +297,9 @@ class VectorEnv:
         n = self.num_envs
         # an unsigned number past int64 is no index either: cap it at 66, which the core
         # refuses (the message names the number given)
-        if acts.dtype.kind == "u":
+        if acts.dtype is _INT64 and acts.flags.c_contiguous:
+            acts64 = acts       # sample_legal's own output: as it is
+        elif acts.dtype.kind == "u":
             acts64 = np.minimum(acts, NUM_ACTIONS).astype(np.int64)
         else:
             acts64 = np.ascontiguousarray(acts, dtype=np.int64)
@@ -304,8 +311,13 @@ class VectorEnv:
             raise IllegalAction("illegal-index",
                                 f"table {i}: {_compiled_vector.refusal(acts[i].item())}")
         obs, masks, who = compiled.observe(observations)
-        return (obs, rewards, ended, np.zeros(n, dtype=np.bool_),
+        return (obs, rewards, ended, self._never_truncated,
                 {"action_mask": masks, "player": who})
+
+
+_INT8 = np.dtype(np.int8)
+_INT64 = np.dtype(np.int64)
+_FLOAT64 = np.dtype(np.float64)
 
 
 def _sample_numpy(masks: np.ndarray, u: np.ndarray) -> np.ndarray:
@@ -340,15 +352,21 @@ def sample_legal(masks: np.ndarray, rng: np.random.Generator | None = None) -> n
         ValueError: ``masks`` is not of shape ``(N, 66)`` (N >= 0), or a row has no legal
             action (the first such row is named).
     """
-    masks = np.asarray(masks)
-    if masks.ndim != 2 or masks.shape[1] != NUM_ACTIONS:
-        raise ValueError(f"masks must have shape (N, {NUM_ACTIONS}), one action mask per "
-                         f"table; got shape {masks.shape}")
-    n = masks.shape[0]
+    if type(masks) is np.ndarray and masks.dtype is _INT8 and masks.ndim == 2 \
+            and masks.shape[1] == NUM_ACTIONS and masks.flags.c_contiguous:
+        rows = masks            # as the environment returns them: no copy, no conversion
+    else:
+        masks = np.asarray(masks)
+        if masks.ndim != 2 or masks.shape[1] != NUM_ACTIONS:
+            raise ValueError(f"masks must have shape (N, {NUM_ACTIONS}), one action mask per "
+                             f"table; got shape {masks.shape}")
+        rows = np.ascontiguousarray(masks, dtype=np.int8)
+    n = rows.shape[0]
     if rng is None:
         rng = np.random.default_rng()
-    u = np.asarray(rng.random(n), dtype=np.float64)
-    rows = np.ascontiguousarray(masks, dtype=np.int8)
+    u = rng.random(n)
+    if type(u) is not np.ndarray or u.dtype is not _FLOAT64:
+        u = np.asarray(u, dtype=np.float64)
     out = np.empty(n, dtype=np.int64)
     done = _compiled_vector.sample(rows, u, out)
     if done is None:
