@@ -364,9 +364,9 @@ def sample_legal(masks: np.ndarray, rng: np.random.Generator | None = None) -> n
     n = rows.shape[0]
     if rng is None:
         rng = np.random.default_rng()
-    u = rng.random(n)
-    if type(u) is not np.ndarray or u.dtype is not _FLOAT64:
-        u = np.asarray(u, dtype=np.float64)
+    u: np.ndarray = np.asarray(rng.random(n))      # already an array: no copy
+    if u.dtype is not _FLOAT64:
+        u = u.astype(np.float64)
     out = np.empty(n, dtype=np.int64)
     done = _compiled_vector.sample(rows, u, out)
     if done is None:
