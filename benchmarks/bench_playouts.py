@@ -12,7 +12,9 @@ machine slow them less than a wall clock would, though a busy machine still lowe
 
 Rows: the headline (``house``, 4 players, random policy; issue 12's target is at least
 500,000 compiled deals per CPU second), then the greedy policy (the simple player's idea)
-and other table sizes and options for context. ``compiled`` is ``null`` when the extension
+and other table sizes and options for context. Then, in the same run, the checked public
+API (``president bench``'s figure; issue 12's target 5,000 deals per CPU second), read
+against the same peer as a ratio too. ``compiled`` is ``null`` when the extension
 is not built or ``PRESIDENT_PURE=1``.
 
     .venv/bin/python benchmarks/bench_playouts.py [--seconds S] [--json] [--strict]
@@ -47,6 +49,21 @@ TARGET_COMPILED_DEALS_PER_CPU_SECOND = 500_000
 #: issue measured 28,248 games per CPU second of it next to its 500,000 (about 17.7x).
 TARGET_RATIO_TO_CRAZY_EIGHTS = 500_000 / 28_248
 PEERS = [("crazy_eights", {"players": 4}), ("dou_dizhu", {})]
+#: Issue 12's target for the checked public API (``president.bench``: ``legal_actions`` and
+#: the checked ``act`` at every decision), and the same as a ratio to crazy_eights, which the
+#: issue measured at 28,248 next to it.
+TARGET_CHECKED_DEALS_PER_CPU_SECOND = 5_000
+TARGET_CHECKED_RATIO_TO_CRAZY_EIGHTS = 5_000 / 28_248
+
+
+def checked_api(seconds: float) -> dict:
+    """Random full deals through the checked public API per CPU second (``house``, 4
+    players): :func:`president.bench.measure`, the figure ``president bench`` prints."""
+    from president.bench import measure
+    r = measure(Rules.preset("house"), seconds=seconds)
+    return {"deals_per_cpu_second": round(r.cpu_deals_per_second, 1),
+            "us_per_decision": round(1e6 * r.cpu_seconds / max(r.decisions, 1), 2),
+            "deals": r.deals}
 
 ROWS = [  # (rules, players, policy); the first row is the headline
     ("house", 4, "random"),
@@ -108,8 +125,11 @@ def main(argv: list[str] | None = None) -> int:
     head = rows[0]["compiled"]
     met = None if head is None else \
         head["deals_per_cpu_second"] >= TARGET_COMPILED_DEALS_PER_CPU_SECOND
+    checked = checked_api(max(args.seconds, 1.0))
     peers = [] if args.no_peers else [peer(n, p, args.seconds) for n, p in PEERS]
     eights = peers[0] if peers else None
+    checked_ratio = (round(checked["deals_per_cpu_second"] / eights["games_per_cpu_second"], 3)
+                     if eights else None)
     ratio = (round(head["deals_per_cpu_second"] / eights["games_per_cpu_second"], 1)
              if head and eights else None)
     report = {"rows": rows, "compiled_available": compiled.AVAILABLE,
@@ -119,7 +139,14 @@ def main(argv: list[str] | None = None) -> int:
                          "ratio_to_crazy_eights": ratio,
                          "ratio_target": round(TARGET_RATIO_TO_CRAZY_EIGHTS, 1),
                          "ratio_met": None if ratio is None
-                         else ratio >= TARGET_RATIO_TO_CRAZY_EIGHTS}}
+                         else ratio >= TARGET_RATIO_TO_CRAZY_EIGHTS},
+              "checked_api": {**checked, "target": TARGET_CHECKED_DEALS_PER_CPU_SECOND,
+                              "met": checked["deals_per_cpu_second"]
+                              >= TARGET_CHECKED_DEALS_PER_CPU_SECOND,
+                              "ratio_to_crazy_eights": checked_ratio,
+                              "ratio_target": round(TARGET_CHECKED_RATIO_TO_CRAZY_EIGHTS, 3),
+                              "ratio_met": None if checked_ratio is None
+                              else checked_ratio >= TARGET_CHECKED_RATIO_TO_CRAZY_EIGHTS}}
     if args.json:
         print(json.dumps(report, indent=2))
     else:
@@ -151,6 +178,18 @@ def main(argv: list[str] | None = None) -> int:
                   f"{TARGET_RATIO_TO_CRAZY_EIGHTS * eights['games_per_cpu_second']:,.0f} "
                   f"deals per CPU second on this machine today): "
                   f"{'met' if ratio >= TARGET_RATIO_TO_CRAZY_EIGHTS else 'MISSED'}.")
+        goal = TARGET_CHECKED_RATIO_TO_CRAZY_EIGHTS
+        line = (f"Checked public API (president bench: house, 4 players, random, legal_actions "
+                f"and the checked act at every decision): {checked['deals_per_cpu_second']:,.0f} "
+                f"deals per CPU second ({checked['us_per_decision']} us a decision); issue 12's "
+                f"target {TARGET_CHECKED_DEALS_PER_CPU_SECOND:,}: "
+                f"{'met' if report['checked_api']['met'] else 'MISSED'}")
+        if checked_ratio is not None:
+            line += (f"; as a ratio to crazy_eights in this run {checked_ratio:.3f}x (the target "
+                     f"as a ratio: {goal:.3f}x, {goal * eights['games_per_cpu_second']:,.0f} "
+                     f"deals per CPU second on this machine today): "
+                     f"{'met' if checked_ratio >= goal else 'MISSED'}")
+        print(line + ".")
     return 1 if args.strict and not met else 0
 
 

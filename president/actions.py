@@ -258,3 +258,17 @@ ALL_SUBSETS: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
           for nib in range(16))
     for r in range(13))
 del _SUBSETS
+
+# Two ranks at a time, for listing from a hand's bits eight at a time: PAIR_ALL[r][b] is
+# ALL_SUBSETS of rank r for the low nibble of b, then of rank r + 1 for its high nibble;
+# PAIR_BY_COUNT[k][r][b] the same from SUBSETS_BY_COUNT[.][.][k] (r + 1 past the two: none).
+PAIR_ALL: tuple[tuple[tuple[Play, ...], ...], ...] = tuple(
+    tuple(ALL_SUBSETS[r][b & 15] + (ALL_SUBSETS[r + 1][b >> 4] if r < 12 else ())
+          for b in range(256))
+    for r in range(13))
+PAIR_BY_COUNT: tuple[tuple[tuple[tuple[Play, ...], ...], ...], ...] = tuple(
+    tuple(tuple(SUBSETS_BY_COUNT[r][b & 15][k]
+                + (SUBSETS_BY_COUNT[r + 1][b >> 4][k] if r < 12 else ())
+                for b in range(256))
+          for r in range(13))
+    for k in range(5))

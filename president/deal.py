@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from .actions import ALL_SUBSETS, PASS, SUBSETS_BY_COUNT, Give, Pass, Play
+from .actions import PAIR_ALL, PAIR_BY_COUNT, PASS, Give, Pass, Play
 from .cards import DECK_MASK, Card, cards_from_mask, format_mask
 from .errors import IllegalAction, shown
 from .events import DealEnded, Event, Passed, PileCleared, Played, WentOut, title_for_place
@@ -230,19 +230,23 @@ class Deal:
         hand = self.hands[seat]
         need = k.need
         acts: list[Play | Pass] = []
+        # two ranks (eight bits of the hand) at a time, low to high, until none is left
         if need == 0:
-            for r in range(13):
-                nib = (hand >> (r << 2)) & 15
-                if nib:
-                    acts.extend(ALL_SUBSETS[r][nib])
+            table = PAIR_ALL
+            r = 0
+        else:
+            ranks = FOLLOW_RANKS[k.reversed][k.strict][k.top]
+            r = ranks.start
+            hand = (hand >> (r << 2)) & ((1 << ((ranks.stop - r) << 2)) - 1)
+            table = PAIR_BY_COUNT[need]
+        while hand:
+            byte = hand & 255
+            if byte:
+                acts.extend(table[r][byte])
+            hand >>= 8
+            r += 2
+        if need == 0:
             return acts
-        ranks = FOLLOW_RANKS[k.reversed][k.strict][k.top]
-        hand >>= ranks.start << 2
-        for r in ranks:
-            nib = hand & 15
-            hand >>= 4
-            if nib:
-                acts.extend(SUBSETS_BY_COUNT[r][nib][need])
         acts.append(PASS)
         return acts
 
