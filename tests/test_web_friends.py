@@ -147,6 +147,19 @@ def test_an_away_friend_gets_the_stand_in_after_the_grace_period_and_the_seat_ba
         assert moved >= 1 and said == [f"Blair has their seat back (the computer made {moved} "
                                        f"move{'s' if moved != 1 else ''} for them)."]
         assert (1, "returned") in pages[0].presence()
+        # Blair's log says the computer made those moves for them, not "You play"; the
+        # others read them as Blair's.
+        log = back.last("log")["events"]
+        blair = table.seat_of(1)
+        for_you = [e["text"] for e in log if e["kind"] in ("played", "passed")
+                   and e["seat"] == blair and e["text"].startswith("The computer (for you) ")]
+        assert len(for_you) == moved, (for_you, moved)
+        assert all(t.startswith(tuple(f"The computer (for you) {verb} " for verb in
+                                      ("plays", "passes", "leads")))
+                   or t == "The computer (for you) passes." for t in for_you), for_you
+        other = [e["text"] for e in pages[0].got if e.get("kind") in ("played", "passed")
+                 and e.get("seat") == blair]
+        assert other and not any("for you" in t for t in other)
         hand = back.last("state")["hand"]
         assert hand == [str(c) for c in table.match.deal.hand(table.seat_of(1))]
         assert watch.leaks == []
@@ -346,6 +359,10 @@ def test_the_turn_timer_moves_once_for_an_idle_friend_who_keeps_the_seat():
         await until_settled(table)
         assert len(table.log) > actions and table.log[actions][0] == seat   # the stand-in moved
         assert idle not in table.standins            # one move, the seat stays theirs
+        # the idle player's own page, live: the computer moved for them
+        moved = [m["text"] for m in pages[idle].got if m.get("kind") in ("played", "passed")
+                 and m.get("seat") == seat]
+        assert moved and moved[-1].startswith("The computer (for you) "), moved
     run_async(go)
 
 

@@ -289,6 +289,10 @@ def readable(message: str, names: Sequence[str], seat: int) -> str:
     return re.sub(r"seat (\d+)('s)?", name, message)
 
 
+FOR_YOU = "The computer (for you)"
+"""Who a sentence names for an action a computer took for the reader's own seat."""
+
+
 def reader_for(seat: int, names: Sequence[str], player_names: Sequence[str]) -> Reader:
     """The :class:`~president.narration.Reader` of :func:`event_message` for ``seat`` (make it
     once for several events of one deal and pass it as ``reader``)."""
@@ -300,7 +304,7 @@ def reader_for(seat: int, names: Sequence[str], player_names: Sequence[str]) -> 
 def event_message(event: Event, seat: int, names: Sequence[str], players: int,
                   player_names: Sequence[str], leader: int | None = None,
                   rules: Rules | None = None, held: int | None = None,
-                  reader: Reader | None = None) -> dict[str, Any]:
+                  reader: Reader | None = None, for_you: bool = False) -> dict[str, Any]:
     """One event as ``seat`` may see it (:func:`visible_to`), with a sentence for that reader
     (:func:`president.narration.narrate`, the terminal's words too; a heading such as "Deal 2"
     starts the sentence: ``"Deal 2: Robin deals. You lead the first pile."``).
@@ -320,10 +324,20 @@ def event_message(event: Event, seat: int, names: Sequence[str], players: int,
             place (last).").
         reader: :func:`reader_for` of ``seat``, ``names`` and ``player_names``, if already
             made (the same for every event of one deal).
+        for_you: the event is an action a computer took for the reader's own seat (the
+            stand-in of an away friend, or the turn timer): its sentence names
+            :data:`FOR_YOU` as the actor ("The computer (for you) plays a single ace
+            (A♥)."), not "You play".
     """
     ev = visible_to(event, seat)
     if reader is None:
         reader = reader_for(seat, names, player_names)
+    actor = ev.giver if isinstance(ev, Exchanged) else \
+        ev.seat if isinstance(ev, (Played, Passed)) else None
+    if for_you and actor == seat:
+        said = list(reader.names)
+        said[seat] = FOR_YOU
+        reader = Reader(tuple(said), None, symbols=reader.symbols, player=reader.player)
     text = narrate(ev, reader, leader=leader, rules=rules, player_names=player_names).full
     if isinstance(ev, Dealt):
         return {"type": "event", "kind": "dealt", "deal": ev.deal_number, "dealer": ev.dealer,

@@ -62,6 +62,7 @@ class ComputerPlayers(TableState):
             action = self._bot_of(player).act(m.observation(seat))
             events = m.act(seat, action)
             self._count_standin(player)
+            self._note_acted_for(player, events)
             self._accept([seat, str(action)])
             self._collect(events)
             batch.extend(events)
@@ -101,6 +102,7 @@ class ComputerPlayers(TableState):
                             return
                     events = m.act(seat, action)
                     self._count_standin(player)
+                    self._note_acted_for(player, events)
                     self._accept([seat, str(action)])
                     self._collect(events)
                     batch.extend(events)
@@ -182,6 +184,7 @@ class ComputerPlayers(TableState):
                 action = self._standin_bot(player).act(m.observation(seat))
                 events = m.act(seat, action)
                 self.standin_moves[player] = self.standin_moves.get(player, 0) + 1
+                self._note_acted_for(player, events)
                 await self._acted(seat, action, events)
         self.kick()
 

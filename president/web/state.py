@@ -171,6 +171,10 @@ class TableState:
         table)."""
         self._standin_bots: dict[int, Any] = {}
         self.standin_moves: dict[int, int] = {}
+        self.acted_for: set[int] = set()
+        """Positions in this match's events of the actions a computer took for a human's
+        seat (the stand-in, or the turn timer): that human's log says so ("The computer
+        (for you) plays ..."), not "You play". Kept in memory only (a restart forgets it)."""
         """Moves the stand-in made for each friend since they last had their seat."""
         self._timer: asyncio.TimerHandle | None = None
         self._timer_key: tuple[int, int, str] | None = None
@@ -433,6 +437,10 @@ class TableState:
         ``batch``) gets them as one ``{"type": "batch", "messages": [...]}``."""
         await self._save()
         m = self.match
+        # where the batch sits in the match's events (it is their tail), for acted_for
+        base = len(m.events) - len(events)
+        if base < 0 or any(a is not b for a, b in zip(m.events[base:], events)):
+            base = -len(events) - 1     # not the tail: no event is marked
         for player in self.humans:
             if not self.humans[player].connections and self.on_send is None:
                 continue
@@ -446,8 +454,8 @@ class TableState:
                                         rules=self.rules,
                                         held=m.deal.counts[ev.finish_order[-1]]
                                         if isinstance(ev, DealEnded) and ev.finish_order else None,
-                                        reader=reader)
-                        for ev in events]
+                                        reader=reader, for_you=base + i in self.acted_for)
+                        for i, ev in enumerate(events)]
             messages.append(self.state_for(player))
             if self.on_send is not None:
                 for message in messages:
@@ -525,7 +533,8 @@ class TableState:
         names: list[str] = []
         leader = None
         counts: list[int] = []   # cards held by seat, followed through the deal's events
-        for ev in m.events:
+        acted_for = self.acted_for
+        for i, ev in enumerate(m.events):
             if isinstance(ev, Dealt):
                 deal += 1
                 seating, leader = self.deal_seats[min(deal, len(self.deal_seats) - 1)]
@@ -541,12 +550,19 @@ class TableState:
                                          leader=leader if isinstance(ev, Dealt) else None,
                                          rules=self.rules,
                                          held=counts[ev.finish_order[-1]]
-                                         if isinstance(ev, DealEnded) and ev.finish_order else None))
+                                         if isinstance(ev, DealEnded) and ev.finish_order else None,
+                                         for_you=i in acted_for))
         if self.kind == "practice":  # seed 003: one standalone deal, no match winner
             lines = [e for e in lines if e["kind"] != "match-ended"]
         if self.lobby:               # the waiting room: nothing dealt yet to anyone's view
             lines = []
         return {"type": "log", "deal": m.deal_number, "events": lines}
+
+    def _note_acted_for(self, player: int, events: Sequence[Event]) -> None:
+        """A computer just took an action for ``player`` (its events ``events``, the tail of
+        the match's): if ``player`` is a human's seat, remember where (:attr:`acted_for`)."""
+        if player in self.humans and events:
+            self.acted_for.add(len(self.match.events) - len(events))
 
     def _new_match(self) -> None:
         """A rematch: a new match with the same seats, names and rules at this table (the
@@ -556,6 +572,7 @@ class TableState:
         self.match = Match(self.rules, list(self.names), seed=seed, deal_seed_bits=self.deal_seed_bits)
         self.deals = []
         self.deal_seats = []
+        self.acted_for.clear()
         self.ready.clear()
         self._standin_bots.clear()
         for p, level in enumerate(self.levels):
