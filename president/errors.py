@@ -33,6 +33,21 @@ def shown(value: Any, limit: int = SHOWN_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + "…"
 
 
+def shown_field(part: Any) -> str:
+    """One step of a validation error's location (a field's name, or an index) for an error
+    message, cut as :func:`shown` cuts. The fields this project reads are ASCII names; a
+    name the sender made up (an extra field) may draw nothing or stack marks, so any other
+    name is written with escapes, every character outside printable ASCII shown as code.
+
+    >>> print(shown_field("cards"), shown_field(0), shown_field("\u3164x"), shown_field("a\u202e"))
+    cards 0 \u3164x a\u202e
+    """
+    text = str(part)
+    if not (text.isascii() and text.isprintable()):
+        text = ascii(text)[1:-1]
+    return text if len(text) <= SHOWN_CHARS else text[:SHOWN_CHARS] + "…"
+
+
 class PresidentError(ValueError):
     """Base of every error raised by the engine.
 

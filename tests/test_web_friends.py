@@ -247,6 +247,43 @@ def test_a_host_who_leaves_a_paused_table_does_not_hold_the_friends():
     run_async(go)
 
 
+class ClosedAfterSending(Page):
+    """A page that closed right after its last message: every send to it fails."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gone = False
+
+    async def send(self, message: dict) -> None:
+        if self.gone:
+            raise ConnectionResetError("the page has closed")
+        await super().send(message)
+
+
+def test_a_page_that_closes_right_after_a_message_still_leaves():
+    """A re-attack found that a socket a failed send had already dropped was never marked as
+    gone when its handler then left: no "left", the host's pause never ended, no stand-in.
+    Leaving after such a drop now does everything a plain close does."""
+    async def go():
+        tables = make_tables()
+        table = friends_table(tables, grace_seconds=1)
+        host, friend = ClosedAfterSending(), Page()
+        await table.join(0, host)
+        await table.join(1, friend)
+        await table.handle(0, host, P.StartMsg(type="start"))
+        host.gone = True                         # the pause is its last message
+        await table.handle(0, host, P.PauseMsg(type="pause"))
+        assert table.paused and not table.humans[0].connections   # dropped by the failed send
+        table.leave(0, host)                     # then its handler leaves
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if not table.paused:
+                break
+        assert not table.paused and (0, "left") in friend.presence()
+        table.close()
+    run_async(go)
+
+
 async def play_out_deal(table: Table, pages: dict, rng: random.Random) -> None:
     for _ in range(400):
         await until_settled(table)

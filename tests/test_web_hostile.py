@@ -201,6 +201,8 @@ def test_a_join_after_a_little_junk_still_works(client):
     json.dumps({"type": "hello", "table": "t" * 300_000, "token": "k" * 32}),
     json.dumps({"type": "\u202e" + "z" * 100}),
     json.dumps({"type": "pass", "\u202eevil\u0000": 1}),     # an extra field's own name
+    json.dumps({"type": "pass", "\u3164\u3164": 1}),          # a name that draws nothing
+    json.dumps({"type": "pass", "x" + "\u0301" * 39: 1}),      # a stack of marks
 ])
 def test_errors_quote_at_most_a_short_excerpt(client, raw):
     with client.websocket_connect(WS) as ws:
@@ -208,7 +210,7 @@ def test_errors_quote_at_most_a_short_excerpt(client, raw):
         reply = ws.receive_json()
     assert reply["type"] == "error" and reply["reason"] == "bad-message"
     assert len(reply["message"]) < 300, len(reply["message"])
-    assert "\u202e" not in reply["message"] and "\x00" not in reply["message"]
+    assert not any(ch in reply["message"] for ch in "\u202e\x00\u3164\u0301")
     for letter in "xyzt":
         assert letter * (P.EXCERPT_CHARS + 1) not in reply["message"]
 
@@ -1051,3 +1053,12 @@ def test_per_address_limits_count_an_ipv6_network_as_one_client():
     assert guard.client_key("198.51.100.4") == "198.51.100.4"
     assert guard.client_key("::1") == "::1" and guard.client_key(None) is None
     assert guard.client_key("fe80::1%eth0") == "fe80::/64"
+
+
+def test_http_refusals_escape_a_made_up_field_name(client):
+    """A re-attack found extra field names that draw nothing (U+3164) echoed raw in a 422."""
+    r = client.post("/api/tables", json={"kind": "practice", "\u3164\u2800": 1})
+    assert r.status_code == 422
+    message = r.json()["message"]
+    assert "\u3164" not in message and "\u2800" not in message
+    assert "\\u3164\\u2800" in message

@@ -856,11 +856,17 @@ def test_a_stored_table_is_rebuilt_only_for_its_own_seat_token(tmp_path, monkeyp
     with TestClient(app) as c:
         tables = c.app.state.tables
         info = new_table(c, kind="match", preset="house", players=4, seed=2)
+        snapshot = tables.get(info["table"]).snapshot()
+        rebuilt.clear()
         tables.tables.clear()                       # on disk only, as after a restart
         with c.websocket_connect("/ws") as ws:
             for wrong in ("A" * 22, info["token"][:-1] + "x"):
                 ws.send_json({"type": "hello", "table": info["table"], "token": wrong})
                 assert ws.receive_json()["reason"] == "unknown-table"
+            # nor with the table's own sealed record beside a wrong token
+            ws.send_json({"type": "hello", "table": info["table"], "token": "B" * 22,
+                          "snapshot": snapshot})
+            assert ws.receive_json()["reason"] == "unknown-table"
             assert rebuilt == [] and info["table"] not in tables.tables
             state = join(c, ws, info)
             assert rebuilt == [info["table"]] and state["you"]["player"] == 0
@@ -868,6 +874,35 @@ def test_a_stored_table_is_rebuilt_only_for_its_own_seat_token(tmp_path, monkeyp
         with c.websocket_connect("/ws") as ws:
             join(c, ws, info)
         assert rebuilt == [info["table"]]
+
+
+def test_a_table_being_rebuilt_is_not_forgotten_under_its_waiting_page(tmp_path):
+    """A re-attack found the idle expiry deleting a stored table while a hello was
+    rebuilding it: the page then played on a table the store no longer had (its actions
+    written without a table row). A table being rebuilt is in use; and a rebuilt table the
+    store no longer holds is not put back into play."""
+    import asyncio as _asyncio
+    import time as _time
+    from president.web.app import create_app as make
+    app = make(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)
+    with TestClient(app) as c:
+        tables = c.app.state.tables
+        info = new_table(c, kind="match", preset="house", players=4, seed=2)
+        tables.tables.clear()
+        loop = _asyncio.new_event_loop()
+        try:
+            tables._rebuilding[info["table"]] = loop.create_future()   # a hello is waiting
+            tables.idle_seconds = tables.unjoined_seconds = 0
+            _time.sleep(0.01)
+            tables._sweep(force=True)
+            assert info["table"] in tables.store
+            del tables._rebuilding[info["table"]]
+            built = tables._rebuild(info["table"])
+            tables.store.remove(info["table"])                          # gone meanwhile
+            assert tables._settle_rebuilt(info["table"], built) is None
+            assert info["table"] not in tables.tables
+        finally:
+            loop.close()
 
 
 def test_a_table_stops_dealing_at_its_most_actions(tmp_path, monkeypatch):

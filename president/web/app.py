@@ -46,6 +46,7 @@ from starlette.requests import ClientDisconnect
 from starlette.types import Scope
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from ..errors import shown_field
 from ..lessons import LESSONS, MAX_MOVE_CHARS, LessonError
 from ..players import register_level
 from ..rules import OPTION_HELP, PRESETS, TWISTS, Rules, describe_items
@@ -296,8 +297,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     async def bad_request(request: Request, exc: RequestValidationError) -> JSONResponse:
         errors = exc.errors()
         first = errors[0] if errors else {"loc": (), "msg": "bad request"}
-        where = ".".join(str(p) for p in first.get("loc", ())[1:]) or "body"
-        return guard.refusal(422, "bad-request", f"{P.excerpt(where)[1:-1]}: "
+        where = ".".join(shown_field(p) for p in first.get("loc", ())[1:])[:80] or "body"
+        return guard.refusal(422, "bad-request", f"{where}: "
                              f"{P.excerpt(first.get('msg'), 120)[1:-1]}; send JSON such as "
                              '{"kind": "match", "preset": "house", "players": 4}')
 
@@ -496,7 +497,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                     found = await tables.get_async(msg.table, msg.token)
                     if found is None and msg.snapshot:
                         try:
-                            found = tables.restore(msg.snapshot, msg.table)
+                            found = tables.restore(msg.snapshot, msg.table,
+                                                   rebuild_stored=False)
                         except TableError as e:
                             bad_hellos += 1
                             await conn.send(P.error_message(e.reason, e.message))

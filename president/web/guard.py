@@ -31,6 +31,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import JSONResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from ..errors import shown_field
 from .protocol import excerpt
 
 __all__ = ["AnswerHeaders", "EarlyRefusal", "BodyLimit", "HostCheck", "SocketPath", "BodyTooLarge", "refusal", "allowed_hosts_for",
@@ -409,6 +410,6 @@ def read_json(raw: bytes, model: type[BaseModel] | None, example: str) -> Any:
     except ValidationError as e:
         errors = e.errors()
         first = errors[0] if errors else {"loc": (), "msg": "bad request"}
-        where = ".".join(str(p) for p in first.get("loc", ())) or "body"
-        return refusal(422, "bad-request", f"{excerpt(where)[1:-1]}: "
+        where = ".".join(shown_field(p) for p in first.get("loc", ()))[:80] or "body"
+        return refusal(422, "bad-request", f"{where}: "
                        f"{excerpt(first.get('msg'), 120)[1:-1]}; {example}")

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from .. import kernel
 from ..actions import PASS, Give, Pass, Play
 from ..cards import CARDS, Card, Rank
-from ..errors import SHOWN_CHARS, shown
+from ..errors import SHOWN_CHARS, shown, shown_field
 from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, PileCleared, Passed,
                       Played, WentOut, title_for_place, visible_to)
 from ..narration import Reader, card_label, left_holding, narrate
@@ -181,14 +181,6 @@ def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
     return shown(value if isinstance(value, str) else shown(value, limit), limit)
 
 
-def _field(part: Any) -> str:
-    """One step of a validation error's location, for an error message: a field's name may be
-    the sender's own (an extra field), so invisible and control characters are escaped, as
-    in every quoted input."""
-    text = str(part)
-    return text if text.isprintable() else repr(text)[1:-1]
-
-
 class MessageError(ValueError):
     """A browser message that is not valid protocol; ``message`` says what was wrong and what
     would be right."""
@@ -229,7 +221,7 @@ def parse_client(raw: str | bytes) -> Any:
         raise MessageError(f"bad {excerpt(data['type'])} message: it nests too deeply") from None
     except ValidationError as e:
         first = e.errors()[0]
-        where = _cut(".".join(_field(p) for p in first["loc"][1:]) or "type")
+        where = _cut(".".join(shown_field(p) for p in first["loc"][1:]) or "type")
         if first["type"] == "union_tag_invalid":
             raise MessageError(f"unknown message type {excerpt(data['type'])}; types are {_TYPES}") from None
         hint = ""

@@ -171,6 +171,10 @@ class TableState:
         table)."""
         self._standin_bots: dict[int, Any] = {}
         self.standin_moves: dict[int, int] = {}
+        self._dropped: set[Any] = set()
+        """Sockets a failed send took out of their seat's pages before their own handler
+        called ``leave`` (which must still see that the seat had them: it is where "left",
+        the host's pause and the stand-in's timer are handled)."""
         self.acted_for: set[int] = set()
         """Positions in this match's events of the actions a computer took for a human's
         seat (the stand-in, or the turn timer): that human's log says so ("The computer
@@ -429,7 +433,13 @@ class TableState:
             try:
                 await conn.send(message)
             except Exception:  # a closed socket: forget it, the table goes on
-                self.humans[player].connections.discard(conn)
+                self._drop(player, conn)
+
+    def _drop(self, player: int, conn: Any) -> None:
+        """A send to ``conn`` failed (the socket is gone): it stops getting messages now; its
+        handler's ``leave`` then does the rest."""
+        self.humans[player].connections.discard(conn)
+        self._dropped.add(conn)
 
     async def _broadcast(self, events: Sequence[Event]) -> None:
         """Send ``events`` and then the new ``state`` to every human, once the actions behind
@@ -469,7 +479,7 @@ class TableState:
                         for message in messages:
                             await conn.send(message)
                 except Exception:  # a closed socket: forget it, the table goes on
-                    self.humans[player].connections.discard(conn)
+                    self._drop(player, conn)
 
     # ----- joining ----------------------------------------------------------------------
 

@@ -103,7 +103,8 @@ class Table(ComputerPlayers, Hints):
     def leave(self, player: int, conn: Any) -> None:
         """Detach a socket. At a table for friends, the others hear that ``player`` left
         when their last page closes, and the grace period starts if it is their turn."""
-        had = bool(self.humans[player].connections)
+        had = bool(self.humans[player].connections) or conn in self._dropped
+        self._dropped.discard(conn)
         self.humans[player].connections.discard(conn)
         self.last_active = time.monotonic()
         if not self.connected:
@@ -515,6 +516,8 @@ class Tables:
             return live
         if built is None:
             return None
+        if self.store is not None and table_id not in self.store:
+            return None     # forgotten while it was rebuilt (none can be now; kept as a guard)
         if isinstance(built, TableError):
             log.error("table %s cannot be rebuilt from the store (%s); forgetting it",
                       table_id, built.message)
@@ -576,6 +579,8 @@ class Tables:
         if self.store is not None:
             wall = time.time()
             def in_use(tid: str) -> bool:
+                if tid in self._rebuilding:     # a page is waiting for it right now
+                    return True
                 live = self.tables.get(tid)
                 return live is not None and live.connected > 0
             for tid in self.store.expire(before=wall - self.idle_seconds,
@@ -700,7 +705,8 @@ class Tables:
         table.on_actions = self._commit.keep
         table.on_join = self._joined
 
-    def restore(self, sealed: str, table_id: str | None = None) -> Table:
+    def restore(self, sealed: str, table_id: str | None = None, *,
+                rebuild_stored: bool = True) -> Table:
         """The table a sealed record describes: the live one if the server still has it, else
         rebuilt from the record.
 
@@ -708,6 +714,10 @@ class Tables:
             sealed: the sealed record (a page's ``snapshot``).
             table_id: the table the record must be of (the hello's); another table's record
                 is refused before anything is rebuilt.
+            rebuild_stored: rebuild a table that is in the store but not in memory (a
+                hello's restore passes ``False``: :meth:`get_async` has already rebuilt it
+                for a right token, so one here came with a wrong token and gets
+                ``unknown-table``, without the rebuild's cost).
 
         Raises:
             TableError: ``bad-record`` for a damaged, foreign or too old record (sealed more
@@ -726,6 +736,10 @@ class Tables:
         if table_id is not None and tid != table_id:
             raise TableError("bad-record", f"this saved match is of another table than "
                              f"{P.excerpt(table_id)}; send the record the page kept for that table")
+        if isinstance(tid, str) and not rebuild_stored and tid not in self.tables \
+                and self.store is not None and tid in self.store:
+            raise TableError("unknown-table", "this server has no such table or seat (it may "
+                             "have ended or the server restarted); start a new game")
         live = self.get(tid) if isinstance(tid, str) else None
         if live is not None:       # a live or stored table is never rebuilt from a record
             return live

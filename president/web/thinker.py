@@ -29,7 +29,7 @@ __all__ = ["Thinker", "decide"]
 log = logging.getLogger("president.web")
 
 
-def _worker_start() -> None:  # pragma: no cover - runs in the worker process
+def _worker_start(server: int | None = None) -> None:  # pragma: no cover - runs in the worker
     """Lower the worker's priority below the server's, and let it die with the server (a
     ``kill -9`` of the server must not leave workers behind: Linux ``PR_SET_PDEATHSIG``).
     Ctrl-C and SIGTERM sent to the terminal's whole process group are the server's to act
@@ -47,6 +47,10 @@ def _worker_start() -> None:  # pragma: no cover - runs in the worker process
         ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))   # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
+    # A server killed before the line above never signals this worker: it is gone already
+    # (this process was handed to another parent), so the worker ends now.
+    if server is not None and os.getppid() != server:
+        os._exit(0)
 
 
 def decide(level: str, obs: Any, seed: int) -> Any:
@@ -85,6 +89,7 @@ class Thinker:
             # the write end of the pipe whose end tells the fork server to exit): a kill -9
             # of the server left the fork server, the resource tracker and the workers.
             self._pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_worker_start,
+                                             initargs=(os.getpid(),),
                                              mp_context=multiprocessing.get_context("spawn"))
         return self._pool
 

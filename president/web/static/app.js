@@ -770,6 +770,7 @@ function connect(session) {
   app.resultClosed = null;
   app.autoPassed = -1;
   app.sentAt = -1;
+  app.hinting = false;      // a hint asked of the old socket gets no answer on the new one
   if (!keep) $("log").innerHTML = "";
   $("message").textContent = "";
   $("announce").textContent = "";
