@@ -224,6 +224,20 @@ def test_a_killed_server_leaves_no_process_behind(tmp_path):
         server.stop()
 
 
+def test_a_worker_whose_server_is_already_gone_ends_at_once():
+    """A re-attack found a worker left behind for good when the server was killed while the
+    worker was still starting (before it asked to die with its parent). A worker whose
+    parent is no longer the server that started it ends at its start."""
+    code = ("import os, sys; from president.web.thinker import _worker_start; "
+            "_worker_start(int(sys.argv[1])); print('alive')")
+    gone = subprocess.run([sys.executable, "-c", code, "1"], capture_output=True, text=True,
+                          timeout=60)
+    assert gone.returncode == 0 and gone.stdout == ""
+    here = subprocess.run([sys.executable, "-c", code, str(os.getpid())], capture_output=True,
+                          text=True, timeout=60)
+    assert here.stdout.strip() == "alive"
+
+
 @pytest.mark.parametrize("sig, times", [(signal.SIGINT, 1), (signal.SIGTERM, 1),
                                         (signal.SIGINT, 2)],
                          ids=["ctrl-c", "sigterm", "ctrl-c-twice"])
