@@ -81,3 +81,44 @@ def test_the_way_back_from_an_unreachable_server(browser, screenshots):
     finally:
         context.close()
         first.stop()
+
+
+def test_a_hint_left_unanswered_by_a_lost_socket_does_not_disable_hint(browser):
+    """A re-attack found the Hint button disabled for good after a reconnect when a hint had
+    been asked on the socket that was lost (its answer never came). The socket is routed
+    here: the hint's answer is held back, then the socket is cut; after the reconnect the
+    Hint button works again."""
+    served = Served(bot_delay=0)
+    context = browser.new_context(base_url=served.url, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    routes = []
+
+    def route(ws):
+        server = ws.connect_to_server()
+        first = not routes
+        routes.append(ws)
+
+        def to_page(message):
+            if first and '"type":"hint"' in str(message).replace(" ", ""):
+                return                          # the answer never comes on this socket
+            ws.send(message)
+        server.on_message(to_page)
+        ws.on_message(lambda message: server.send(message))
+    page.route_web_socket("**/ws", route)
+    try:
+        info, seat = new_match(page, served, seed=11)
+        seat.close()
+        wait_ready(page)
+        page.wait_for_function("() => !document.getElementById('hint').disabled")
+        page.click("#hint")
+        page.wait_for_function("() => document.getElementById('hint').disabled")
+        routes[0].close(code=1000, reason="cut")       # the page loses its socket
+        page.wait_for_function("() => document.getElementById('connecting').hidden === false"
+                               " || document.getElementById('table').inert", timeout=10_000)
+        page.wait_for_function("() => !document.getElementById('table').inert", timeout=20_000)
+        wait_ready(page)
+        page.wait_for_function("() => !document.getElementById('hint').disabled", timeout=5_000)
+        assert len(routes) >= 2
+    finally:
+        context.close()
+        served.stop()
