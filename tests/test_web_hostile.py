@@ -1043,6 +1043,73 @@ def test_a_page_that_reads_nothing_cannot_hold_its_table(tmp_path):
     assert cut
 
 
+def test_a_slow_page_that_still_drains_is_not_cut():
+    """The cut is for a page that takes nothing: one on a slow link, whose queue stays over
+    the high-water mark for longer than STUCK_SECONDS but keeps going down (a long log on a
+    phone), keeps its socket. The protocol's check, on a stand-in transport and clock."""
+    pytest.importorskip("uvicorn")
+    protocol = serve_cmd.guarded_ws_protocol(20.0, stuck_seconds=5.0)
+
+    class Clock:
+        def __init__(self) -> None:
+            self.now = 0.0
+            self.later: list = []
+
+        def time(self) -> float:
+            return self.now
+
+        def call_later(self, delay, callback):
+            self.later.append((self.now + delay, callback))
+            return type("Handle", (), {"cancel": lambda self: None})()
+
+        def run_until(self, until: float) -> None:
+            while self.later and min(t for t, _ in self.later) <= until:
+                self.later.sort(key=lambda x: x[0])
+                t, callback = self.later.pop(0)
+                self.now = t
+                callback()
+            self.now = until
+
+    class Transport:
+        def __init__(self, queued: int) -> None:
+            self.queued = queued
+            self.aborted = False
+
+        def get_write_buffer_size(self) -> int:
+            return self.queued
+
+        def abort(self) -> None:
+            self.aborted = True
+
+    def paused(queued: int) -> tuple:
+        page = object.__new__(protocol)
+        page.loop, page.transport = Clock(), Transport(queued)
+        page._queued, page._moved = queued, 0.0       # as pause_writing leaves them
+        page._stuck = page.loop.call_later(1.0, page._check_stuck)
+        return page, page.loop, page.transport
+
+    # draining 100 KB a second from 3 MB: paused for 30 s, never cut
+    page, clock, transport = paused(3_000_000)
+    for second in range(1, 30):
+        transport.queued -= 100_000
+        clock.run_until(float(second))
+        assert not transport.aborted, second
+    # a page that takes nothing: cut once 5 s have passed without progress
+    page, clock, transport = paused(3_000_000)
+    clock.run_until(4.5)
+    assert not transport.aborted
+    clock.run_until(5.5)
+    assert transport.aborted
+    # progress, then none: the 5 s count from the last progress
+    page, clock, transport = paused(3_000_000)
+    clock.run_until(2.5)
+    transport.queued -= 1_000
+    clock.run_until(7.5)
+    assert not transport.aborted
+    clock.run_until(8.5)
+    assert transport.aborted
+
+
 def test_per_address_limits_count_an_ipv6_network_as_one_client():
     """One IPv6 subscriber holds a whole /64: a new address of it for each request must not
     escape the per-address limits (tables a minute, sockets waiting for a hello)."""

@@ -89,12 +89,16 @@ byte ("slowloris") would hold their connections. A websocket is timed only until
 ``$PRESIDENT_WEB_REQUEST_SECONDS`` changes it (tests)."""
 
 STUCK_SECONDS = 5.0
-"""The most seconds a websocket may leave the server's writes to it waiting: when what is
-queued for a page passes the transport's high-water mark (the page reads nothing, and the
-system's socket buffer is full too), the connection is cut after this long unless it drains.
+"""The most seconds a websocket may leave the server's writes to it waiting without taking
+any of them: when what is queued for a page passes the transport's high-water mark (the
+system's socket buffer is full too), the queue is looked at every :data:`STUCK_CHECK_SECONDS`;
+a page that drained nothing for this long is cut (a slow one that drains is left alone).
 Messages to a table's pages go out one after another while the table is held, so a page
 that stops reading would otherwise hold its whole table (and the server's stop) for ever.
 ``$PRESIDENT_WEB_STUCK_SECONDS`` changes it (tests)."""
+
+STUCK_CHECK_SECONDS = 1.0
+"""How often a paused websocket's queue is looked at (see :data:`STUCK_SECONDS`)."""
 
 BAD_HTTP_MESSAGE = ("this is not an HTTP/1.1 request this server can read (a malformed request "
                     "line or header, or a head over 16 KiB); send a well-formed request")
@@ -227,11 +231,16 @@ def guarded_ws_protocol(seconds: float, stuck_seconds: float = STUCK_SECONDS) ->
         _answered = False
         _guard: asyncio.TimerHandle | None = None
         _stuck: asyncio.TimerHandle | None = None
+        _queued = 0             # bytes waiting in the transport at the last look
+        _moved = 0.0            # when they last went down (loop time)
 
         def pause_writing(self) -> None:
             super().pause_writing()
             if self._stuck is None:
-                self._stuck = self.loop.call_later(stuck_seconds, self._cut_stuck)
+                self._queued = self.transport.get_write_buffer_size()
+                self._moved = self.loop.time()
+                self._stuck = self.loop.call_later(min(STUCK_CHECK_SECONDS, stuck_seconds),
+                                                   self._check_stuck)
 
         def resume_writing(self) -> None:
             super().resume_writing()
@@ -242,11 +251,20 @@ def guarded_ws_protocol(seconds: float, stuck_seconds: float = STUCK_SECONDS) ->
                 self._stuck.cancel()
                 self._stuck = None
 
-        def _cut_stuck(self) -> None:
-            # Nothing drained for stuck_seconds: a close frame could not get out either, so
-            # the connection is aborted (connection_lost wakes the waiting send, which fails).
+        def _check_stuck(self) -> None:
+            # A slow page still drains (its queue goes down): it is left alone, however long a
+            # big message takes. One that drained nothing for stuck_seconds is aborted (a
+            # close frame could not get out either); connection_lost wakes the waiting send.
             self._stuck = None
-            self.transport.abort()
+            now = self.loop.time()
+            queued = self.transport.get_write_buffer_size()
+            if queued < self._queued:
+                self._queued, self._moved = queued, now
+            elif now - self._moved >= stuck_seconds:
+                self.transport.abort()
+                return
+            self._stuck = self.loop.call_later(min(STUCK_CHECK_SECONDS, stuck_seconds),
+                                               self._check_stuck)
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
