@@ -1171,7 +1171,11 @@ function render() {
   }
   const number = s.table.match_number > 1 ? `match ${s.table.match_number} · ` : "";
   const deal = s.table.kind === "practice" ? "Practice round" : `${s.rules.name} · ${number}deal ${s.deal}`;
-  $("bar-info").replaceChildren(...named`${deal} · dealer: ${nameIn(s.dealer)} · first lead: ${nameIn(s.leader)}`);
+  // On a phone only the first part shows (which deal); the rest is in the play log.
+  const more = document.createElement("span");
+  more.className = "bar-more";
+  more.append(...named` · dealer: ${nameIn(s.dealer)} · first lead: ${nameIn(s.leader)}`);
+  $("bar-info").replaceChildren(deal, more);
   renderSeats();
   renderPile();
   renderHand();
