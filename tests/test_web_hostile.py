@@ -1037,7 +1037,7 @@ def test_a_page_that_reads_nothing_cannot_hold_its_table(tmp_path):
         return answered, cut
 
     with _serve(tmp_path, PRESIDENT_WEB_STUCK_SECONDS="1") as (proc, port):
-        answered, cut = asyncio.run(scenario(port))
+        answered, cut = run_async(lambda: scenario(port))
         assert proc.poll() is None
     assert answered is not None and answered < 6, answered
     assert cut
