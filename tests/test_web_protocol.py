@@ -905,6 +905,33 @@ def test_a_table_being_rebuilt_is_not_forgotten_under_its_waiting_page(tmp_path)
             loop.close()
 
 
+def test_a_hello_cancelled_during_a_rebuild_leaves_the_table_to_the_next(tmp_path):
+    """Hellos for one stored table share one rebuild; if the first one's socket goes away
+    meanwhile (its task cancelled), the next still gets the table."""
+    import asyncio as _asyncio
+    from president.web.sealing import Sealer
+    from president.web.store import TableStore
+    from president.web.tables import Tables
+    from tests.helpers import run_async
+    tables = Tables(sealer=Sealer(b"k" * 32), bot_delay=0, allow_seed=True, per_address=0,
+                    store=TableStore(tmp_path / "tables.sqlite3"))
+    made = tables.create(kind="match", preset="house", players=4, seed=3)
+    token = made.humans[0].token
+    tables.tables.clear()
+
+    async def go():
+        first = _asyncio.ensure_future(tables.get_async(made.id, token))
+        second = _asyncio.ensure_future(tables.get_async(made.id, token))
+        await _asyncio.sleep(0)
+        first.cancel()
+        got = await second
+        assert first.cancelled()
+        return got
+    got = run_async(go)
+    assert got is not None and got.id == made.id and tables.tables[made.id] is got
+    got.close()
+
+
 def test_a_table_stops_dealing_at_its_most_actions(tmp_path, monkeypatch):
     """One table's log is bounded (MAX_TABLE_ACTIONS): past it no next deal or rematch
     starts there, with a clear refusal; the deal in play was played to its end."""

@@ -490,9 +490,8 @@ class Tables:
             finally:
                 self._rebuilding.pop(table_id, None)
             table = self._settle_rebuilt(table_id, built)
-        else:
-            await asyncio.shield(pending)
-            table = self.tables.get(table_id)
+        else:   # settled by whichever waiter resumes first (the first may have been cancelled)
+            table = self._settle_rebuilt(table_id, await asyncio.shield(pending))
         return table if table is not None and table.player_for(token) is not None else None
 
     def _rebuild(self, table_id: str) -> Table | TableError | None:
