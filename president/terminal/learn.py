@@ -26,19 +26,21 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from ..cards import Card
 from ..lessons import LESSONS, Lesson, LessonError, Position
+from ..narration import card_label
 from .game import can_show_suit_symbols, can_write, cards_text
 
 # Cards the lessons name in brackets, "(QC QD)": the table shows them with suit symbols.
 _BRACKETED_CARDS = re.compile(r"\(((?:10|[2-9JQKA])[CDHS](?: (?:10|[2-9JQKA])[CDHS])*)\)")
-_SUIT_SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
 def symbols_in(text: str) -> str:
-    """``text`` with the cards it names in brackets written as the table shows them:
-    ``"a pair of queens (QC QD)"`` → ``"a pair of queens (Q♣ Q♦)"``."""
+    """``text`` with the cards it names in brackets written as the table shows them
+    (:func:`president.narration.card_label`): ``"a pair of queens (QC QD)"`` →
+    ``"a pair of queens (Q♣ Q♦)"``."""
     return _BRACKETED_CARDS.sub(
-        lambda m: "(" + " ".join(c[:-1] + _SUIT_SYMBOL[c[-1]] for c in m.group(1).split()) + ")",
+        lambda m: "(" + " ".join(card_label(Card.parse(c)) for c in m.group(1).split()) + ")",
         text)
 
 __all__ = ["LessonRunner", "list_lessons", "choose_lesson", "find_lesson", "LEARN_HELP"]

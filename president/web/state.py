@@ -447,9 +447,11 @@ class TableState:
         ``batch``) gets them as one ``{"type": "batch", "messages": [...]}``."""
         await self._save()
         m = self.match
-        # where the batch sits in the match's events (it is their tail), for acted_for
+        # where the batch sits in the match's events (it is their tail), for acted_for;
+        # looked at only once a computer has acted for a human at this match
         base = len(m.events) - len(events)
-        if base < 0 or any(a is not b for a, b in zip(m.events[base:], events)):
+        if self.acted_for and (base < 0 or any(a is not b for a, b in
+                                               zip(m.events[base:], events))):
             base = -len(events) - 1     # not the tail: no event is marked
         for player in self.humans:
             if not self.humans[player].connections and self.on_send is None:
