@@ -205,3 +205,15 @@ def test_make_play_takes_a_port():
         return out.stdout.strip().splitlines()[-1]
     assert last_line().endswith("/president serve")
     assert last_line("PORT=8001").endswith("/president serve --port 8001")
+
+
+def test_the_server_tunes_the_garbage_collector_for_many_tables():
+    # In a process of its own: the thresholds and the frozen objects would outlive the test.
+    code = ("import gc\nfrom president.commands import serve\n"
+            "assert gc.get_threshold() == (700, 10, 10)\n"
+            "serve.tune_gc()\n"
+            "print(gc.get_threshold(), gc.get_freeze_count() > 10000)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, check=True).stdout
+    assert out.strip() == "(20000, 50, 100) True"
+    assert serve.GC_THRESHOLDS == (20_000, 50, 100)

@@ -100,6 +100,27 @@ that stops reading would otherwise hold its whole table (and the server's stop) 
 STUCK_CHECK_SECONDS = 1.0
 """How often a paused websocket's queue is looked at (see :data:`STUCK_SECONDS`)."""
 
+GC_THRESHOLDS = (20_000, 50, 100)
+"""The server's cyclic garbage collector thresholds (:func:`gc.set_threshold`; Python's
+default is ``(700, 10, 10)``). Each action allocates a few thousand short-lived objects
+(messages, observations) that reference counting frees, so the default ran a young-object
+collection or two per action, and, while a thousand tables grew, full collections over
+every table's logs and events that held the event loop (so every table) for 0.3 s each. At
+these thresholds a young collection comes about once per 20,000 objects still alive and a
+full one rarely; cycles left by closed tables are still collected (issue 9, "1,000
+players"; ``benchmarks/bench_attack.py --phases scale``)."""
+
+
+def tune_gc() -> None:
+    """Set the collector for a long-running server: the objects alive once the server has
+    imported everything (modules, classes, the app) move to the permanent generation
+    (:func:`gc.freeze`: no collection walks them again), and :data:`GC_THRESHOLDS` apply."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
 BAD_HTTP_MESSAGE = ("this is not an HTTP/1.1 request this server can read (a malformed request "
                     "line or header, or a head over 16 KiB); send a well-formed request")
 
@@ -421,6 +442,7 @@ def _serve(args: argparse.Namespace) -> int:
                 _open_browser(url)
 
     threading.Thread(target=announce, daemon=True).start()
+    tune_gc()
     try:
         server.run()
     except (KeyboardInterrupt, SystemExit):

@@ -338,6 +338,7 @@ class GroupCommit:
         self._write = write
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="president-store", daemon=True)
+        self._started = False
 
     async def keep(self, table: TableState, start: int, entries: list[Any]) -> None:
         """Return once ``entries`` (log entries ``start``, ``start + 1``, ...) are on disk.
@@ -345,8 +346,9 @@ class GroupCommit:
         Raises:
             Exception: whatever the write raised (the caller's action is then not sent).
         """
-        if not self._thread.is_alive() and self._thread.ident is None:
-            self._thread.start()                # started by the first write
+        if not self._started:                   # started by the first write
+            self._started = True
+            self._thread.start()
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         self._queue.put((table, start, entries, loop, done))
