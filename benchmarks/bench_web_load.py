@@ -9,7 +9,8 @@ Two figures:
    clock runs until the computer players have replied and it is the human's turn again, with
    every message built and JSON-encoded as for a socket, the match record sealed, each action
    written to the SQLite table store and its version noted in the SQLite ledger of saved
-   matches (as ``president serve`` does) before its result is sent. The player picks its
+   matches (as ``president serve`` does) before its result is sent, with the garbage
+   collector set as the server sets it (``serve.tune_gc``). The player picks its
    next action from the last ``state`` it was sent, as a page does. Reported: median, 95th
    percentile and maximum, in milliseconds, and the CPU time per action (this process, the
    store's writer thread included).
@@ -77,9 +78,12 @@ class _Sink:
 
 
 async def _in_process(actions: int, seed: int) -> dict:
+    from president.commands.serve import tune_gc
     from president.web import protocol as P
     from president.web.sealing import Sealer
     from president.web.tables import Tables
+
+    tune_gc()                            # the collector as ``president serve`` sets it
 
     import tempfile
 

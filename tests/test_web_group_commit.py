@@ -99,3 +99,68 @@ def test_ledger_issued_many_only_ever_raises_a_version(tmp_path):
     ledger.issued_many([("a", 5), ("b", 3)])
     assert (ledger.latest("a"), ledger.latest("b")) == (7, 3)
     ledger.close()
+
+
+def test_jobs_run_in_the_writer_thread_in_order_with_the_actions():
+    order: list[str] = []
+
+    def write(batches):
+        order.extend(f"{t.id}:{start}" for t, start, _ in batches)
+
+    async def main():
+        commit = GroupCommit(write)
+        first = asyncio.create_task(commit.keep(_T("a"), 0, [[0, "3C"]]))
+        await asyncio.sleep(0)              # each task queues its item when it first runs
+        commit.later(lambda: order.append("joined a"))
+        job = asyncio.create_task(commit.run(lambda: threading.current_thread().name))
+        await asyncio.sleep(0)
+        second = asyncio.create_task(commit.keep(_T("a"), 1, [[1, "pass"]]))
+        await asyncio.gather(first, second)
+        name = await job
+        failing = commit.run(lambda: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            await failing
+        commit.later(lambda: 1 / 0)          # logged; the writer goes on
+        await commit.keep(_T("b"), 0, [[0, "4D"]])
+        commit.close()
+        return name
+
+    assert run_async(main) == "president-store"
+    assert order == ["a:0", "joined a", "a:1", "b:0"]
+
+
+def test_store_reads_do_not_wait_for_a_write_under_way(tmp_path):
+    store = TableStore(tmp_path / "tables.sqlite3")
+    store.add("t1", {"v": 1, "id": "t1"})
+    store.append("t1", 0, [0, "3C"])
+    with store._lock:                      # a write holds the writer's connection
+        started = threading.Event()
+        answers: list = []
+
+        def read():
+            started.set()
+            answers.extend([store.setup("t1"), "t1" in store, len(store), store.load("t1")["log"]])
+        reader = threading.Thread(target=read)
+        reader.start()
+        reader.join(5)
+        assert started.is_set() and not reader.is_alive()
+    assert answers == [{"v": 1, "id": "t1"}, True, 1, [[0, "3C"]]]
+    store.close()
+
+
+def test_a_table_dropped_twice_is_counted_once_and_gone_for_a_hello(tmp_path):
+    from president.web.tables import Tables
+
+    async def main():
+        tables = Tables(sealer=None, bot_delay=0.0, store=TableStore(tmp_path / "t.sqlite3"))
+        made = await tables.create_async(kind="practice")
+        token = made.humans[0].token
+        assert len(tables) == 1 and made.id in tables.store
+        tables.drop(made.id)
+        tables.drop(made.id)
+        assert len(tables) == 0
+        gone = await tables.get_async(made.id, token)   # the store's removal may still be queued
+        tables.close_all()
+        return gone, made.id in tables.store
+
+    assert run_async(main) == (None, False)

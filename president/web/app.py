@@ -358,12 +358,11 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             except BadName as e:
                 return guard.refusal(400, "bad-table", e.message)
         try:
-            table = tables.create(kind=body.kind, preset=body.preset, twists=body.twists,
-                                  players=body.players, names=names, levels=body.levels,
-                                  seed=body.seed, standin=body.standin,
-                                  grace_seconds=body.grace_seconds, turn_seconds=body.turn_seconds,
-                                  client=guard.client_key(request.client.host)
-                                  if request.client else None)
+            table = await tables.create_async(
+                kind=body.kind, preset=body.preset, twists=body.twists, players=body.players,
+                names=names, levels=body.levels, seed=body.seed, standin=body.standin,
+                grace_seconds=body.grace_seconds, turn_seconds=body.turn_seconds,
+                client=guard.client_key(request.client.host) if request.client else None)
         except TableError as e:
             status = {"full": 503, "busy": 429}.get(e.reason, 400)
             return JSONResponse(status_code=status, content={"error": e.reason, "message": e.message})

@@ -54,7 +54,11 @@ class TableStore:
             is made with mode 0700. If the file cannot be opened (a read-only home), the store
             falls back to memory and logs a warning: tables then last as long as the process.
 
-    Thread-safe (one connection behind a lock). Each method is one committed transaction.
+    Thread-safe. Each method is one committed transaction. Writes go through one connection
+    behind a lock; reads (:meth:`load`, :meth:`setup`, ``in``, ``len``) through a second one
+    behind a lock of their own, so a read never waits for a write's commit (the write-ahead
+    log lets a reader see the last commit while a writer works). An in-memory store has one
+    connection for both.
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
@@ -66,6 +70,10 @@ class TableStore:
         db.execute("CREATE TABLE IF NOT EXISTS actions (table_id TEXT NOT NULL, n INTEGER NOT NULL, "
                    "entry TEXT NOT NULL, PRIMARY KEY (table_id, n)) WITHOUT ROWID")
         self._db = db
+        self._read_lock, self._reader = self._lock, db
+        if self.path != ":memory:":
+            self._read_lock = threading.Lock()
+            self._reader = open_private_sqlite(self.path, "tables")[1]
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -127,12 +135,17 @@ class TableStore:
     def load(self, table_id: str) -> dict[str, Any] | None:
         """The table's record (setup plus ``"log"``: every accepted action in order), or
         ``None`` if the store has no such table."""
-        with self._lock:
-            row = self._db.execute("SELECT setup FROM tables WHERE id = ?", (table_id,)).fetchone()
-            if row is None:
-                return None
-            entries = self._db.execute("SELECT entry FROM actions WHERE table_id = ? ORDER BY n",
-                                       (table_id,)).fetchall()
+        with self._read_lock:
+            self._reader.execute("BEGIN")       # the setup and the log of one moment
+            try:
+                row = self._reader.execute("SELECT setup FROM tables WHERE id = ?",
+                                           (table_id,)).fetchone()
+                entries = [] if row is None else self._reader.execute(
+                    "SELECT entry FROM actions WHERE table_id = ? ORDER BY n", (table_id,)).fetchall()
+            finally:
+                self._reader.execute("COMMIT")
+        if row is None:
+            return None
         record: dict[str, Any] = json.loads(row[0])
         record["log"] = [json.loads(e) for (e,) in entries]
         return record
@@ -140,20 +153,21 @@ class TableStore:
     def setup(self, table_id: str) -> dict[str, Any] | None:
         """The table's setup alone (no actions: one row, whatever the length of its log),
         or ``None`` if the store has no such table."""
-        with self._lock:
-            row = self._db.execute("SELECT setup FROM tables WHERE id = ?", (table_id,)).fetchone()
+        with self._read_lock:
+            row = self._reader.execute("SELECT setup FROM tables WHERE id = ?", (table_id,)).fetchone()
         if row is None:
             return None
         setup: dict[str, Any] = json.loads(row[0])
         return setup
 
     def __contains__(self, table_id: object) -> bool:
-        with self._lock:
-            return self._db.execute("SELECT 1 FROM tables WHERE id = ?", (table_id,)).fetchone() is not None
+        with self._read_lock:
+            return self._reader.execute("SELECT 1 FROM tables WHERE id = ?",
+                                        (table_id,)).fetchone() is not None
 
     def __len__(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM tables").fetchone()[0])
+        with self._read_lock:
+            return int(self._reader.execute("SELECT COUNT(*) FROM tables").fetchone()[0])
 
     def remove(self, table_id: str) -> None:
         """Forget a table and its actions."""
@@ -191,5 +205,6 @@ class TableStore:
 
     def close(self) -> None:
         """Close the file."""
-        with self._lock:
+        with self._lock, self._read_lock if self._reader is not self._db else contextlib.nullcontext():
             self._db.close()
+            self._reader.close()

@@ -329,6 +329,10 @@ class GroupCommit:
     and one commit for a burst of tables, where a worker-thread hop each cost about 0.1 ms
     of the event loop per action under load. Works from any number of event loops.
 
+    The table store's other writes (a new table, a join, a table forgotten) go through the
+    same thread (:meth:`run`, :meth:`later`), in the order they are asked for among the
+    actions: the event loop never waits on the disk, nor for the lock of a write under way.
+
     Args:
         write: ``write(batches)`` with ``batches`` a list of ``(table, start, entries)``;
             runs in this object's one writer thread, so writes are in order.
@@ -340,26 +344,46 @@ class GroupCommit:
         self._thread = threading.Thread(target=self._run, name="president-store", daemon=True)
         self._started = False
 
+    def _put(self, item: tuple[Any, ...]) -> None:
+        if not self._started:                   # started by the first write
+            self._started = True
+            self._thread.start()
+        self._queue.put(item)
+
     async def keep(self, table: TableState, start: int, entries: list[Any]) -> None:
         """Return once ``entries`` (log entries ``start``, ``start + 1``, ...) are on disk.
 
         Raises:
             Exception: whatever the write raised (the caller's action is then not sent).
         """
-        if not self._started:                   # started by the first write
-            self._started = True
-            self._thread.start()
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._queue.put((table, start, entries, loop, done))
+        self._put((table, start, entries, loop, done))
         await done
+
+    async def run(self, job: Callable[[], Any]) -> Any:
+        """``job()`` run in the writer thread after every write asked for before it; returns
+        its result once it is done.
+
+        Raises:
+            Exception: whatever ``job`` raised.
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Any] = loop.create_future()
+        self._put((_JOB, job, None, loop, done))
+        return await done
+
+    def later(self, job: Callable[[], Any]) -> None:
+        """``job()`` run in the writer thread after every write asked for before it, without
+        waiting for it (an error is logged)."""
+        self._put((_JOB, job, None, None, None))
 
     def _run(self) -> None:
         while True:
             first = self._queue.get()
             if first is None:
                 return
-            batch = [first]
+            items = [first]
             while True:                 # everything else already waiting joins this write
                 try:
                     more = self._queue.get_nowait()
@@ -368,26 +392,65 @@ class GroupCommit:
                 if more is None:
                     self._queue.put(None)
                     break
-                batch.append(more)
-            try:
-                self._write([b[:3] for b in batch])
-                error: BaseException | None = None
-            except Exception as e:      # reaches every caller of this write
-                error = e
-            by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
-            for *_, loop, done in batch:
-                by_loop.setdefault(loop, []).append(done)
-            for loop, futures in by_loop.items():
+                items.append(more)
+            i = 0
+            while i < len(items):
+                if items[i][0] is _JOB:
+                    self._run_job(items[i])
+                    i += 1
+                    continue
+                j = i                   # the actions up to the next job: one transaction
+                while j < len(items) and items[j][0] is not _JOB:
+                    j += 1
+                batch = items[i:j]
+                i = j
                 try:
-                    loop.call_soon_threadsafe(_settle, futures, error)
-                except RuntimeError:    # that loop is closed: nobody is waiting any more
-                    pass
+                    self._write([b[:3] for b in batch])
+                    error: BaseException | None = None
+                except Exception as e:      # reaches every caller of this write
+                    error = e
+                by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
+                for *_, loop, done in batch:
+                    by_loop.setdefault(loop, []).append(done)
+                for loop, futures in by_loop.items():
+                    _call_soon(loop, _settle, futures, error)
+
+    @staticmethod
+    def _run_job(item: tuple[Any, ...]) -> None:
+        _, job, _, loop, done = item
+        try:
+            result, error = job(), None
+        except Exception as e:
+            result, error = None, e
+            if done is None:
+                log.error("a write of the table store failed: %r", e)
+        if done is not None:
+            _call_soon(loop, _settle_one, done, result, error)
 
     def close(self) -> None:
         """Stop the writer thread after the writes already asked for."""
         if self._thread.ident is not None:
             self._queue.put(None)
             self._thread.join(timeout=30)
+
+
+_JOB = object()
+"""Marks a :class:`GroupCommit` queue item that is a job, not a table's actions."""
+
+
+def _call_soon(loop: asyncio.AbstractEventLoop, *call: Any) -> None:
+    try:
+        loop.call_soon_threadsafe(*call)
+    except RuntimeError:    # that loop is closed: nobody is waiting any more
+        pass
+
+
+def _settle_one(done: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if not done.done():
+        if error is None:
+            done.set_result(result)
+        else:
+            done.set_exception(error)
 
 
 def _settle(futures: list[asyncio.Future[None]], error: BaseException | None) -> None:
@@ -451,6 +514,8 @@ class Tables:
         self._swept = 0.0
         self._commit = GroupCommit(self._accepted)
         self._rebuilding: dict[str, asyncio.Future[Table | TableError | None]] = {}
+        self._removing: set[str] = set()
+        """Tables dropped whose removal from the store is still to be written."""
 
     def __len__(self) -> int:
         """Tables kept (in the store, or in memory without one)."""
@@ -476,7 +541,7 @@ class Tables:
         if table is not None:
             self.tables.move_to_end(table_id)
             return table if table.player_for(token) is not None else None
-        if self.store is None:
+        if self.store is None or table_id in self._removing:
             return None
         pending = self._rebuilding.get(table_id)
         if pending is None:
@@ -517,8 +582,8 @@ class Tables:
             return live
         if built is None:
             return None
-        if self.store is not None and table_id not in self.store:
-            return None     # forgotten while it was rebuilt (none can be now; kept as a guard)
+        if self.store is not None and (table_id in self._removing or table_id not in self.store):
+            return None     # forgotten while it was rebuilt
         if isinstance(built, TableError):
             log.error("table %s cannot be rebuilt from the store (%s); forgetting it",
                       table_id, built.message)
@@ -552,7 +617,8 @@ class Tables:
     def _joined(self, table: TableState) -> None:
         self._touch(table)
         if self.store is not None:
-            self.store.joined(table.id)
+            store, tid = self.store, table.id
+            self._commit.later(lambda: store.joined(tid))
 
     def _sweep(self, *, force: bool = False) -> None:
         """Let idle tables leave memory, and forget stale ones; O(tables swept)."""
@@ -625,13 +691,30 @@ class Tables:
             raise TableError("full", f"this server already holds {self.max_tables} tables; "
                              "try again later")
 
-    def create(self, *, kind: str, preset: str = "practice", twists: Sequence[str] = (),
-               players: int | None = None, names: Sequence[str] | None = None,
-               levels: Sequence[str] | None = None, seed: int | None = None,
-               client: str | None = None, standin: str = DEFAULT_STANDIN,
-               grace_seconds: float = DEFAULT_GRACE_SECONDS,
-               turn_seconds: float | None = None) -> Table:
-        """Make a table. ``kind="practice"`` ignores the other options (seed 003).
+    def create(self, **options: Any) -> Table:
+        """Make a table (the options of :meth:`make`) and keep it in the store at once."""
+        table = self.make(**options)
+        if self.store is not None:
+            self.store.add(table.id, table.setup())
+        return table
+
+    async def create_async(self, **options: Any) -> Table:
+        """:meth:`create` for the server: the store's write runs in its writer thread (the
+        event loop waits for none), and this returns once it is committed."""
+        table = self.make(**options)
+        if self.store is not None:
+            store, tid, setup = self.store, table.id, table.setup()
+            await self._commit.run(lambda: store.add(tid, setup))
+        return table
+
+    def make(self, *, kind: str, preset: str = "practice", twists: Sequence[str] = (),
+             players: int | None = None, names: Sequence[str] | None = None,
+             levels: Sequence[str] | None = None, seed: int | None = None,
+             client: str | None = None, standin: str = DEFAULT_STANDIN,
+             grace_seconds: float = DEFAULT_GRACE_SECONDS,
+             turn_seconds: float | None = None) -> Table:
+        """Make a table (:meth:`create` and :meth:`create_async` then keep it in the store).
+        ``kind="practice"`` ignores the other options (seed 003).
 
         Args:
             client: the address asking (for the per-address limit), if known.
@@ -695,11 +778,10 @@ class Tables:
                       standin=standin, grace_seconds=grace_seconds, turn_seconds=turn_seconds)
         self._watch(table)
         self._count += 1
-        if self.store is not None:
-            # On disk only until someone joins: a table nobody takes costs no memory.
-            self.store.add(tid, table.setup())
-        else:
+        if self.store is None:
             self.tables[tid] = table
+        # With a store, the table is on disk only until someone joins: a table nobody takes
+        # costs no memory.
         return table
 
     def _watch(self, table: Table) -> None:
@@ -766,13 +848,23 @@ class Tables:
         return table
 
     def drop(self, table_id: str) -> None:
-        """Forget a table (memory and store) and stop its computer players."""
+        """Forget a table (memory and store) and stop its computer players. The store forgets
+        it in its writer thread, after the table's writes already asked for; until then a
+        page asking for it is told there is no such table."""
         table = self.tables.pop(table_id, None)
         if table is not None:
             table.close()
-        if self.store is not None and table_id in self.store:
-            self.store.remove(table_id)
+        if self.store is not None and table_id not in self._removing and table_id in self.store:
             self._count -= 1
+            store, removing = self.store, self._removing
+            removing.add(table_id)
+
+            def remove() -> None:
+                try:
+                    store.remove(table_id)
+                finally:
+                    removing.discard(table_id)
+            self._commit.later(remove)
 
     def close_all(self) -> None:
         """Stop every table in memory (server shutdown); the store keeps them for the next
