@@ -164,3 +164,34 @@ def test_a_table_dropped_twice_is_counted_once_and_gone_for_a_hello(tmp_path):
         return gone, made.id in tables.store
 
     assert run_async(main) == (None, False)
+
+
+def test_a_new_table_is_joined_from_memory_and_only_the_newest_wait_there(tmp_path, monkeypatch):
+    from president.web.tables import Tables
+
+    tables = Tables(sealer=None, bot_delay=0.0, per_address=0,
+                    store=TableStore(tmp_path / "t.sqlite3"))
+    monkeypatch.setattr(Tables, "FRESH_TABLES", 3)
+    made = [tables.create(kind="practice") for _ in range(5)]
+    assert list(tables._fresh) == [t.id for t in made[2:]]       # the newest 3
+    assert all(t.closed for t in made[:2]) and not tables.tables
+    rebuilt: list[str] = []
+    real = tables._rebuild
+    monkeypatch.setattr(tables, "_rebuild", lambda tid: rebuilt.append(tid) or real(tid))
+
+    async def main():
+        wrong = await tables.get_async(made[4].id, made[3].humans[0].token)
+        newest = await tables.get_async(made[4].id, made[4].humans[0].token)
+        oldest = await tables.get_async(made[0].id, made[0].humans[0].token)
+        return wrong, newest, oldest
+
+    wrong, newest, oldest = run_async(main)
+    assert wrong is None
+    assert newest is made[4] and tables.tables[made[4].id] is made[4]   # no rebuild
+    assert oldest is not None and oldest is not made[0] and oldest.id == made[0].id
+    assert rebuilt == [made[0].id]
+    # a fresh table the store forgot (nobody joined it in time) is not handed out
+    tables.store.remove(made[3].id)
+    assert tables.get(made[3].id) is None and made[3].closed
+    assert made[3].id not in tables._fresh
+    tables.close_all()

@@ -788,6 +788,7 @@ def test_store_keeps_every_table_and_forgets_stale_ones(tmp_path):
         assert info["table"] in tables.store and len(tables) == 1
         # Out of memory, still on disk: the same table comes back on the next look-up.
         tables.tables.clear()
+        tables._fresh.clear()
         back = tables.get(info["table"])
         assert back is not None and back.id == info["table"] and back.humans[0].token == info["token"]
         # Nobody joined it: after unjoined_seconds it is forgotten, found by index.
@@ -859,6 +860,7 @@ def test_a_stored_table_is_rebuilt_only_for_its_own_seat_token(tmp_path, monkeyp
         snapshot = tables.get(info["table"]).snapshot()
         rebuilt.clear()
         tables.tables.clear()                       # on disk only, as after a restart
+        tables._fresh.clear()
         with c.websocket_connect("/ws") as ws:
             for wrong in ("A" * 22, info["token"][:-1] + "x"):
                 ws.send_json({"type": "hello", "table": info["table"], "token": wrong})
@@ -889,6 +891,7 @@ def test_a_table_being_rebuilt_is_not_forgotten_under_its_waiting_page(tmp_path)
         tables = c.app.state.tables
         info = new_table(c, kind="match", preset="house", players=4, seed=2)
         tables.tables.clear()
+        tables._fresh.clear()
         loop = _asyncio.new_event_loop()
         try:
             tables._rebuilding[info["table"]] = loop.create_future()   # a hello is waiting
@@ -918,6 +921,7 @@ def test_a_hello_cancelled_during_a_rebuild_leaves_the_table_to_the_next(tmp_pat
     made = tables.create(kind="match", preset="house", players=4, seed=3)
     token = made.humans[0].token
     tables.tables.clear()
+    tables._fresh.clear()
 
     async def go():
         first = _asyncio.ensure_future(tables.get_async(made.id, token))

@@ -491,6 +491,13 @@ class Tables:
     SWEEP_SECONDS = 5.0
     """Tables are swept (memory and store) at most this often, on the way of a new one."""
 
+    FRESH_TABLES = 256
+    """New tables nobody has joined yet kept in memory besides the store (the newest ones):
+    the page that made one joins it at once, and finds it without the store's read and the
+    rebuild of a table made a moment ago (about a millisecond of CPU each, in the server's
+    one process: a practice round makes a new table every few actions). Older unjoined tables
+    are on disk only, so a flood of tables nobody joins still costs no memory."""
+
     def __init__(self, *, sealer: Sealer | None, bot_delay: float = 0.8, allow_seed: bool = False,
                  max_tables: int = 20_000, idle_seconds: float = 6 * 3600,
                  unjoined_seconds: float = 600, memory_seconds: float = 120,
@@ -516,6 +523,8 @@ class Tables:
         self._rebuilding: dict[str, asyncio.Future[Table | TableError | None]] = {}
         self._removing: set[str] = set()
         """Tables dropped whose removal from the store is still to be written."""
+        self._fresh: OrderedDict[str, Table] = OrderedDict()
+        """The newest tables nobody joined yet (:attr:`FRESH_TABLES`), oldest first."""
 
     def __len__(self) -> int:
         """Tables kept (in the store, or in memory without one)."""
@@ -529,6 +538,9 @@ class Tables:
             return table
         if self.store is None:
             return None
+        fresh = self._take_fresh(table_id)
+        if fresh is not None:
+            return fresh
         return self._settle_rebuilt(table_id, self._rebuild(table_id))
 
     async def get_async(self, table_id: str, token: str) -> Table | None:
@@ -543,6 +555,9 @@ class Tables:
             return table if table.player_for(token) is not None else None
         if self.store is None or table_id in self._removing:
             return None
+        fresh = self._fresh.get(table_id)
+        if fresh is not None and fresh.player_for(token) is not None:
+            return self._take_fresh(table_id)
         pending = self._rebuilding.get(table_id)
         if pending is None:
             setup = self.store.setup(table_id)
@@ -560,6 +575,20 @@ class Tables:
         else:   # settled by whichever waiter resumes first (the first may have been cancelled)
             table = self._settle_rebuilt(table_id, await asyncio.shield(pending))
         return table if table is not None and table.player_for(token) is not None else None
+
+    def _take_fresh(self, table_id: str) -> Table | None:
+        """A new table kept since it was made (:attr:`FRESH_TABLES`), now put in memory as
+        any table in use; ``None`` if there is none, or if the store has forgotten it
+        meanwhile (nobody joined it in time)."""
+        table = self._fresh.pop(table_id, None)
+        if table is None:
+            return None
+        assert self.store is not None
+        if table_id in self._removing or table_id not in self.store:
+            table.close()
+            return None
+        self.tables[table_id] = table
+        return table
 
     def _rebuild(self, table_id: str) -> Table | TableError | None:
         """The table rebuilt from the store (``None``: not there; the error: it does not
@@ -704,7 +733,14 @@ class Tables:
         table = self.make(**options)
         if self.store is not None:
             store, tid, setup = self.store, table.id, table.setup()
-            await self._commit.run(lambda: store.add(tid, setup))
+            try:
+                await self._commit.run(lambda: store.add(tid, setup))
+            except Exception:           # not kept (a disk error; a request that went away
+                # is kept all the same: the write goes on without it)
+                if self._fresh.pop(tid, None) is not None:
+                    self._count -= 1
+                table.close()
+                raise
         return table
 
     def make(self, *, kind: str, preset: str = "practice", twists: Sequence[str] = (),
@@ -780,8 +816,12 @@ class Tables:
         self._count += 1
         if self.store is None:
             self.tables[tid] = table
-        # With a store, the table is on disk only until someone joins: a table nobody takes
-        # costs no memory.
+        else:
+            # With a store, a table nobody joins is on disk only: the newest few wait in
+            # memory too, for the page that made it.
+            self._fresh[tid] = table
+            while len(self._fresh) > self.FRESH_TABLES:
+                self._fresh.popitem(last=False)[1].close()
         return table
 
     def _watch(self, table: Table) -> None:
@@ -851,7 +891,7 @@ class Tables:
         """Forget a table (memory and store) and stop its computer players. The store forgets
         it in its writer thread, after the table's writes already asked for; until then a
         page asking for it is told there is no such table."""
-        table = self.tables.pop(table_id, None)
+        table = self.tables.pop(table_id, None) or self._fresh.pop(table_id, None)
         if table is not None:
             table.close()
         if self.store is not None and table_id not in self._removing and table_id in self.store:
@@ -869,9 +909,10 @@ class Tables:
     def close_all(self) -> None:
         """Stop every table in memory (server shutdown); the store keeps them for the next
         start."""
-        for table in self.tables.values():
+        for table in (*self.tables.values(), *self._fresh.values()):
             table.close()
         self.tables.clear()
+        self._fresh.clear()
         self._commit.close()
         if self.thinker is not None:
             self.thinker.close()
