@@ -195,3 +195,141 @@ def test_a_new_table_is_joined_from_memory_and_only_the_newest_wait_there(tmp_pa
     assert tables.get(made[3].id) is None and made[3].closed
     assert made[3].id not in tables._fresh
     tables.close_all()
+
+
+def test_a_page_joining_a_table_closed_meanwhile_is_told_it_is_gone(tmp_path):
+    from president.web.tables import TableError, Tables
+
+    tables = Tables(sealer=None, bot_delay=0.0, per_address=0)
+    table = tables.create(kind="practice")
+    table.close()
+
+    class Page:
+        async def send(self, message):
+            raise AssertionError(f"nothing is sent: {message}")
+
+    with pytest.raises(TableError) as e:
+        run_async(lambda: table.join(0, Page()))
+    assert e.value.reason == "unknown-table"
+    assert not table.humans[0].connections
+
+
+def test_an_action_the_store_cannot_keep_leaves_memory_and_the_table_comes_back_before_it(
+        tmp_path, monkeypatch):
+    from president.web import protocol as P
+    from president.web.tables import Tables
+
+    store = TableStore(tmp_path / "t.sqlite3")
+    tables = Tables(sealer=None, bot_delay=0.0, per_address=0, allow_seed=True, store=store)
+    sent: list = []
+
+    class Page:
+        batches = False
+
+        async def send(self, message):
+            sent.append(message)
+
+    made = tables.create(kind="match", preset="house", players=4, seed=5)
+    token = made.humans[0].token
+
+    async def main():
+        table = await tables.get_async(made.id, token)
+        page = Page()
+        await table.join(0, page)
+        await table.run_bots_now()
+        kept = len(table.log)
+        state = [m for m in sent if m["type"] == "state"][-1]
+        play = next(a for a in state["legal"] if a != "pass")
+        real = store.append_batches
+
+        def failing(batches, **kw):
+            raise OSError("disk full")
+        monkeypatch.setattr(store, "append_batches", failing)
+        before = len(sent)
+        with pytest.raises(OSError):
+            await table.handle(0, page, P.PlayMsg(type="play", cards=play))
+        assert sent[before:] == []                 # nothing about the lost action went out
+        assert table.closed and made.id not in tables.tables
+        monkeypatch.setattr(store, "append_batches", real)
+        again = await tables.get_async(made.id, token)
+        return kept, again
+
+    kept, again = run_async(main)
+    assert again is not None and again is not made and len(again.log) == kept
+    assert len(store.load(made.id)["log"]) == kept
+    tables.close_all()
+
+
+def test_a_new_table_the_store_cannot_keep_is_refused_and_takes_no_place(tmp_path, monkeypatch):
+    from president.web.tables import Tables
+
+    store = TableStore(tmp_path / "t.sqlite3")
+    tables = Tables(sealer=None, bot_delay=0.0, per_address=0, store=store, max_tables=2)
+
+    def failing(*a, **k):
+        raise OSError("disk full")
+    monkeypatch.setattr(store, "add", failing)
+    for _ in range(3):
+        with pytest.raises(OSError):
+            run_async(lambda: tables.create_async(kind="practice"))
+    assert len(tables) == 0 and not tables._fresh
+    monkeypatch.undo()
+    made = run_async(lambda: tables.create_async(kind="practice"))
+    assert len(tables) == 1 and made.id in store
+    tables.close_all()
+
+
+def test_a_table_dropped_and_then_expired_is_counted_once(tmp_path):
+    import time as _time
+
+    from president.web.tables import Tables
+
+    tables = Tables(sealer=None, bot_delay=0.0, per_address=0, unjoined_seconds=0,
+                    store=TableStore(tmp_path / "t.sqlite3"))
+    made = [tables.create(kind="practice") for _ in range(3)]
+    gate = threading.Event()
+    tables._commit.later(lambda: gate.wait(5))        # the writer is busy: the removal waits
+    tables.drop(made[0].id)
+    _time.sleep(0.01)
+    tables._sweep(force=True)                         # expires all three (nobody joined)
+    gate.set()
+    tables.close_all()
+    assert len(tables) == 0 and len(tables.store) == 0
+
+
+def test_store_reads_share_the_writer_connection_when_a_second_one_cannot_open(tmp_path,
+                                                                                monkeypatch):
+    from president.web import store as store_mod
+
+    real = store_mod.open_private_sqlite
+    calls = []
+
+    def second_fails(path, what):
+        calls.append(path)
+        return real(path if len(calls) == 1 else ":memory:", what)
+    monkeypatch.setattr(store_mod, "open_private_sqlite", second_fails)
+    store = store_mod.TableStore(tmp_path / "t.sqlite3")
+    store.add("t1", {"v": 1})
+    assert len(calls) == 2 and "t1" in store and store.setup("t1") == {"v": 1}
+    store.close()
+
+
+def test_the_server_answers_a_new_table_it_cannot_keep_with_a_documented_refusal(tmp_path,
+                                                                                  monkeypatch):
+    from fastapi.testclient import TestClient
+
+    from president.web.app import create_app
+
+    app = create_app(bot_delay=0, secret=b"s" * 32, state_dir=tmp_path)
+    with TestClient(app) as client:
+        store = app.state.tables.store
+
+        def failing(*a, **k):
+            raise OSError("disk full")
+        monkeypatch.setattr(store, "add", failing)
+        r = client.post("/api/tables", json={"kind": "practice"})
+        assert r.status_code == 503
+        assert r.json()["error"] == "server-error" and "disk" in r.json()["message"]
+        assert len(app.state.tables) == 0
+        monkeypatch.undo()
+        assert client.post("/api/tables", json={"kind": "practice"}).status_code == 200

@@ -366,6 +366,10 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         except TableError as e:
             status = {"full": 503, "busy": 429}.get(e.reason, 400)
             return JSONResponse(status_code=status, content={"error": e.reason, "message": e.message})
+        except Exception:   # the store could not keep it (a disk error): no table was made
+            log.exception("a new table could not be kept")
+            return guard.refusal(503, "server-error", "the server could not keep a new table "
+                                 "on its disk; try again later")
         invites = [{"player": p, "name": table.names[p], "token": h.token}
                    for p, h in table.humans.items() if p != 0]
         return JSONResponse({"table": table.id, "player": 0, "token": table.humans[0].token,
@@ -534,8 +538,14 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                     raise  # the browser left while its answer was on the way: not a failure
                 except Exception:  # never let one table take the server down
                     log.exception("table %s failed on %r", table.id, msg)
-                    await conn.send(P.error_message("server-error", "the server could not carry "
-                                                    "out that message; the table is unchanged"))
+                    if table.closed:    # its action could not be kept (Tables._lost)
+                        await conn.send(P.error_message(
+                            "server-error", "the server could not keep that action on its disk; "
+                            "reload the page: the table comes back as it was before it"))
+                    else:
+                        await conn.send(P.error_message(
+                            "server-error", "the server could not carry out that message; the "
+                            "table is unchanged"))
         except WebSocketDisconnect:
             pass
         finally:

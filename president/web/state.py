@@ -234,6 +234,8 @@ class TableState:
         self._unsaved = 0
         """How many of the last log entries ``on_actions`` has not been given yet."""
         self.on_join: Callable[["TableState"], None] | None = None
+        self.on_lost: Callable[["TableState"], None] | None = None
+        """Called when accepted actions could not be kept (:meth:`_save` failed)."""
         """Called when a socket joins the table."""
         self._collect(self.match.events)
         self.lobby = (kind == "match" and len(self.humans) > 1) if lobby is None else bool(lobby)
@@ -295,7 +297,13 @@ class TableState:
         start, entries = len(self.log) - self._unsaved, self.log[-self._unsaved:]
         self._unsaved = 0
         if self.on_actions is not None:
-            await self.on_actions(self, start, entries)
+            try:
+                await self.on_actions(self, start, entries)
+            except Exception:
+                # Ahead of the store now: never sent, never played on (on_lost closes it).
+                if self.on_lost is not None:
+                    self.on_lost(self)
+                raise
 
     @classmethod
     def from_record(cls, record: Any, *, bot_delay: float, sealer: Sealer | None,

@@ -72,8 +72,11 @@ class TableStore:
         self._db = db
         self._read_lock, self._reader = self._lock, db
         if self.path != ":memory:":
-            self._read_lock = threading.Lock()
-            self._reader = open_private_sqlite(self.path, "tables")[1]
+            where, reader = open_private_sqlite(self.path, "tables")
+            if where == self.path:      # (else reads share the writer's connection)
+                self._read_lock, self._reader = threading.Lock(), reader
+            else:
+                reader.close()
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:

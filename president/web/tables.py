@@ -66,6 +66,9 @@ class Table(ComputerPlayers, Hints):
                 :data:`MAX_SOCKETS_PER_SEAT` sockets.
         """
         async with self._lock:
+            if self.closed:     # forgotten (a practice round left) while this page waited
+                raise TableError("unknown-table", "this table is no longer on the server; "
+                                 "start a new game")
             if len(self.humans[player].connections) >= MAX_SOCKETS_PER_SEAT:
                 raise TableError("too-many-pages", f"this seat is already open in "
                                  f"{MAX_SOCKETS_PER_SEAT} pages; close one of them first")
@@ -343,11 +346,14 @@ class GroupCommit:
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="president-store", daemon=True)
         self._started = False
+        self._start_lock = threading.Lock()
 
     def _put(self, item: tuple[Any, ...]) -> None:
         if not self._started:                   # started by the first write
-            self._started = True
-            self._thread.start()
+            with self._start_lock:
+                if not self._started:
+                    self._thread.start()
+                    self._started = True
         self._queue.put(item)
 
     async def keep(self, table: TableState, start: int, entries: list[Any]) -> None:
@@ -682,8 +688,9 @@ class Tables:
             for tid in self.store.expire(before=wall - self.idle_seconds,
                                          unjoined_before=wall - self.unjoined_seconds,
                                          keep=in_use, now=wall):
-                self._count -= 1
-                gone = self.tables.pop(tid, None)
+                if tid not in self._removing:   # a drop has counted that one already
+                    self._count -= 1
+                gone = self.tables.pop(tid, None) or self._fresh.pop(tid, None)
                 if gone is not None:
                     gone.close()
 
@@ -737,8 +744,8 @@ class Tables:
                 await self._commit.run(lambda: store.add(tid, setup))
             except Exception:           # not kept (a disk error; a request that went away
                 # is kept all the same: the write goes on without it)
-                if self._fresh.pop(tid, None) is not None:
-                    self._count -= 1
+                self._fresh.pop(tid, None)
+                self._count -= 1
                 table.close()
                 raise
         return table
@@ -827,6 +834,18 @@ class Tables:
     def _watch(self, table: Table) -> None:
         table.on_actions = self._commit.keep
         table.on_join = self._joined
+        table.on_lost = self._lost
+
+    def _lost(self, table: TableState) -> None:
+        """A table whose accepted actions could not be kept (a disk error): it is ahead of
+        the store, so it leaves memory, closed; its pages are told to reload, and the next
+        hello rebuilds it from the store as it was at its last kept action."""
+        if self.store is None:      # memory is its only copy: it stays
+            return
+        assert isinstance(table, Table)
+        table.close()
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
 
     def restore(self, sealed: str, table_id: str | None = None, *,
                 rebuild_stored: bool = True) -> Table:
