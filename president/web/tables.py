@@ -334,7 +334,8 @@ class GroupCommit:
 
     The table store's other writes (a new table, a join, a table forgotten) go through the
     same thread (:meth:`run`, :meth:`later`), in the order they are asked for among the
-    actions: the event loop never waits on the disk, nor for the lock of a write under way.
+    actions: the event loop does not wait on the disk for them, nor for the lock of a write
+    under way.
 
     Args:
         write: ``write(batches)`` with ``batches`` a list of ``(table, start, entries)``;
@@ -502,7 +503,7 @@ class Tables:
     the page that made one joins it at once, and finds it without the store's read and the
     rebuild of a table made a moment ago (about a millisecond of CPU each, in the server's
     one process: a practice round makes a new table every few actions). Older unjoined tables
-    are on disk only, so a flood of tables nobody joins still costs no memory."""
+    are on disk only, so a flood of tables nobody joins costs no more memory than these."""
 
     def __init__(self, *, sealer: Sealer | None, bot_delay: float = 0.8, allow_seed: bool = False,
                  max_tables: int = 20_000, idle_seconds: float = 6 * 3600,
