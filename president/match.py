@@ -507,36 +507,22 @@ class Match:
         n = self.rules.players
         if not 0 <= seat < n:
             raise IllegalAction("bad-seat", f"seat {seat} does not exist; seats are 0 to {n - 1}")
-        mine = tuple((t.giver, t.receiver, g.cards) for t, g in self.exchange_log
-                     if seat in (t.giver, t.receiver))
-        pending = self.pending_transfer
+        mine: tuple[tuple[int, int, tuple[Card, ...]], ...] = ()
+        forced: tuple[bool, ...] = ()
+        if self.exchange_log:           # (none after the first deal's play starts)
+            seen = [(t, g) for t, g in self.exchange_log if seat in (t.giver, t.receiver)]
+            mine = tuple((t.giver, t.receiver, g.cards) for t, g in seen)
+            forced = tuple(t.forced for t, _ in seen)
         names, scores, previous_titles = self._by_seat()
+        # positional: the fields in Observation's order (a frozen class: each keyword costs)
         return Observation(
-            seat=seat,
-            rules=self.rules,
-            names=names,
-            seating=self.seating,
-            phase=self.phase,
-            deal_number=self.deal_number,
-            dealer=deal.dealer,
-            leader=deal.leader,
-            hand=deal.hand(seat),
-            hand_counts=tuple(deal.counts),
-            pile=tuple(deal.pile),
-            cleared=cards_from_mask(deal.cleared),
-            passed=_seat_set(deal.passed),
-            to_act=self.to_act,
-            finish_order=tuple(deal.finish_order),
-            history=tuple(deal.history),
-            exchanges=mine,
-            pending_exchange=pending,
-            scores=scores,
-            previous_titles=previous_titles,
-            legal_actions=tuple(self.legal_actions()) if self.to_act == seat else (),
-            reversed=deal.reversed,
-            exchanges_forced=tuple(t.forced for t, _ in self.exchange_log
-                                   if seat in (t.giver, t.receiver)),
-        )
+            seat, self.rules, names, self.seating, self.phase, self.deal_number,
+            deal.dealer, deal.leader, deal.hand(seat), tuple(deal.counts), tuple(deal.pile),
+            cards_from_mask(deal.cleared), _seat_set(deal.passed), self.to_act,
+            tuple(deal.finish_order), tuple(deal.history), mine, self.pending_transfer,
+            scores, previous_titles,
+            tuple(self.legal_actions()) if self.to_act == seat else (),
+            deal.reversed, forced)
 
     def snapshot(self) -> dict[str, Any]:
         """Full state as plain data (every hand; for records and tests, not for a seat)."""
