@@ -977,3 +977,48 @@ def _parent_death_signal() -> int:
     out = ctypes.c_int(0)
     ctypes.CDLL(None, use_errno=True).prctl(2, ctypes.byref(out))
     return out.value
+
+
+def test_remembered_sentences_of_plays_and_passes_are_the_narrators_own():
+    """event_message keeps the sentences of plays and passes (protocol._said); each one is
+    what narrate writes for that event, reader and rules, quads under the reversal twist
+    included."""
+    import random as _random
+
+    from president.actions import Play
+    from president.events import Passed, Played
+    from president.match import Match
+    from president.narration import narrate
+    from president.rules import Rules
+    from president.web.protocol import FOR_YOU, Reader, event_message, reader_for
+
+    names = ["You", "Robin", "Sam", "Alex"]
+    checked = 0
+    for rules in (Rules.preset("house"), Rules.preset("house", twists=["reversal"])):
+        rng = _random.Random(7)
+        match = Match(rules, seed=11)
+        events = []
+        while len(events) < 300 and match.phase in ("play", "exchange", "between-deals"):
+            if match.phase == "between-deals":
+                match.start_next_deal()
+                continue
+            events += match.act(match.to_act, rng.choice(match.legal_actions()))
+        quad = Played(2, Play.parse("9C 9D 9H 9S"), True)
+        for ev in [e for e in events if isinstance(e, (Played, Passed))] + [quad]:
+            for seat in range(4):
+                for for_you in (False, True):
+                    reader = reader_for(seat, names, names)
+                    if for_you and getattr(ev, "seat", None) == seat:
+                        said = list(names)
+                        said[seat] = FOR_YOU
+                        reader = Reader(tuple(said), None, symbols=reader.symbols,
+                                        player=reader.player)
+                    for _ in range(2):       # written, then remembered
+                        text = event_message(ev, seat, names, 4, names, rules=rules,
+                                             for_you=for_you)["text"]
+                        assert text == narrate(ev, reader, rules=rules).full
+                    checked += 1
+        reversed_words = "turns the rank order around" in event_message(
+            quad, 0, names, 4, names, rules=rules)["text"]
+        assert reversed_words == rules.reversal
+    assert checked > 1000

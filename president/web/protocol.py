@@ -330,7 +330,10 @@ def event_message(event: Event, seat: int, names: Sequence[str], players: int,
         said = list(reader.names)
         said[seat] = FOR_YOU
         reader = Reader(tuple(said), None, symbols=reader.symbols, player=reader.player)
-    text = narrate(ev, reader, leader=leader, rules=rules, player_names=player_names).full
+    if isinstance(ev, (Played, Passed)):
+        text = _said(ev, reader, rules)
+    else:
+        text = narrate(ev, reader, leader=leader, rules=rules, player_names=player_names).full
     if isinstance(ev, Dealt):
         return {"type": "event", "kind": "dealt", "deal": ev.deal_number, "dealer": ev.dealer,
                 "hand_sizes": list(ev.hand_sizes), "text": text}
@@ -362,6 +365,26 @@ def event_message(event: Event, seat: int, names: Sequence[str], players: int,
         return {"type": "event", "kind": "match-ended", "winners": list(ev.winners),
                 "scores": list(ev.scores), "text": text}
     raise TypeError(f"unknown event {ev!r}")  # pragma: no cover
+
+
+_SAID: dict[tuple[Any, ...], str] = {}
+"""Sentences of plays and passes already written, by (event, reader, reversal twist): the
+same few are said again and again (a pass, a pair of sevens) to readers with the same names
+(the default names of many tables). Emptied when it reaches :data:`_SAID_SIZE` entries."""
+_SAID_SIZE = 8192
+
+
+def _said(ev: Played | Passed, reader: Reader, rules: Rules | None) -> str:
+    """``narrate(ev, reader, rules=rules).full`` for a play or a pass, remembered: of the
+    rules, such a sentence depends only on whether four of a kind turns the order around
+    (:func:`~president.narration.narrate`)."""
+    key = (ev, reader, rules is not None and rules.reversal)
+    text = _SAID.get(key)
+    if text is None:
+        if len(_SAID) >= _SAID_SIZE:
+            _SAID.clear()
+        text = _SAID[key] = narrate(ev, reader, rules=rules).full
+    return text
 
 
 def _action_json(action: Play | Pass | Give) -> Any:
