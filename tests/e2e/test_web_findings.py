@@ -367,3 +367,64 @@ def test_hint_level_is_chosen_and_sent(page):
     page.click("#start-practice")
     wait_ready(page)
     assert page.input_value("#hint-level") == level
+
+
+# ----- a new user's reloads (helper, ninth session) -------------------------------------------
+
+def test_a_match_left_stays_left_after_a_reload(browser, served):
+    """"Leave match" then a reload opened the match again; the tab now stays on the start
+    screen, and Continue still opens it."""
+    page = browser.new_page(base_url=served.url)
+    try:
+        info, seat = new_match(page, served, seed=21)
+        seat.close()
+        wait_ready(page)
+        page.click("#leave-match")
+        page.click("#confirm-yes")
+        page.wait_for_selector("#start", state="visible")
+        page.reload()
+        page.wait_for_selector("#saved-list button", state="visible")
+        assert page.is_visible("#start") and not page.is_visible("#table")
+        page.click("#saved-list button")                        # Continue
+        wait_ready(page)
+        page.reload()                                           # at the table: back to it
+        wait_ready(page)
+        assert page.is_visible("#table")
+    finally:
+        page.close()
+
+
+def test_reloading_a_practice_round_says_so_even_with_a_saved_match(browser, served):
+    """With a saved match, a reload during a practice round opened that match without a
+    word; it now shows the start screen with the notice (docs/web.md, seed 003)."""
+    page = browser.new_page(base_url=served.url)
+    try:
+        info, seat = new_match(page, served, seed=21)
+        seat.close()
+        wait_ready(page)
+        page.click("#leave-match")
+        page.click("#confirm-yes")
+        page.click("#start-practice")
+        wait_ready(page)
+        take_turn(page)
+        page.reload()
+        page.wait_for_selector("#start", state="visible")
+        assert "ended your practice round" in page.text_content("#notice")
+        assert not page.is_visible("#table")
+    finally:
+        page.close()
+
+
+def test_the_last_play_of_a_deal_stays_in_view_at_its_end(page):
+    """At the end of a round the pile said only "The deal is over": the last plays were in
+    neither the discard nor a hand. The last play stays on the pile, named."""
+    start_practice(page)
+    while not page.is_visible("#result"):
+        take_turn(page)
+        wait_ready(page)
+    page.click("#result-close")
+    text = page.text_content("#to-beat")
+    assert text.startswith("The deal is over. Last play: ") and text.endswith(".")
+    assert page.locator("#pile-cards > *").count() >= 1
+    assert "empty" not in (page.get_attribute("#pile", "class") or "")
+    assert int(page.text_content("#discard-count")) < 52

@@ -35,6 +35,9 @@ const LOOPBACK = ["127.0.0.1", "localhost", "[::1]", "::1"];
 const STORE_OPTIONS = "president.options";
 const STORE_GUIDE = "president.guide-seen";
 const SESSION_PRACTICE = "president.practice-live";
+// This tab went to the start screen by the player's choice (left its match): a reload keeps
+// it there instead of opening the saved match again.
+const SESSION_AT_START = "president.at-start";
 const FLIGHT_MS = { slow: 750, normal: 480, fast: 260, instant: 0 };
 const SPEEDS = ["slow", "normal", "fast", "instant"];
 
@@ -756,6 +759,7 @@ function closeSocket() {
 }
 
 function connect(session) {
+  tabStore.remove(SESSION_AT_START);      // at a table again: a reload comes back to it
   // The same table again (its socket dropped, or the server went away): its last view stays
   // up, inert, until the table answers; the log is replaced by the one the server sends.
   const offline = $("connecting").classList.contains("over-table");   // a retry of a retry
@@ -1609,12 +1613,21 @@ function renderPile() {
   const under = $("pile-under");
   cards.innerHTML = "";
   under.innerHTML = "";
-  const pile = s.phase === "play" ? s.pile : [];
+  // At a deal's end its last pile is still on the table (the cards of its last plays are
+  // neither in the discard nor in a hand): it stays in view under "The deal is over".
+  const pile = s.phase === "exchange" ? [] : s.pile;
   $("pile").classList.toggle("empty", !pile.length);
   if (s.phase === "exchange") {
     toBeat.textContent = "Exchange before the deal";
   } else if (s.phase !== "play") {
-    toBeat.textContent = "The deal is over";
+    const top = pile[pile.length - 1];
+    if (top) {
+      cards.append(facesImage(top.cards));
+      toBeat.replaceChildren(`The deal is over. Last play: ${playWords(top.cards)} by `,
+        ...named`${nameIn(top.seat)}.`);
+    } else {
+      toBeat.textContent = "The deal is over";
+    }
   } else if (s.to_beat) {
     const top = pile[pile.length - 1];
     cards.append(facesImage(top.cards));
@@ -2211,6 +2224,7 @@ async function leaveMatch() {
     "It stays saved on this device; you can continue it from the start screen while the server keeps it.", "Leave match");
   if (!yes) return;
   closeSocket();
+  tabStore.set(SESSION_AT_START, "1");
   await showStart();
 }
 
@@ -2365,10 +2379,13 @@ async function main() {
   // stays under "Saved matches", to continue once the server is back).
   $("connecting-stop").onclick = () => {
     app.retries = 0;
-    showStart(app.session?.kind === "match"
+    // a notice over the start screen (cleared by the next table's state), not an error of
+    // the match form, which the player has not used
+    notice(app.session?.kind === "match"
       ? "The server could not be reached. Your match is kept: choose Continue under "
         + "Saved matches once the server is back."
       : "The server could not be reached. Start a new round once it is back.");
+    showStart();
   };
   $("resume").onclick = resume;
   $("pause-table").onclick = pauseTable;
@@ -2402,9 +2419,11 @@ async function main() {
 
   // Seed 003: reloading or leaving clears a practice round. Say so instead of dealing a
   // new one silently.
+  let stay = tabStore.get(SESSION_AT_START);     // left its match: the start screen again
   if (tabStore.get(SESSION_PRACTICE)) {
     tabStore.remove(SESSION_PRACTICE);
     notice("Reloading the page ended your practice round: a practice round lasts only while its page is open.");
+    stay = true;      // the notice, on the start screen: not a saved match opened instead
   }
 
   const join = seatFromHash(location.hash);
@@ -2414,7 +2433,7 @@ async function main() {
   const saved = store.get(STORE_MATCH);
   // A finished match with friends stays open: the table may play again (rematch).
   const fresh = (saved?.updated || 0) > Date.now() - TABLE_HOURS * 3600 * 1000;
-  if (saved && saved.table && saved.token && (!saved.finished || (saved.friends && fresh))) {
+  if (!stay && saved && saved.table && saved.token && (!saved.finished || (saved.friends && fresh))) {
     connect({ table: saved.table, token: saved.token, kind: "match", invites: saved.invites });
     return;
   }
