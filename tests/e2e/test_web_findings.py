@@ -371,17 +371,23 @@ def test_hint_level_is_chosen_and_sent(page):
 
 # ----- a new user's reloads (helper, ninth session) -------------------------------------------
 
+def leave_a_match(page, served) -> None:
+    """Open a match, then leave it ("Leave match", confirmed): the start screen shows, the
+    match saved on this device."""
+    info, seat = new_match(page, served, seed=21)
+    seat.close()
+    wait_ready(page)
+    page.click("#leave-match")
+    page.click("#confirm-yes")
+    page.wait_for_selector("#start", state="visible")
+
+
 def test_a_match_left_stays_left_after_a_reload(browser, served):
     """"Leave match" then a reload opened the match again; the tab now stays on the start
     screen, and Continue still opens it."""
     page = browser.new_page(base_url=served.url)
     try:
-        info, seat = new_match(page, served, seed=21)
-        seat.close()
-        wait_ready(page)
-        page.click("#leave-match")
-        page.click("#confirm-yes")
-        page.wait_for_selector("#start", state="visible")
+        leave_a_match(page, served)
         page.reload()
         page.wait_for_selector("#saved-list button", state="visible")
         assert page.is_visible("#start") and not page.is_visible("#table")
@@ -399,11 +405,7 @@ def test_reloading_a_practice_round_says_so_even_with_a_saved_match(browser, ser
     word; it now shows the start screen with the notice (docs/web.md, seed 003)."""
     page = browser.new_page(base_url=served.url)
     try:
-        info, seat = new_match(page, served, seed=21)
-        seat.close()
-        wait_ready(page)
-        page.click("#leave-match")
-        page.click("#confirm-yes")
+        leave_a_match(page, served)
         page.click("#start-practice")
         wait_ready(page)
         take_turn(page)
