@@ -509,7 +509,7 @@ class Match:
             raise IllegalAction("bad-seat", f"seat {seat} does not exist; seats are 0 to {n - 1}")
         mine: tuple[tuple[int, int, tuple[Card, ...]], ...] = ()
         forced: tuple[bool, ...] = ()
-        if self.exchange_log:           # (none after the first deal's play starts)
+        if self.exchange_log:           # (a deal without an exchange has none)
             seen = [(t, g) for t, g in self.exchange_log if seat in (t.giver, t.receiver)]
             mine = tuple((t.giver, t.receiver, g.cards) for t, g in seen)
             forced = tuple(t.forced for t, _ in seen)
