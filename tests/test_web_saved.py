@@ -332,3 +332,30 @@ def test_a_hello_for_one_table_with_another_tables_record_rebuilds_nothing(tmp_p
         assert refused["type"] == "error" and refused["reason"] == "bad-record"
         assert "another table" in refused["message"]
         assert info["table"] not in tables.tables and info["table"] not in tables.store
+
+
+def test_a_record_of_a_table_dropped_a_moment_ago_waits_for_its_removal(tmp_path):
+    """A drop's removal from the store is written by the store's writer thread; a restore
+    right after it (the writer still busy) must see the table gone: an older record is
+    refused as old, and the newest one is rebuilt and stays on disk (the queued removal
+    must not delete it afterwards)."""
+    import threading
+
+    with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)) as c:
+        info = c.post("/api/tables", json={"kind": "match", "players": 4, "seed": 3}).json()
+        with c.websocket_connect("/ws") as ws:
+            hello(ws, info)
+            state = until_state(ws)
+            early = state["snapshot"]
+            state = take_turn(ws, state)
+        tables = c.app.state.tables
+        gate = threading.Event()
+        c.portal.call(lambda: tables._commit.later(lambda: gate.wait(1.0)))   # the writer is busy
+        c.portal.call(tables.drop, info["table"])
+        with c.websocket_connect("/ws") as ws:
+            assert hello(ws, info, early)["reason"] == "old-record"
+        gate.set()
+        with c.websocket_connect("/ws") as ws:
+            assert hello(ws, info, state["snapshot"])["type"] == "welcome"
+        c.portal.call(tables._commit.flush)
+        assert info["table"] in tables.store

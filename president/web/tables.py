@@ -380,6 +380,15 @@ class GroupCommit:
         self._put((_JOB, job, None, loop, done))
         return await done
 
+    def flush(self, timeout: float = 30.0) -> None:
+        """Block until every write asked for so far is done (at most ``timeout`` seconds).
+        For rare paths that must see the store as the queued writes leave it."""
+        if not self._started:
+            return
+        done = threading.Event()
+        self._put((_JOB, done.set, None, None, None))
+        done.wait(timeout)
+
     def later(self, job: Callable[[], Any]) -> None:
         """``job()`` run in the writer thread after every write asked for before it, without
         waiting for it (an error is logged)."""
@@ -876,6 +885,8 @@ class Tables:
         except SealError as e:
             raise TableError("bad-record", str(e)) from None
         tid = record.get("id") if isinstance(record, dict) else None
+        if isinstance(tid, str) and tid in self._removing:
+            self._commit.flush()        # a drop's removal first: then the store is as it says
         if table_id is not None and tid != table_id:
             raise TableError("bad-record", f"this saved match is of another table than "
                              f"{P.excerpt(table_id)}; send the record the page kept for that table")

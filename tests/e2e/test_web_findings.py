@@ -141,7 +141,8 @@ def test_first_night_shows_roles_not_points(browser, served):
         order = page.eval_on_selector_all("#finish-order li", "els => els.map(e => e.textContent)")
         titles = [o.split(" — ")[1] for o in order]
         assert titles == ["President", "Vice-President", "Vice-Scum", "bottom"]  # seed 004
-        assert page.text_content("#to-beat") == "The deal is over"   # not the last play
+        over = page.text_content("#to-beat")        # not a play to beat: the deal's last play
+        assert over.startswith("The deal is over. Last play: ") and "To beat" not in over
         saved = page.evaluate("JSON.parse(localStorage.getItem('president.match'))")
         assert saved["scoring"] is False          # the saved list shows no "You 0" either
         seat.close()
