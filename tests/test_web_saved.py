@@ -89,16 +89,23 @@ def test_old_snapshot_is_refused_after_a_restart(tmp_path):
         assert again[key] == state[key], key
 
 
+def two_snapshots(c, *, players):
+    """A match table (seed 3) and two of its snapshots: the first state's and the one after
+    the page's first turn. Returns ``(table info, early snapshot, later state)``."""
+    info = c.post("/api/tables", json={"kind": "match", "players": players, "seed": 3}).json()
+    with c.websocket_connect("/ws") as ws:
+        hello(ws, info)
+        state = until_state(ws)
+        early = state["snapshot"]
+        state = take_turn(ws, state)
+    return info, early, state
+
+
 def test_old_snapshot_is_refused_once_the_server_forgot_the_table(tmp_path):
     """Without a restart: an idle table dropped from memory is rebuilt from the newest record
     only."""
     with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)) as c:
-        info = c.post("/api/tables", json={"kind": "match", "players": 5, "seed": 3}).json()
-        with c.websocket_connect("/ws") as ws:
-            hello(ws, info)
-            state = until_state(ws)
-            early = state["snapshot"]
-            state = take_turn(ws, state)
+        info, early, state = two_snapshots(c, players=5)
         c.portal.call(c.app.state.tables.drop, info["table"])
         with c.websocket_connect("/ws") as ws:
             assert hello(ws, info, early)["reason"] == "old-record"
@@ -342,12 +349,7 @@ def test_a_record_of_a_table_dropped_a_moment_ago_waits_for_its_removal(tmp_path
     import threading
 
     with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)) as c:
-        info = c.post("/api/tables", json={"kind": "match", "players": 4, "seed": 3}).json()
-        with c.websocket_connect("/ws") as ws:
-            hello(ws, info)
-            state = until_state(ws)
-            early = state["snapshot"]
-            state = take_turn(ws, state)
+        info, early, state = two_snapshots(c, players=4)
         tables = c.app.state.tables
         gate = threading.Event()
         c.portal.call(lambda: tables._commit.later(lambda: gate.wait(1.0)))   # the writer is busy
