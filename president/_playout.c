@@ -752,6 +752,43 @@ static PyObject *py_deals(PyObject *self, PyObject *args) {
     return out;
 }
 
+PyDoc_STRVAR(deal_hands_doc,
+"deal_hands(players, dealer, seed) -> list[int]\n\n"
+"president.deal.deal_hands for a whole-number seed 0 <= seed < 2**64: random.Random(seed)\n"
+"shuffles the 52 card indexes, which are dealt one at a time clockwise from the seat left\n"
+"of dealer. Returns a card mask per seat. players 2 to 7, 0 <= dealer < players.");
+
+static PyObject *py_deal_hands(PyObject *self, PyObject *args) {
+    int n, dealer, i, seat, deck[52];
+    PyObject *seed_obj, *out;
+    unsigned long long seed;
+    uint64_t h[MAXP];
+    MT mt;
+    if (!PyArg_ParseTuple(args, "iiO!", &n, &dealer, &PyLong_Type, &seed_obj)) return NULL;
+    if (n < 2 || n > MAXP || dealer < 0 || dealer >= n) {
+        PyErr_SetString(PyExc_ValueError, "players 2-7 and a dealer seat 0 <= dealer < players");
+        return NULL;
+    }
+    seed = PyLong_AsUnsignedLongLong(seed_obj);   /* OverflowError: negative or >= 2**64 */
+    if (seed == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    mt_seed_u64(&mt, (uint64_t)seed);
+    for (i = 0; i < 52; i++) deck[i] = i;
+    mt_shuffle(&mt, deck, 52);
+    memset(h, 0, sizeof h);
+    seat = dealer + 1 == n ? 0 : dealer + 1;
+    for (i = 0; i < 52; i++) {
+        h[seat] |= (uint64_t)1 << deck[i];
+        seat = seat + 1 == n ? 0 : seat + 1;
+    }
+    out = PyList_New(n);
+    for (i = 0; out != NULL && i < n; i++) {
+        PyObject *v = PyLong_FromUnsignedLongLong(h[i]);
+        if (v == NULL) { Py_CLEAR(out); break; }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+}
+
 /* Cards of each rank in all hands together must be 0..4 (im_choice indexes by them). */
 static int check_rank_totals(const St *d) {
     int r, s;
@@ -926,6 +963,7 @@ static PyMethodDef methods[] = {
      "again) or only getstate/setstate; returns whether the direct path is on."},
     {"playout", py_playout, METH_VARARGS, playout_doc},
     {"deals", py_deals, METH_VARARGS, deals_doc},
+    {"deal_hands", py_deal_hands, METH_VARARGS, deal_hands_doc},
     {"intermediate_playout", py_intermediate_playout, METH_VARARGS, intermediate_playout_doc},
     {"intermediate_choice", py_intermediate_choice, METH_VARARGS, intermediate_choice_doc},
     {"style_likelihoods", py_style_likelihoods, METH_VARARGS, style_likelihoods_doc},

@@ -206,6 +206,18 @@ class Give:
         return (Give, (self.mask,))
 
     @classmethod
+    def of_mask(cls, mask: int) -> "Give":
+        """The give of the cards of a 52-bit card ``mask``, shared: gives are frozen, so the
+        exchange's legal actions hand out one object per mask (a give back of any two of
+        thirteen cards lists 78) instead of building each anew. Equal to ``Give(mask)``."""
+        give = _GIVES.get(mask)
+        if give is None:
+            if len(_GIVES) >= _GIVES_SIZE:
+                _GIVES.clear()
+            give = _GIVES[mask] = cls(mask)
+        return give
+
+    @classmethod
     def parse(cls, text: str) -> "Give":
         """Parse the cards of a give, e.g. ``"2S"`` or ``"AH 2C"``."""
         try:
@@ -225,6 +237,9 @@ class Give:
     def __hash__(self) -> int:
         return hash(("give", self.mask))
 
+
+_GIVES: dict[int, Give] = {}
+_GIVES_SIZE = 8192  # masks kept (cleared when full): the exchanges of a few hundred hands
 
 Action = Union[Play, Pass, Give]
 

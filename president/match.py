@@ -301,10 +301,10 @@ class Match:
             step = self.exchange_steps[len(self.exchange_log)]
             allowed = self._allowed_gives(step)
             if allowed is not None:
-                return [Give(m) for m in allowed]
-            cards = cards_from_mask(self.deal.hands[step.giver])
-            return [Give(sum(c.bit for c in combo))
-                    for combo in itertools.combinations(cards, step.count)]
+                return [Give.of_mask(m) for m in allowed]
+            of_mask = Give.of_mask
+            bits = [c.bit for c in cards_from_mask(self.deal.hands[step.giver])]
+            return [of_mask(sum(combo)) for combo in itertools.combinations(bits, step.count)]
         return []
 
     def _allowed_gives(self, step: Transfer) -> list[int] | None:

@@ -273,3 +273,48 @@ def test_bench_json_has_the_playouts(capsys):
         assert p["compiled"]["deals_per_cpu_second"] > p["python"]["deals_per_cpu_second"]
     else:
         assert p["compiled"] is None
+
+
+def _python_deal_hands(players: int, dealer: int, seed: int) -> list[int]:
+    """deal.deal_hands's Python statement, through its random.Random path (which the
+    compiled copy never takes)."""
+    from president.deal import deal_hands
+    return deal_hands(players, dealer, random.Random(seed))
+
+
+@needs_c
+def test_compiled_deal_hands_gives_the_python_hands():
+    """The C dealing (president._playout.deal_hands, which deal.deal_hands uses for seeds
+    below 2**64) gives every seed's hands exactly as random.Random(seed).shuffle does, at
+    every table size of the registries and every dealer, seeds of every width included."""
+    from president import _playout
+    from president.deal import deal_hands
+    rng = random.Random(12)
+    seeds = [0, 1, 2**32 - 1, 2**32, 2**63, 2**64 - 1] + [rng.getrandbits(32) for _ in range(150)] \
+        + [rng.getrandbits(64) for _ in range(150)]
+    sizes = sorted({r.players for r in ALL_RULES})
+    assert sizes == [3, 4, 5, 6, 7]
+    for n in sizes:
+        for seed in seeds:
+            dealer = seed % n
+            want = _python_deal_hands(n, dealer, seed)
+            assert _playout.deal_hands(n, dealer, seed) == want
+            assert deal_hands(n, dealer, seed) == want
+    # outside its range the compiled copy refuses, and deal_hands takes the Python path
+    with pytest.raises(OverflowError):
+        _playout.deal_hands(4, 0, 2**64)
+    with pytest.raises(OverflowError):
+        _playout.deal_hands(4, 0, -1)
+    with pytest.raises(ValueError, match="dealer seat"):
+        _playout.deal_hands(4, 4, 1)
+    with pytest.raises(TypeError):
+        _playout.deal_hands(4, 0, 1.5)
+    for seed in (2**64, 2**127 + 5, -7):
+        assert deal_hands(4, 1, seed) == _python_deal_hands(4, 1, seed)
+
+
+def test_deal_hands_is_the_python_statement_under_president_pure():
+    code = ("from president import deal; print(deal._DEAL_HANDS_C is None, "
+            "deal.deal_hands(5, 2, 77))")
+    want = _python_deal_hands(5, 2, 77)
+    assert _probe({"PRESIDENT_PURE": "1"}, code) == f"True {want}"

@@ -61,7 +61,7 @@ if os.environ.get("PRESIDENT_PURE") == "1":
     _ext = None
 else:
     try:
-        from .. import _playout as _ext  # type: ignore[attr-defined, no-redef]
+        from .. import _playout as _ext  # type: ignore[attr-defined, no-redef, unused-ignore]
     except ImportError:
         _ext = None
 
