@@ -300,13 +300,14 @@ class Deal:
             missing = format_mask(action.mask & ~self.hands[seat])
             return IllegalAction("not-in-hand", f"you do not hold {missing}")
         if need:
-            top = self.pile[-1][1]
             if action.count != need:
+                top = self.pile[-1][1]
                 return IllegalAction("wrong-count", f"the pile is a {top.kind} "
                                      f"({top}); play exactly {need} card"
                                      f"{'s' if need > 1 else ''} of one rank or pass")
             ranks = FOLLOW_RANKS[k.reversed][k.strict][k.top]
             if action.rank not in ranks:  # kernel.beats
+                top = self.pile[-1][1]
                 words = ("lower than" if k.strict else "equal to or lower than") if k.reversed \
                     else "higher than" if k.strict else "equal to or higher than"
                 why = " (four of a kind has reversed the rank order)" if k.reversed else ""
