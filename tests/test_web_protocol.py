@@ -761,6 +761,12 @@ def test_thinker_decides_in_another_process_and_by_its_seed():
         thinker.close()
 
 
+def test_the_search_pool_leaves_the_event_loop_a_core():
+    from president.web.thinker import Thinker, default_workers
+    assert [default_workers(c) for c in (1, 2, 4, 16)] == [1, 1, 3, 15]
+    assert Thinker().workers == default_workers() and Thinker(3).workers == 3
+
+
 def test_a_seat_opens_in_at_most_four_pages(client):
     from president.web.tables import MAX_SOCKETS_PER_SEAT
     info = house_match(client, seed=1)

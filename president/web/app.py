@@ -202,7 +202,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             :func:`~president.web.guard.allowed_hosts_for` with no host: 127.0.0.1,
             localhost, [::1] and ``$PRESIDENT_WEB_HOSTS`` (``president serve`` passes its
             ``--host`` and ``--allow-host`` names).
-        workers: processes slow computer players think in (default: the cores).
+        workers: processes slow computer players think in (default: one fewer than the
+            cores, at least one; :func:`~president.web.thinker.default_workers`).
         per_address: the most new tables one client address may make a minute (default
             ``$PRESIDENT_WEB_TABLES_PER_MINUTE`` or 30; 0 for no limit, benchmarks only).
         max_sockets_per_address: the most websockets one client address may hold open

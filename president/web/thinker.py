@@ -3,8 +3,8 @@
 A level that searches (``expert``: up to 0.8 s of Monte Carlo per decision) would hold the
 event loop's GIL in a thread, and thirty sockets asking for expert hints raised every other
 player's latency from milliseconds to seconds. :class:`Thinker` sends each such decision to a
-:class:`concurrent.futures.ProcessPoolExecutor` (one worker per core, at a lower scheduling
-priority than the server) and only awaits the result. A fresh player of the level is made in
+:class:`concurrent.futures.ProcessPoolExecutor` (one worker per core but one, at a lower
+scheduling priority than the server) and only awaits the result. A fresh player of the level is made in
 the worker for each decision from its seed: computer players keep no state between decisions
 besides their random generator, so the seed makes the choice reproducible.
 
@@ -24,7 +24,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-__all__ = ["Thinker", "decide"]
+__all__ = ["Thinker", "decide", "default_workers"]
 
 log = logging.getLogger("president.web")
 
@@ -59,6 +59,18 @@ def _worker_start(server: int | None = None) -> None:  # pragma: no cover - runs
         os._exit(0)
 
 
+def default_workers(cores: int | None = None) -> int:
+    """Worker processes of a server's :class:`Thinker`: one fewer than ``cores`` (default
+    :func:`os.cpu_count`), at least one, so the event loop keeps a core of its own.
+    ``SCHED_IDLE`` alone did not give it one: on the 2-core development machine, two workers
+    each taking a 40 ms search after another (thirty pages asking expert hints) raised an
+    event loop's scheduling lag at p95 from 0.25 ms to 0.6 ms and other players' p95 per
+    action from 1.5 ms to about 3 ms; one worker left both where they were without it
+    (benchmarks/README.md, "hint spam")."""
+    n = cores if cores is not None else (os.cpu_count() or 1)
+    return max(1, n - 1)
+
+
 def decide(level: str, obs: Any, seed: int) -> Any:
     """The action a fresh computer player of ``level`` (seeded ``seed``) chooses from ``obs``
     (one seat's :class:`~president.observation.Observation`): runs in a worker process.
@@ -72,7 +84,8 @@ class Thinker:
     """A pool of worker processes for slow computer players.
 
     Args:
-        workers: worker processes (default: the number of cores).
+        workers: worker processes (default: :func:`default_workers`, one fewer than the
+            cores, at least one).
         max_pending: decisions allowed in flight at once before :meth:`busy` says so.
         in_process: decide in a thread of this process instead (tests of the web layer that
             need no isolation; never on a server).
@@ -80,7 +93,7 @@ class Thinker:
 
     def __init__(self, workers: int | None = None, *, max_pending: int | None = None,
                  in_process: bool = False) -> None:
-        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.workers = max(1, workers or default_workers())
         self.max_pending = max_pending if max_pending is not None else self.workers
         self.in_process = in_process
         self.pending = 0
