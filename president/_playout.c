@@ -789,6 +789,69 @@ static PyObject *py_deal_hands(PyObject *self, PyObject *args) {
     return out;
 }
 
+PyDoc_STRVAR(list_plays_doc,
+"list_plays(table, hand, rank, tail) -> list\n\n"
+"The loop of president.deal.Deal.legal_actions, compiled: the plays of table[r][b] for each\n"
+"8-bit chunk b of hand (two ranks) from r = rank up, r rising by 2 a chunk, in order, then\n"
+"tail unless it is None. table is actions.PAIR_ALL or PAIR_BY_COUNT[k] (13 tuples of 256\n"
+"tuples of plays); hand a card mask already shifted so that its bit 0 is rank's first card.");
+
+static PyObject *py_list_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    PyObject *table, *tail, *out, *chunks[7];
+    unsigned long long hand, h;
+    long rank, r;
+    Py_ssize_t total = 0, i, j, k = 0, m = 0;
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "list_plays takes table, hand, rank and tail");
+        return NULL;
+    }
+    table = args[0];
+    tail = args[3];
+    if (!PyTuple_Check(table) || PyTuple_GET_SIZE(table) != 13) {
+        PyErr_SetString(PyExc_TypeError, "table must be a tuple of 13 rows of 256 tuples");
+        return NULL;
+    }
+    hand = PyLong_AsUnsignedLongLong(args[1]);
+    if (hand == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    rank = PyLong_AsLong(args[2]);
+    if (rank == -1 && PyErr_Occurred()) return NULL;
+    if (rank < 0 || rank > 12 || (hand >> (4 * (13 - rank))) != 0) {
+        PyErr_SetString(PyExc_ValueError, "rank must be 0 to 12 and hand hold no card above the ace");
+        return NULL;
+    }
+    for (h = hand, r = rank; h; h >>= 8, r += 2) {
+        PyObject *row;
+        if (!(h & 255)) continue;
+        row = PyTuple_GET_ITEM(table, r);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != 256) {
+            PyErr_SetString(PyExc_TypeError, "table must be a tuple of 13 rows of 256 tuples");
+            return NULL;
+        }
+        chunks[k] = PyTuple_GET_ITEM(row, (Py_ssize_t)(h & 255));
+        if (!PyTuple_Check(chunks[k])) {
+            PyErr_SetString(PyExc_TypeError, "each entry of the table must be a tuple of plays");
+            return NULL;
+        }
+        total += PyTuple_GET_SIZE(chunks[k]);
+        k++;
+    }
+    out = PyList_New(total + (tail != Py_None));
+    if (out == NULL) return NULL;
+    for (i = 0; i < k; i++) {
+        Py_ssize_t n = PyTuple_GET_SIZE(chunks[i]);
+        for (j = 0; j < n; j++) {
+            PyObject *play = PyTuple_GET_ITEM(chunks[i], j);
+            Py_INCREF(play);
+            PyList_SET_ITEM(out, m++, play);
+        }
+    }
+    if (tail != Py_None) {
+        Py_INCREF(tail);
+        PyList_SET_ITEM(out, m, tail);
+    }
+    return out;
+}
+
 /* Cards of each rank in all hands together must be 0..4 (im_choice indexes by them). */
 static int check_rank_totals(const St *d) {
     int r, s;
@@ -964,6 +1027,7 @@ static PyMethodDef methods[] = {
     {"playout", py_playout, METH_VARARGS, playout_doc},
     {"deals", py_deals, METH_VARARGS, deals_doc},
     {"deal_hands", py_deal_hands, METH_VARARGS, deal_hands_doc},
+    {"list_plays", (PyCFunction)(void (*)(void))py_list_plays, METH_FASTCALL, list_plays_doc},
     {"intermediate_playout", py_intermediate_playout, METH_VARARGS, intermediate_playout_doc},
     {"intermediate_choice", py_intermediate_choice, METH_VARARGS, intermediate_choice_doc},
     {"style_likelihoods", py_style_likelihoods, METH_VARARGS, style_likelihoods_doc},

@@ -43,21 +43,25 @@ def hand_sizes(players: int, cards: int = 52) -> tuple[int, ...]:
     return tuple(base + (1 if i < extra else 0) for i in range(players))
 
 
-def _compiled_deal_hands() -> Callable[[int, int, int], list[int]] | None:
-    """The C statement of :func:`deal_hands` (``president._playout.deal_hands``: CPython's
-    Mersenne Twister seeded and stepped in C), or ``None`` without the build or under
-    ``PRESIDENT_PURE=1``. ``tests/test_compiled.py`` holds it to the Python statement."""
+def _compiled(name: str) -> Any:
+    """A function of the compiled copy (``president._playout``) by ``name``, or ``None``
+    without the build or under ``PRESIDENT_PURE=1``. Each one restates a piece of this module
+    and ``tests/test_compiled.py`` holds it to the Python statement, which stays the
+    reference."""
     if os.environ.get("PRESIDENT_PURE") == "1":
         return None
     try:
         from . import _playout  # type: ignore[attr-defined]
     except ImportError:
         return None
-    compiled: Callable[[int, int, int], list[int]] = _playout.deal_hands
-    return compiled
+    return getattr(_playout, name, None)
 
 
-_DEAL_HANDS_C = _compiled_deal_hands()
+# deal_hands's shuffle and deal, with CPython's Mersenne Twister seeded and stepped in C
+_DEAL_HANDS_C: Callable[[int, int, int], list[int]] | None = _compiled("deal_hands")
+# the byte loop of Deal.legal_actions: list_plays(table, hand, rank, tail) -> list
+_LIST_PLAYS_C: Callable[[Any, int, int, Pass | None], list[Play | Pass]] | None = \
+    _compiled("list_plays")
 
 
 def deal_hands(players: int, dealer: int, seed: int | random.Random) -> list[int]:
@@ -245,14 +249,16 @@ class Deal:
         The kernel's rule (:func:`president.kernel.legal_actions`) on the suits held: on an
         empty pile every set of 1–4 cards of one held rank; on a pile every set of exactly
         the pile's count of a rank that beats it (:func:`~president.kernel.follow_ranks`, in
-        the current order under ``reversal``)."""
+        the current order under ``reversal``). The plays come from the tables of
+        :mod:`president.actions`, two ranks at a time; that loop runs in C when the compiled
+        copy is built (``president._playout.list_plays``, the same list; the Python loop
+        below is the fallback and the reference)."""
         k = self.state
         seat = k.to_act
         if seat < 0:
             return []
         hand = self.hands[seat]
         need = k.need
-        acts: list[Play | Pass] = []
         # two ranks (eight bits of the hand) at a time, low to high, until none is left
         if need == 0:
             table = PAIR_ALL
@@ -260,8 +266,13 @@ class Deal:
         else:
             ranks = FOLLOW_RANKS[k.reversed][k.strict][k.top]
             r = ranks.start
+            if r >= 13:
+                return [PASS]
             hand = (hand >> (r << 2)) & ((1 << ((ranks.stop - r) << 2)) - 1)
             table = PAIR_BY_COUNT[need]
+        if _LIST_PLAYS_C is not None:
+            return _LIST_PLAYS_C(table, hand, r, PASS if need else None)
+        acts: list[Play | Pass] = []
         while hand:
             byte = hand & 255
             if byte:

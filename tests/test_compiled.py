@@ -16,6 +16,7 @@ import sys
 
 import pytest
 
+from president.actions import Play
 from president.rules import Rules
 from president.players import compiled, fastsim
 from president.players.fastsim import FastDeal
@@ -318,3 +319,50 @@ def test_deal_hands_is_the_python_statement_under_president_pure():
             "deal.deal_hands(5, 2, 77))")
     want = _python_deal_hands(5, 2, 77)
     assert _probe({"PRESIDENT_PURE": "1"}, code) == f"True {want}"
+
+
+@needs_c
+def test_compiled_listing_of_plays_gives_the_python_list(monkeypatch):
+    """Deal.legal_actions lists the same actions, in the same order, with its byte loop in C
+    (president._playout.list_plays) as with the Python loop, at every decision of random
+    deals under every rules value of the registries (reversal's reversed order included)."""
+    from president import deal as deal_module
+    from president.deal import Deal
+    from president.match import Match
+    assert deal_module._LIST_PLAYS_C is not None
+    rng = random.Random(31)
+    seen = 0
+    for rules in ALL_RULES:
+        match = Match(rules, seed=rng.getrandbits(32))
+        for _ in range(3):
+            while match.phase in ("play", "exchange"):
+                actions = match.legal_actions()
+                if match.phase == "play":
+                    monkeypatch.setattr(deal_module, "_LIST_PLAYS_C", None)
+                    python = Deal.legal_actions(match.deal)
+                    monkeypatch.undo()
+                    assert actions == python and [type(a) for a in actions] == \
+                        [type(a) for a in python]
+                    seen += 1
+                match.act(match.to_act, actions[rng.randrange(len(actions))])
+            if match.phase == "match-over":
+                break
+            match.start_next_deal()
+    assert seen > 1000 * len(ALL_RULES) // 10
+
+
+@needs_c
+def test_compiled_listing_refuses_what_it_cannot_read():
+    from president import _playout
+    from president.actions import PAIR_ALL, PAIR_BY_COUNT, PASS
+    assert _playout.list_plays(PAIR_BY_COUNT[2], 0, 5, PASS) == [PASS]
+    assert _playout.list_plays(PAIR_ALL, 0b0011, 0, None) == \
+        [Play.parse("3C"), Play.parse("3D"), Play.parse("3C 3D")]
+    with pytest.raises(ValueError, match="rank must be 0 to 12"):
+        _playout.list_plays(PAIR_ALL, 1, 13, None)
+    with pytest.raises(ValueError, match="no card above the ace"):
+        _playout.list_plays(PAIR_ALL, 1 << 48, 1, None)
+    with pytest.raises(TypeError, match="13 rows"):
+        _playout.list_plays((), 1, 0, None)
+    with pytest.raises(TypeError, match="takes table, hand, rank and tail"):
+        _playout.list_plays(PAIR_ALL, 1)

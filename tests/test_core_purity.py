@@ -27,13 +27,15 @@ def test_core_modules_import_only_stdlib_and_core():
                 elif isinstance(node, ast.ImportFrom):
                     if node.level:  # relative: must stay inside the core
                         mods = []
-                        top = (node.module or "").split(".")[0]
-                        if inside and node.level == 1:  # a module of the same package
-                            assert top in inside, (path.name, node.module)
-                        else:
-                            assert (top in CORE or top in ACCELERATORS) \
-                                and (not inside or node.level == 2), \
-                                (path.name, node.module)
+                        # "from .x import y" imports x; "from . import x, y" imports x and y
+                        tops = [node.module.split(".")[0]] if node.module \
+                            else [a.name for a in node.names]
+                        for top in tops:
+                            if inside and node.level == 1:  # a module of the same package
+                                assert top in inside, (path.name, top)
+                            else:
+                                assert (top in CORE or top in ACCELERATORS) \
+                                    and (not inside or node.level == 2), (path.name, top)
                     else:
                         mods = [node.module]
                 else:
