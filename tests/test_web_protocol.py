@@ -761,6 +761,56 @@ def test_thinker_decides_in_another_process_and_by_its_seed():
         thinker.close()
 
 
+def test_a_dead_worker_is_replaced_and_the_decision_asked_again():
+    """An attack found that one worker killed (the OOM killer, a crash) broke the pool for
+    good: every expert seat and hint of every table stopped until a restart."""
+    import os
+    import time
+    from president import Match, Rules
+    from president.web.thinker import Thinker
+    thinker = Thinker(1)
+    try:
+        m = Match(Rules.preset("house", players=4), ["A", "B", "C", "D"], seed=9)
+        obs = m.observation(m.to_act)
+        broken = thinker._executor()
+        broken.submit(os._exit, 1)                       # the worker dies
+        deadline = time.monotonic() + 30
+        while not broken._broken and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert broken._broken
+
+        async def twice():
+            return [await thinker.decide("intermediate", obs, 5) for _ in range(2)]
+        first, second = run_async(twice)
+        assert first in obs.legal_actions and first == second
+        assert thinker._pool is not None and thinker._pool is not broken
+        assert thinker.pending == 0
+    finally:
+        thinker.close()
+
+
+def test_a_failed_search_lets_the_fallback_level_choose(caplog):
+    """A slow level that cannot decide (its worker died twice, a bot of your own raised)
+    gets the fallback level's choice, so the table goes on, and the failure is logged."""
+    from president.players import make_player
+    from president.web.levels import THINK_FALLBACK
+    from president.web.state import TableState
+
+    class Failing:
+        async def decide(self, *args: object, **kwargs: object) -> object:
+            raise RuntimeError("the worker is gone")
+
+    from president import Match, Rules
+    m = Match(Rules.preset("house", players=4), ["A", "B", "C", "D"], seed=9)
+    obs = m.observation(m.to_act)
+    table = object.__new__(TableState)
+    table.thinker = Failing()
+    with caplog.at_level("ERROR", logger="president.web"):
+        choice = run_async(lambda: table._think("expert", obs, 77))
+    assert choice == make_player(THINK_FALLBACK, seed=77).act(obs)
+    assert "the expert computer player failed to decide" in caplog.text
+
+
 def test_the_search_pool_leaves_the_event_loop_a_core():
     from president.web.thinker import Thinker, default_workers
     assert [default_workers(c) for c in (1, 2, 4, 16)] == [1, 1, 3, 15]

@@ -22,6 +22,10 @@ DEFAULT_HINT_LEVEL = "simple"
 """The level whose choice a hint gives unless the page names another: the practice player of
 seed 003 (``003_e6cd2942d7a2654f.txt``), whose hint is one legal option or the advice to
 pass; the page may ask any level of :func:`president.players.available_levels`."""
+THINK_FALLBACK = "intermediate"
+"""The fast level that decides, once, for a slow level whose search failed (its worker
+process died twice in a row, or a bot of your own raised), so that the table goes on."""
+
 DEFAULT_STANDIN = "simple"
 """The computer level that plays for an away friend unless the host chose another."""
 

@@ -37,7 +37,7 @@ from ..match import Match
 from ..players import available_levels, make_player
 from ..rules import OPTION_HELP, PRESETS, Rules, describe_items
 from . import protocol as P
-from .levels import DEFAULT_STANDIN, HUMAN
+from .levels import DEFAULT_STANDIN, HUMAN, THINK_FALLBACK
 from .sealing import GrowingText, Sealer
 from .thinker import Thinker, decide
 
@@ -609,6 +609,13 @@ class TableState:
     async def _think(self, level: str, obs: Any, seed: int, *, hint: bool = False) -> Any:
         """A slow level's choice, made by a fresh player of ``level`` seeded ``seed``, in the
         :class:`~president.web.thinker.Thinker`'s processes (a thread without one)."""
-        if self.thinker is None:
-            return await asyncio.to_thread(decide, level, obs, seed)
-        return await self.thinker.decide(level, obs, seed, hint=hint)
+        try:
+            if self.thinker is None:
+                return await asyncio.to_thread(decide, level, obs, seed)
+            return await self.thinker.decide(level, obs, seed, hint=hint)
+        except Exception:   # a worker that died twice in a row, a bot of your own that raised
+            # The table must not stop: the fast fallback level chooses this once.
+            log.exception(
+                "the %s computer player failed to decide; %s decides this once", level,
+                THINK_FALLBACK)
+            return make_player(THINK_FALLBACK, seed=seed).act(obs)

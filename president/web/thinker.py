@@ -22,6 +22,7 @@ import multiprocessing
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 __all__ = ["Thinker", "decide", "default_workers"]
@@ -126,8 +127,22 @@ class Thinker:
         try:
             if self.in_process:
                 return await asyncio.to_thread(decide, level, obs, seed)
-            future = self._executor().submit(decide, level, obs, seed)
-            return await asyncio.wrap_future(future)
+            for attempt in range(2):
+                pool = self._executor()
+                try:
+                    return await asyncio.wrap_future(pool.submit(decide, level, obs, seed))
+                except BrokenProcessPool:
+                    # A worker died (the OOM killer, a crash, a kill): the pool is broken
+                    # for good. The first decision to see it starts a new pool; each
+                    # decision it dropped is asked again there once.
+                    if self._pool is pool:
+                        self._pool = None
+                        pool.shutdown(wait=False, cancel_futures=True)
+                        log.warning("a worker process of the computer players died; "
+                                    "starting new ones")
+                    if attempt:
+                        raise
+            raise AssertionError("unreachable")  # pragma: no cover
         finally:
             self.pending -= 1
             self.hints -= hint
