@@ -1129,3 +1129,51 @@ def test_http_refusals_escape_a_made_up_field_name(client):
     message = r.json()["message"]
     assert "\u3164" not in message and "\u2800" not in message
     assert "\\u3164\\u2800" in message
+
+
+def test_idle_connections_of_one_address_are_capped_and_websockets_do_not_count(tmp_path):
+    """An attack held 1,100 idle TCP connections from one address: the server ran out of
+    open files (new pages failed; a table whose computer player was due stopped). Past the
+    per-address cap (here 5) a connection gets 429 ``busy`` at once and is closed; another
+    address is still served; a connection upgraded to a websocket leaves the count; closing
+    connections makes room again. The server also raised its own open-file limit."""
+    pytest.importorskip("uvicorn")
+    from websockets.sync.client import connect
+
+    with _serve(tmp_path, PRESIDENT_WEB_CONNECTIONS_PER_ADDRESS="5") as (proc, port):
+        with open(f"/proc/{proc.pid}/limits") as f:
+            soft = next(line.split()[3] for line in f if line.startswith("Max open files"))
+        assert soft == "unlimited" or int(soft) >= min(
+            serve_cmd.OPEN_FILES_WANTED, _hard_open_files())
+        sockets = [connect(f"ws://127.0.0.1:{port}/ws") for _ in range(3)]   # not counted
+        idle = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(5)]
+        time.sleep(0.3)
+        extra = socket.create_connection(("127.0.0.1", port), timeout=10)
+        answer = b""
+        while chunk := extra.recv(4096):
+            answer += chunk
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 429")
+        assert json.loads(body)["error"] == "busy" and b"at most 5" in body
+        other = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                         source_address=("127.0.0.2", 0))
+        other.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert other.recv(12) == b"HTTP/1.1 200"
+        other.close()
+        for s in idle:
+            s.close()
+        time.sleep(0.3)
+        again = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(5)]
+        for s in again:
+            s.sendall(b"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert s.recv(12) == b"HTTP/1.1 200"
+            s.close()
+        for ws in sockets:
+            ws.close()
+        assert proc.poll() is None
+
+
+def _hard_open_files() -> int:
+    import resource
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    return 1 << 62 if hard == resource.RLIM_INFINITY else hard

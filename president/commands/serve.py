@@ -97,6 +97,18 @@ Messages to a table's pages go out one after another while the table is held, so
 that stops reading would otherwise hold its whole table (and the server's stop) for ever.
 ``$PRESIDENT_WEB_STUCK_SECONDS`` changes it (tests)."""
 
+HTTP_CONNECTIONS_PER_ADDRESS = 64
+"""The most HTTP connections one client address (:func:`president.web.guard.client_key`) may
+hold open at once before they become websockets; one more gets 429 ``busy`` and is closed.
+A browser opens six or so to a host. Without it, idle connections from one address used up
+the server's open-file limit (1,024 by default on many desktops): new pages failed and a
+table whose computer player was due to move stopped. Websockets have their own limits (per
+seat and address). ``$PRESIDENT_WEB_CONNECTIONS_PER_ADDRESS`` changes it (tests)."""
+
+OPEN_FILES_WANTED = 65_536
+"""The open-file limit (connections count) :func:`raise_open_files` asks for, within the hard
+limit the system allows."""
+
 STUCK_CHECK_SECONDS = 1.0
 """How often a paused websocket's queue is looked at (see :data:`STUCK_SECONDS`)."""
 
@@ -136,18 +148,66 @@ def _refusal_bytes(status: int, reason: str, message: str) -> tuple[list[tuple[b
     return list(response.raw_headers), bytes(response.body)
 
 
-def guarded_http_protocol(seconds: float) -> type:
+def raise_open_files(wanted: int = OPEN_FILES_WANTED) -> tuple[int, int]:
+    """Raise this process's soft limit of open files (each connection is one) towards
+    ``wanted``, never past the hard limit; returns the (soft, hard) limits after. A system
+    without :mod:`resource` (Windows) keeps its own."""
+    try:
+        import resource
+    except ImportError:       # pragma: no cover - not on Linux
+        return (-1, -1)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            pass
+    got = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return (int(got[0]), int(got[1]))
+
+
+def guarded_http_protocol(seconds: float, per_address: int | None = None) -> type:
     """uvicorn's h11 protocol with :data:`REQUEST_SECONDS` (``seconds``) on each request: the
     timer starts when the connection opens and again after each answer, stops when a
     websocket upgrade leaves the protocol, and closes the connection when it runs out (a head
     or a body still arriving, or an answer not yet complete). h11's own refusal of a malformed
     request (400) comes in the documented JSON shape with the security headers, not as
-    uvicorn's bare text. Imports uvicorn (the web extra)."""
+    uvicorn's bare text. At most ``per_address`` (default
+    :data:`HTTP_CONNECTIONS_PER_ADDRESS`) connections of one client address are open at once
+    before their websocket upgrade; one more gets 429 ``busy`` at once and is closed. Imports
+    uvicorn (the web extra)."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
+    from ..web.guard import client_key
+    limit = HTTP_CONNECTIONS_PER_ADDRESS if per_address is None else per_address
+    open_by_address: dict[str | None, int] = {}
+
     class GuardedH11(H11Protocol):
         _request_timer: asyncio.TimerHandle | None = None
+        _counted = False                  # whether this connection counts for _key
+        _key: str | None = None           # its client address (client_key)
+
+        def _count(self, transport: asyncio.Transport) -> bool:
+            """Count this connection for its address; False if that address is at the limit."""
+            peer = transport.get_extra_info("peername")
+            key = client_key(peer[0] if isinstance(peer, tuple) and peer else None)
+            held = open_by_address.get(key, 0)
+            if held >= limit:
+                return False
+            open_by_address[key] = held + 1
+            self._counted, self._key = True, key
+            return True
+
+        def _uncount(self) -> None:
+            if self._counted:
+                self._counted = False
+                left = open_by_address.get(self._key, 1) - 1
+                if left > 0:
+                    open_by_address[self._key] = left
+                else:
+                    open_by_address.pop(self._key, None)
 
         def _start_request_timer(self) -> None:
             self._stop_request_timer()
@@ -165,10 +225,15 @@ def guarded_http_protocol(seconds: float) -> type:
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            if not self._count(transport):
+                self._refuse(429, "busy", "too many connections from your address are open "
+                             f"at once (at most {limit}); close some and try again")
+                return
             self._start_request_timer()
 
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
             self._stop_request_timer()     # the websocket protocol takes the connection over
+            self._uncount()                # and counts it under its own limits
             if event.http_version != b"1.1":
                 # RFC 6455, 4.1: the opening handshake is HTTP/1.1. uvicorn writes the request
                 # line again as HTTP/1.1 for the websocket protocol, which would open it.
@@ -185,6 +250,7 @@ def guarded_http_protocol(seconds: float) -> type:
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._stop_request_timer()
+            self._uncount()
             super().connection_lost(exc)
 
         def send_400_response(self, msg: str) -> None:
@@ -389,7 +455,9 @@ def _serve(args: argparse.Namespace) -> int:
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
                             ws_max_size=WS_MAX_BYTES, ws_ping_interval=20, ws_ping_timeout=20,
                             server_header=False, ws_per_message_deflate=False,
-                            http=guarded_http_protocol(request_seconds),
+                            http=guarded_http_protocol(request_seconds, int(
+                                os.environ.get("PRESIDENT_WEB_CONNECTIONS_PER_ADDRESS")
+                                or HTTP_CONNECTIONS_PER_ADDRESS)),
                             ws=guarded_ws_protocol(request_seconds, float(
                                 os.environ.get("PRESIDENT_WEB_STUCK_SECONDS") or STUCK_SECONDS)),
                             h11_max_incomplete_event_size=16 * 1024,
@@ -442,6 +510,7 @@ def _serve(args: argparse.Namespace) -> int:
                 _open_browser(url)
 
     threading.Thread(target=announce, daemon=True).start()
+    raise_open_files()
     tune_gc()
     try:
         server.run()
