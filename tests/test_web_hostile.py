@@ -337,6 +337,37 @@ def test_foreign_origins_are_refused(client, origin):
     assert refused.value.status_code == 403 and refused.value.json()["error"] == "bad-origin"
 
 
+@pytest.mark.parametrize("origin", ["http://evil.example@127.0.0.1:8000",
+                                    "http://127.0.0.1:8000/path", "http://127.0.0.1:8000?x",
+                                    "http://127.0.0.1:8000#f", "http://u:p@localhost:8000"])
+def test_origins_no_browser_sends_are_refused(client, origin):
+    """A re-attack found these accepted: the hostname behind a user part, or an origin with
+    a path, query or fragment (a browser's Origin is scheme://host[:port] only)."""
+    with pytest.raises(WebSocketDenialResponse) as refused:
+        with client.websocket_connect("ws://127.0.0.1:8000/ws", headers={"origin": origin}):
+            pass
+    assert refused.value.status_code == 403 and refused.value.json()["error"] == "bad-origin"
+
+
+def test_a_page_of_another_site_cannot_post_here(client):
+    """An attack made a page elsewhere keep a player's game slow by posting score sheets to
+    this server from the player's browser (a text/plain body needs no CORS preflight). A
+    request with a body from a foreign origin gets 403 bad-origin before anything is read;
+    the server's own page, and a client that sends no Origin, are served; so is a GET."""
+    sheet = {"sheet": {"rules": "house", "players": ["Alex", "Blair", "Casey", "Drew"],
+                       "first_dealer": 3, "entries": []}}
+    for path, body in (("/api/companion", sheet), ("/api/tables", {"kind": "practice"})):
+        refused = client.post(path, content=json.dumps(body),
+                              headers={"origin": "https://evil.example",
+                                       "content-type": "text/plain"})
+        assert refused.status_code == 403, refused.text
+        assert refused.json()["error"] == "bad-origin" and "evil.example" in refused.json()["message"]
+        own = client.post(path, json=body, headers={"origin": "http://127.0.0.1:8000"})
+        assert own.status_code == 200, own.text
+        assert client.post(path, json=body).status_code == 200
+    assert client.get("/api/options", headers={"origin": "https://evil.example"}).status_code == 200
+
+
 @pytest.mark.parametrize("origin, host", [
     ("http://127.0.0.1:8000", "127.0.0.1:8000"),
     ("http://localhost:8000", "127.0.0.1:8000"),      # the page opened as localhost

@@ -283,6 +283,28 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         return None if why is None else guard.refusal(429, "busy", why)
 
     app.add_middleware(guard.EarlyRefusal, refuse=over_rate, delay=refusal_delay)
+
+    def cross_site(scope: Scope) -> Response | None:
+        """A request that changes or computes something (any method but GET, HEAD and
+        OPTIONS) sent by a page of another site gets 403 ``bad-origin``: a browser names the
+        page's origin on every such request, and a page elsewhere could otherwise make a
+        player's browser post here (an attack kept a game slow that way through the score
+        sheet's route). Clients that send no ``Origin`` (not a browser) are let through, as
+        for the websocket."""
+        if scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            return None
+        origin = host = None
+        for name, value in scope["headers"]:
+            if name == b"origin":
+                origin = value.decode("latin-1")
+            elif name == b"host":
+                host = value.decode("latin-1")
+        if guard.origin_allowed(origin, host, scope.get("scheme", "http"), hosts):
+            return None
+        return guard.refusal(403, "bad-origin", "this server takes requests only from its own "
+                             f"page; the origin {P.excerpt(origin)} is not one of its hosts")
+
+    app.add_middleware(guard.EarlyRefusal, refuse=cross_site)
     app.add_middleware(guard.SocketPath, path="/ws")
     app.add_middleware(guard.HostCheck, allowed_hosts=hosts)
     # Outermost: every answer, refusals included, carries the page's security headers.

@@ -366,10 +366,11 @@ class SocketPath:
 
 def origin_allowed(origin: str | None, host: str | None, scheme: str,
                    allowed_hosts: Sequence[str]) -> bool:
-    """Whether a websocket with this ``Origin`` header may join: no ``Origin`` (not a
-    browser: the seat tokens still guard every table), or an ``http``/``https`` origin whose
-    hostname is an allowed host and whose port is the port of the ``Host`` header (defaults
-    by scheme).
+    """Whether a websocket with this ``Origin`` header may join, or a request of another
+    method than GET, HEAD and OPTIONS be answered: no ``Origin`` (not a browser: the seat
+    tokens still guard every table), or an origin as a browser sends it (``http`` or
+    ``https``, a host and maybe a port; no user, path, query or fragment) whose hostname is
+    an allowed host and whose port is the port of the ``Host`` header (defaults by scheme).
 
     >>> hosts = allowed_hosts_for()
     >>> origin_allowed("http://localhost:8000", "127.0.0.1:8000", "ws", hosts)
@@ -377,6 +378,8 @@ def origin_allowed(origin: str | None, host: str | None, scheme: str,
     >>> origin_allowed("http://evil.example:8000", "127.0.0.1:8000", "ws", hosts)
     False
     >>> origin_allowed("http://127.0.0.1:3000", "127.0.0.1:8000", "ws", hosts)
+    False
+    >>> origin_allowed("http://evil.example@127.0.0.1:8000", "127.0.0.1:8000", "ws", hosts)
     False
     """
     if origin is None:
@@ -390,6 +393,9 @@ def origin_allowed(origin: str | None, host: str | None, scheme: str,
         return False
     if seen.scheme not in ("http", "https") or not seen.hostname:
         return False
+    if seen.username is not None or seen.password is not None or seen.path or seen.query \
+            or seen.fragment or "?" in origin or "#" in origin:
+        return False   # a browser's Origin is scheme://host[:port], nothing more
     return _bare(seen.hostname) in {_bare(h) for h in allowed_hosts} and origin_port == host_port
 
 
