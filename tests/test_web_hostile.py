@@ -851,6 +851,33 @@ def test_a_socket_that_never_says_hello_is_closed(tmp_path, monkeypatch):
             assert closed.value.code == 1008
 
 
+def test_messages_before_the_hello_do_not_extend_its_time(tmp_path, monkeypatch):
+    """An attack kept a socket unjoined for 82 s by sending a message every 9 s (each one
+    restarted the 10 s window). The window runs from the socket's opening."""
+    import time
+    from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+    from president.web import app as A
+    monkeypatch.setattr(A, "HELLO_SECONDS", 1.0)
+    with TestClient(A.create_app(bot_delay=0, secret=b"s" * 32, state_dir=tmp_path)) as c:
+        with c.websocket_connect("/ws") as ws:
+            opened = time.monotonic()
+            for _ in range(3):                          # junk every 0.4 s: under 5 messages
+                time.sleep(0.4)
+                ws.send_json({"type": "pass"})
+                reply = ws.receive_json()
+                if "no hello within" in reply.get("message", ""):
+                    break
+                assert reply["type"] == "error"
+            else:
+                reply = ws.receive_json()
+            assert "no hello within 1 seconds" in reply["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 1008
+            assert time.monotonic() - opened < 1.8
+
+
 def test_sockets_waiting_for_a_hello_are_bounded_per_address(tmp_path, monkeypatch):
     from fastapi.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect

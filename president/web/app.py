@@ -29,6 +29,7 @@ import asyncio
 import json
 import logging
 import os
+import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 from collections.abc import AsyncIterator
@@ -73,10 +74,11 @@ size but over :data:`~president.web.protocol.MAX_MESSAGE_CHARS` get a ``bad-mess
 GZIP_MINIMUM_BYTES = 500
 """HTTP bodies at least this long are gzip-compressed for a client that accepts gzip."""
 HELLO_SECONDS = 10.0
+"""A socket that has not joined a table within this many seconds of opening is closed (code
+1008), whatever it sent meanwhile."""
 REFUSAL_DELAY_SECONDS = 1.0
 """Seconds before an address past its table-making rate gets its 429 (``guard.EarlyRefusal``):
 one refused request a second per connection, however fast the client asks again."""
-"""A socket that has not joined a table within this many seconds is closed (code 1008)."""
 MAX_WAITING_PER_ADDRESS = 100
 """Sockets one client address may hold open before they join a table; more are refused (429)."""
 MAX_BAD_HELLOS = 5
@@ -486,11 +488,15 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             await ws.close(code=1008, reason="join a table first")
             return True
         closed_code = None
+        # one window from the socket's opening: each message before the join used to start
+        # it again, so a socket sending a message every 9 s stayed unjoined for minutes
+        hello_by = time.monotonic() + HELLO_SECONDS
         try:
             while True:
                 if table is None:
                     try:
-                        message = await asyncio.wait_for(ws.receive(), HELLO_SECONDS)
+                        message = await asyncio.wait_for(
+                            ws.receive(), max(0.0, hello_by - time.monotonic()))
                     except asyncio.TimeoutError:
                         await conn.send(P.error_message(
                             "bad-message", f"no hello within {HELLO_SECONDS:g} seconds: this "
