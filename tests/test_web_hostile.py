@@ -1235,3 +1235,12 @@ def _hard_open_files() -> int:
     import resource
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     return 1 << 62 if hard == resource.RLIM_INFINITY else hard
+
+
+@pytest.mark.parametrize("method, path", [("POST", "/api/tables/"), ("GET", "/api/options/"),
+                                          ("GET", "/api/lessons/")])
+def test_a_path_with_a_trailing_slash_is_not_found_not_redirected(client, method, path):
+    """An attack got a bare 307 (no body) where the docs promise 404 not-found."""
+    answer = client.request(method, path, json={"kind": "practice"} if method == "POST" else None,
+                            follow_redirects=False)
+    assert answer.status_code == 404 and answer.json()["error"] == "not-found"

@@ -257,6 +257,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
 
     app = FastAPI(title="President", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
+    # "/api/tables/" is not a route: 404 in the documented shape, not a bare redirect
+    app.router.redirect_slashes = False
     app.state.tables = tables
     app.state.stopping = False
     """Set by ``president serve`` when it is told to stop (a signal): only then is a socket
