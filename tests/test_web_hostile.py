@@ -505,6 +505,25 @@ def test_you_is_only_the_first_seat_and_only_without_friends():
     assert check_names(["", "", "Sam"], defaults=["You", "Alex", "Blair"]) == ["You", "Alex", "Sam"]
 
 
+def test_you_with_punctuation_and_the_computers_words_are_refused():
+    """An attack named seats "You." and "The computer (for you)": the first read "You. plays…"
+    about someone else, the second exactly as a move the computer made for the reader."""
+    for name in ("You.", "You!", "¡You?", "(you)"):
+        with pytest.raises(BadName, match="calls its reader"):
+            check_names(["Me", name, "Sam"])
+        with pytest.raises(BadName, match="your own name"):
+            check_names([name, "Alex", "Sam"], friends=True)
+    assert check_names(["You.", "Alex", "Sam"]) == ["You.", "Alex", "Sam"]   # the reader alone
+    for name in ("The computer (for you)", "the COMPUTER for you", "The computer - for you!"):
+        for seat in (0, 2):
+            names = ["Me", "Alex", "Sam"]
+            names[seat] = name
+            with pytest.raises(BadName, match="the computer playing for someone") as refused:
+                check_names(names)
+            assert refused.value.seat == seat
+    assert check_names(["Me", "Computer", "Sam"]) == ["Me", "Computer", "Sam"]
+
+
 @pytest.mark.parametrize("names, words", [
     (["Me", "Al\u202eex", "Sam", "Drew"], "U+202E"),
     (["Me", "Alex", "Al\u200bex", "Drew"], "U+200B"),

@@ -22,7 +22,9 @@ Names are shown to every seat and read in sentences ("Alex plays a pair of nines
 - **"You".** The page calls its reader "You", so no seat but the first may be named "You" (the
   others would read "You plays…" about someone else), and the first seat may not either when
   friends sit at the table (they would read "You leads…" about the host). Left blank, the
-  first seat is then called "Host".
+  first seat is then called "Host". Punctuation does not make another name of it ("You."
+  and "(you)" count as "You"), and no seat may take the page's words for the computer
+  playing for someone, "The computer (for you)" (:data:`FOR_YOU`).
 
 >>> check_names(["  Robin   Hood ", "", "Sam"], defaults=["You", "Alex", "Blair"])
 ['Robin Hood', 'Alex', 'Sam']
@@ -57,6 +59,9 @@ HOST_NAMES = ("Host", "Player 1", "Seat 1")
 left blank."""
 
 YOU = "You"
+FOR_YOU = "The computer (for you)"
+"""The page's words for the computer playing a seat for its player (``protocol.FOR_YOU``):
+no seat may be named so."""
 """How the page names its reader; see the module text."""
 
 ALLOWED = ("letters of any script, digits, spaces, punctuation and symbols, "
@@ -184,6 +189,13 @@ def name_keys(name: str) -> tuple[str, str]:
     return folded, _skeleton(cased)
 
 
+def _words_key(name: str) -> tuple[str, str]:
+    """:func:`name_keys` of the letters and digits of ``name`` alone (of the whole name if
+    it has none)."""
+    kept = "".join(ch for ch in name if unicodedata.category(ch)[0] in "LN")
+    return name_keys(kept or name)
+
+
 def same_name(a: str, b: str) -> bool:
     """Whether two names would be taken for one another (:func:`name_keys`).
 
@@ -240,8 +252,15 @@ def check_names(names: Sequence[str], *, defaults: Sequence[str] = (),
                 raise BadName(f"seats {i + 1} and {j + 1} are named {quoted(shown[i])} and "
                               f"{quoted(shown[j])}, which look alike; give each player a "
                               "different name", j)
-    you = name_keys(YOU)
-    for seat, key in enumerate(keys):
+    # The words the page uses of its reader and of the computer playing for them, compared
+    # on letters and digits only ("You." and "You!" read as "You" in "You. plays…").
+    you, for_you = _words_key(YOU), _words_key(FOR_YOU)
+    for seat, name in enumerate(shown):
+        key = _words_key(name)
+        if key[0] == for_you[0] or key[1] == for_you[1]:
+            raise BadName(f"seat {seat + 1} is named {quoted(name)}, which is what the page "
+                          "calls the computer playing for someone; give that seat another "
+                          "name", seat)
         if key[0] == you[0] or key[1] == you[1]:
             if seat > 0:
                 raise BadName(f"seat {seat + 1} is named {quoted(shown[seat])}, but the page "

@@ -28,6 +28,7 @@ from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, PileCleare
 from ..narration import Reader, card_label, left_holding, narrate
 from ..observation import Observation
 from ..rules import Rules
+from .names import FOR_YOU  # who a sentence names for an action taken for the reader
 from .sealing import MAX_SEALED_CHARS
 
 __all__ = ["ClientMessage", "parse_client", "MessageError", "event_message", "state_message",
@@ -279,10 +280,6 @@ def readable(message: str, names: Sequence[str], seat: int) -> str:
             return "you" if not m.group(2) else "yours"
         return names[s] + (m.group(2) or "")
     return re.sub(r"seat (\d+)('s)?", name, message)
-
-
-FOR_YOU = "The computer (for you)"
-"""Who a sentence names for an action a computer took for the reader's own seat."""
 
 
 def reader_for(seat: int, names: Sequence[str], player_names: Sequence[str]) -> Reader:
