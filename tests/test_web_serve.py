@@ -217,3 +217,45 @@ def test_the_server_tunes_the_garbage_collector_for_many_tables():
                          timeout=60, check=True).stdout
     assert out.strip() == "(20000, 50, 100) True"
     assert serve.GC_THRESHOLDS == (20_000, 50, 100)
+
+
+def test_a_second_server_on_the_same_state_folder_is_refused(tmp_path):
+    """Two servers on one state folder would each keep their own copy of the same tables (a
+    new-user trial saw a match rewound when another tester's server shared the default
+    folder). The second one says which process holds the folder and exits 1; one with a
+    folder of its own starts; after the first is killed (-9) the folder is free again."""
+    pytest.importorskip("uvicorn")
+    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path / "state"), BROWSER="false",
+               PRESIDENT_WEB_SECRET="lock-test")
+    env.pop("PRESIDENT_WEB_HOSTS", None)
+
+    def serve(port: int, extra: dict | None = None) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-m", "president", "serve", "--port",
+                                 str(port), "--no-browser"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env={**env, **(extra or {})})
+    first = serve(_free_port())
+    try:
+        assert "127.0.0.1" in first.stdout.readline()
+        second = serve(_free_port())
+        out, err = second.communicate(timeout=60)
+        assert second.returncode == 1, (out, err)
+        assert f"another president serve (pid {first.pid}) is using the state folder" in err
+        assert "XDG_STATE_HOME" in err
+        own = serve(_free_port(), {"XDG_STATE_HOME": str(tmp_path / "other")})
+        try:
+            assert "127.0.0.1" in own.stdout.readline()
+        finally:
+            own.terminate()
+            own.wait(timeout=10)
+        first.kill()
+        first.wait(timeout=10)
+        again = serve(_free_port())
+        try:
+            assert "127.0.0.1" in again.stdout.readline()
+        finally:
+            again.terminate()
+            again.wait(timeout=10)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait(timeout=10)

@@ -167,6 +167,39 @@ def raise_open_files(wanted: int = OPEN_FILES_WANTED) -> tuple[int, int]:
     return (int(got[0]), int(got[1]))
 
 
+LOCK_FILE = "serve.lock"
+"""The file in the state folder that one running ``president serve`` holds locked."""
+
+
+def hold_state_dir(state_dir: str | os.PathLike[str]) -> tuple[Any, str | None]:
+    """Lock the state folder for this server: ``(the open lock file, None)``, to keep open
+    as long as the server runs (the lock goes with the process, ``kill -9`` included), or
+    ``(None, why)`` when another ``president serve`` holds it. Two servers on one folder
+    would each keep their own copy of the same tables in memory, and a page of one of them
+    could be rewound by the other's older copy after a restart. A system without
+    :mod:`fcntl` (Windows) is not locked."""
+    from ..web.ledger import private_dir, private_file
+    try:
+        import fcntl
+    except ImportError:       # pragma: no cover - not on Linux
+        return None, None
+    path = private_dir(state_dir) / LOCK_FILE
+    private_file(path)
+    handle = open(path, "r+", encoding="utf-8")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        return None, (f"another president serve ({holder}) is using the state folder "
+                      f"{state_dir}; stop it first, or give this one a folder of its own "
+                      "with XDG_STATE_HOME=/some/folder")
+    handle.truncate(0)
+    handle.write(f"pid {os.getpid()}\n")
+    handle.flush()
+    return handle, None
+
+
 def guarded_http_protocol(seconds: float, per_address: int | None = None) -> type:
     """uvicorn's h11 protocol with :data:`REQUEST_SECONDS` (``seconds``) on each request: the
     timer starts when the connection opens and again after each answer, stops when a
@@ -430,6 +463,14 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"president serve: {e.name} is not installed; install the web extra: "
               "pip install 'president-game[web]'", file=sys.stderr)
         return 1
+    from ..web.ledger import default_state_dir
+    try:
+        lock, held = hold_state_dir(default_state_dir())
+    except OSError:
+        lock, held = None, None     # a folder it cannot write: the store falls back to memory
+    if held is not None:
+        print(f"president serve: {held}", file=sys.stderr)
+        return 1
     wildcard = args.host in ("0.0.0.0", "::")
     lan = own_addresses() if wildcard else []
     try:
@@ -516,6 +557,9 @@ def _serve(args: argparse.Namespace) -> int:
         server.run()
     except (KeyboardInterrupt, SystemExit):
         pass
+    finally:
+        if lock is not None:
+            lock.close()            # the state folder is free for the next server
     if not server.started:
         print(f"president serve: could not listen on {args.host}:{args.port} (see the error "
               "above)", file=sys.stderr)

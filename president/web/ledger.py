@@ -67,14 +67,22 @@ def tighten(path: Path, mode: int) -> None:
 
 
 def private_dir(path: str | os.PathLike[str]) -> Path:
-    """Create the folder ``path`` (and its parents) for this user only: mode 0700, and an
-    existing folder with looser permissions is tightened to 0700 (best effort).
+    """Create the folder ``path`` (and its missing parents) for this user only: mode 0700,
+    and an existing folder with looser permissions is tightened to 0700 (best effort).
+    Parents that exist already are left as they are.
 
     Raises:
         OSError: if the folder cannot be created.
     """
     path = Path(path)
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    missing = []
+    for folder in (path, *path.parents):
+        if folder.exists():
+            break
+        missing.append(folder)
+    for folder in reversed(missing):     # each one 0700 (Path.mkdir gives parents the umask's)
+        folder.mkdir(exist_ok=True, mode=0o700)
+    path.mkdir(exist_ok=True, mode=0o700)
     tighten(path, 0o700)
     return path
 
