@@ -31,3 +31,17 @@ def test_the_hint_is_not_under_the_button_bar(page, screenshots, width, height):
     assert box["barTop"] is not None
     assert box["msgBottom"] <= box["barTop"] + 0.5, box
     assert box["msgTop"] >= 0 and box["msgBottom"] <= box["inner"], box
+
+
+def test_a_hint_goes_once_the_others_have_answered(page):
+    """At "instant" speed your play and the others' answers come in one update and the turn
+    is yours again: the old hint ("Hint: Play 3♥." for a card already played) must go."""
+    from tests.e2e.test_web_browser import actions, wait_ready
+    start_practice(page)
+    page.click("#hint")
+    page.wait_for_function("() => document.getElementById('message').textContent.startsWith('Hint')")
+    before = actions(page)
+    page.click("#play")
+    page.wait_for_function(f"() => Number(document.getElementById('table').dataset.actions) > {before + 1}")
+    wait_ready(page)
+    assert not page.text_content("#message").startswith("Hint")

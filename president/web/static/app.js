@@ -1051,8 +1051,11 @@ function onState(state) {
     if (before && (before.hand.length !== state.hand.length || before.deal !== state.deal)) app.selected.clear();
   }
   // A hint or a refusal is about one turn: it goes when the turn or the phase moves on (after
-  // you give in the exchange and then lead, the seat to act is yours both times).
-  if (before && (before.to_act !== state.to_act || before.phase !== state.phase)) setMessage("");
+  // you give in the exchange and then lead, the seat to act is yours both times), or when
+  // anyone acted (at "instant" speed the others answer your play in the same update, and
+  // the turn is yours again).
+  if (before && (before.to_act !== state.to_act || before.phase !== state.phase
+                 || before.table.actions !== state.table.actions)) setMessage("");
   if (app.session.kind === "match") saveMatch(state);
   if (app.session.kind === "practice" && ["between-deals", "match-over"].includes(state.phase)) {
     tabStore.remove(SESSION_PRACTICE);   // a finished round is not lost by a reload
