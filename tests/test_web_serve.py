@@ -128,7 +128,8 @@ def test_a_port_in_use_is_reported():
     # One line of our own that names the cause and the fix; nothing of uvicorn's before it.
     assert proc.stderr.strip().splitlines() == [
         f"president serve: port {port} is in use on 127.0.0.1 (another server, or president "
-        f"serve already running?); choose another with --port, e.g. --port {port + 1}"]
+        f"serve already running?); choose another with --port, e.g. --port {port + 1} "
+        f"(make play PORT={port + 1})"]
 
 
 @pytest.mark.parametrize("host, words", [

@@ -585,7 +585,8 @@ def listen_problem(host: str, port: int) -> str | None:
         except OSError as e:
             if e.errno == errno.EADDRINUSE:
                 return (f"port {port} is in use on {host} (another server, or president serve "
-                        f"already running?); choose another with --port, e.g. --port {port + 1}")
+                        f"already running?); choose another with --port, e.g. --port {port + 1} "
+                        f"(make play PORT={port + 1})")
             if e.errno == errno.EADDRNOTAVAIL:
                 return (f"{host} is not an address of this machine; give one of its own "
                         "(127.0.0.1 for this machine only, 0.0.0.0 for every interface)")
