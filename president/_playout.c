@@ -790,23 +790,23 @@ static PyObject *py_deal_hands(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(list_plays_doc,
-"list_plays(table, hand, rank, tail) -> list\n\n"
-"The loop of president.deal.Deal.legal_actions, compiled: the plays of table[r][b] for each\n"
-"8-bit chunk b of hand (two ranks) from r = rank up, r rising by 2 a chunk, in order, then\n"
-"tail unless it is None. table is actions.PAIR_ALL or PAIR_BY_COUNT[k] (13 tuples of 256\n"
-"tuples of plays); hand a card mask already shifted so that its bit 0 is rank's first card.");
+"list_plays(table, hand, start, stop, tail) -> list\n\n"
+"The loop of president.deal.Deal.legal_actions, compiled: the cards of hand (a card mask) of\n"
+"ranks start to stop - 1, two ranks (an 8-bit chunk b) at a time from r = start up; for each\n"
+"chunk the plays of table[r][b], in order; then tail unless it is None. table is\n"
+"actions.PAIR_ALL or PAIR_BY_COUNT[k] (13 tuples of 256 tuples of plays).");
 
 static PyObject *py_list_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     PyObject *table, *tail, *out, *chunks[7];
     unsigned long long hand, h;
-    long rank, r;
+    long rank, stop, r;
     Py_ssize_t total = 0, i, j, k = 0, m = 0;
-    if (nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "list_plays takes table, hand, rank and tail");
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "list_plays takes table, hand, start, stop and tail");
         return NULL;
     }
     table = args[0];
-    tail = args[3];
+    tail = args[4];
     if (!PyTuple_Check(table) || PyTuple_GET_SIZE(table) != 13) {
         PyErr_SetString(PyExc_TypeError, "table must be a tuple of 13 rows of 256 tuples");
         return NULL;
@@ -815,11 +815,14 @@ static PyObject *py_list_plays(PyObject *self, PyObject *const *args, Py_ssize_t
     if (hand == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
     rank = PyLong_AsLong(args[2]);
     if (rank == -1 && PyErr_Occurred()) return NULL;
-    if (rank < 0 || rank > 12 || (hand >> (4 * (13 - rank))) != 0) {
-        PyErr_SetString(PyExc_ValueError, "rank must be 0 to 12 and hand hold no card above the ace");
+    stop = PyLong_AsLong(args[3]);
+    if (stop == -1 && PyErr_Occurred()) return NULL;
+    if (rank < 0 || stop > 13 || rank > stop || (hand >> 52) != 0) {
+        PyErr_SetString(PyExc_ValueError, "0 <= start <= stop <= 13, and hand a mask of the 52 cards");
         return NULL;
     }
-    for (h = hand, r = rank; h; h >>= 8, r += 2) {
+    h = (hand >> (4 * rank)) & ((1ULL << (4 * (stop - rank))) - 1);
+    for (r = rank; h; h >>= 8, r += 2) {
         PyObject *row;
         if (!(h & 255)) continue;
         row = PyTuple_GET_ITEM(table, r);

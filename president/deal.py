@@ -59,8 +59,8 @@ def _compiled(name: str) -> Any:
 
 # deal_hands's shuffle and deal, with CPython's Mersenne Twister seeded and stepped in C
 _DEAL_HANDS_C: Callable[[int, int, int], list[int]] | None = _compiled("deal_hands")
-# the byte loop of Deal.legal_actions: list_plays(table, hand, rank, tail) -> list
-_LIST_PLAYS_C: Callable[[Any, int, int, Pass | None], list[Play | Pass]] | None = \
+# the byte loop of Deal.legal_actions: list_plays(table, hand, start, stop, tail) -> list
+_LIST_PLAYS_C: Callable[[Any, int, int, int, Pass | None], list[Play | Pass]] | None = \
     _compiled("list_plays")
 
 
@@ -261,17 +261,17 @@ class Deal:
         need = k.need
         # two ranks (eight bits of the hand) at a time, low to high, until none is left
         if need == 0:
+            if _LIST_PLAYS_C is not None:
+                return _LIST_PLAYS_C(PAIR_ALL, hand, 0, 13, None)
             table = PAIR_ALL
             r = 0
         else:
             ranks = FOLLOW_RANKS[k.reversed][k.strict][k.top]
+            if _LIST_PLAYS_C is not None:
+                return _LIST_PLAYS_C(PAIR_BY_COUNT[need], hand, ranks.start, ranks.stop, PASS)
             r = ranks.start
-            if r >= 13:
-                return [PASS]
             hand = (hand >> (r << 2)) & ((1 << ((ranks.stop - r) << 2)) - 1)
             table = PAIR_BY_COUNT[need]
-        if _LIST_PLAYS_C is not None:
-            return _LIST_PLAYS_C(table, hand, r, PASS if need else None)
         acts: list[Play | Pass] = []
         while hand:
             byte = hand & 255

@@ -355,14 +355,20 @@ def test_compiled_listing_of_plays_gives_the_python_list(monkeypatch):
 def test_compiled_listing_refuses_what_it_cannot_read():
     from president import _playout
     from president.actions import PAIR_ALL, PAIR_BY_COUNT, PASS
-    assert _playout.list_plays(PAIR_BY_COUNT[2], 0, 5, PASS) == [PASS]
-    assert _playout.list_plays(PAIR_ALL, 0b0011, 0, None) == \
+    assert _playout.list_plays(PAIR_BY_COUNT[2], 0, 5, 13, PASS) == [PASS]
+    assert _playout.list_plays(PAIR_BY_COUNT[1], 1 << 51, 13, 13, PASS) == [PASS]   # none beats
+    assert _playout.list_plays(PAIR_ALL, 0b0011, 0, 13, None) == \
         [Play.parse("3C"), Play.parse("3D"), Play.parse("3C 3D")]
-    with pytest.raises(ValueError, match="rank must be 0 to 12"):
-        _playout.list_plays(PAIR_ALL, 1, 13, None)
-    with pytest.raises(ValueError, match="no card above the ace"):
-        _playout.list_plays(PAIR_ALL, 1 << 48, 1, None)
+    # ranks start to stop - 1 only: a four (bits 4-7) and a five (8-11), from the four up to it
+    assert _playout.list_plays(PAIR_BY_COUNT[1], 0b0001_0001_0001, 1, 2, PASS) == \
+        [Play.parse("4C"), PASS]
+    with pytest.raises(ValueError, match="0 <= start <= stop <= 13"):
+        _playout.list_plays(PAIR_ALL, 1, 0, 14, None)
+    with pytest.raises(ValueError, match="0 <= start <= stop <= 13"):
+        _playout.list_plays(PAIR_ALL, 1, 5, 4, None)
+    with pytest.raises(ValueError, match="a mask of the 52 cards"):
+        _playout.list_plays(PAIR_ALL, 1 << 52, 0, 13, None)
     with pytest.raises(TypeError, match="13 rows"):
-        _playout.list_plays((), 1, 0, None)
-    with pytest.raises(TypeError, match="takes table, hand, rank and tail"):
+        _playout.list_plays((), 1, 0, 13, None)
+    with pytest.raises(TypeError, match="takes table, hand, start, stop and tail"):
         _playout.list_plays(PAIR_ALL, 1)
