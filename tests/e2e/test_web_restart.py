@@ -124,3 +124,22 @@ def test_a_hint_left_unanswered_by_a_lost_socket_does_not_disable_hint(browser):
     finally:
         context.close()
         served.stop()
+
+
+def test_a_practice_round_says_to_keep_the_page_open_while_the_server_is_away(browser):
+    """A reload ends a practice round (seed 003), and a new-user trial reloaded while the
+    server was down, as most people would: the unreachable notice says to keep the page."""
+    from tests.e2e.test_web_browser import start_practice
+    first = Served(bot_delay=0)
+    context = browser.new_context(base_url=first.url)
+    page = context.new_page()
+    try:
+        start_practice(page)
+        first.stop(keep_state=True)
+        page.wait_for_function("() => document.getElementById('connecting-text').textContent"
+                               ".includes('cannot be reached')", timeout=30_000)
+        assert "Keep this page open: reloading it ends your practice round." in \
+            page.text_content("#connecting-text")
+    finally:
+        context.close()
+        first.stop()

@@ -743,6 +743,8 @@ const RETRY_MAX_MS = 5000;
 const UNREACHABLE = "The server cannot be reached. Trying again every few seconds: your game "
   + "is kept on the server and comes back as soon as it answers.";
 
+const PRACTICE_KEEP_OPEN = " Keep this page open: reloading it ends your practice round.";
+
 function stopRetrying() {
   clearTimeout(app.retryTimer);
   app.retryTimer = null;
@@ -779,7 +781,10 @@ function connect(session) {
   $("message").textContent = "";
   $("announce").textContent = "";
   const lost = app.retries > RETRIES_QUIET;
-  $("connecting-text").textContent = lost ? UNREACHABLE : "Connecting…";
+  // A practice round lives on in the server, but a reload of its page ends it (seed 003):
+  // said while the server is away, when a reload is what most people would try.
+  const practice = session.kind === "practice" ? PRACTICE_KEEP_OPEN : "";
+  $("connecting-text").textContent = lost ? UNREACHABLE + practice : "Connecting…";
   $("connecting-stop").hidden = !lost;
   if (keep) {
     $("result").hidden = $("paused").hidden = true;
