@@ -1263,3 +1263,23 @@ def test_a_path_with_a_trailing_slash_is_not_found_not_redirected(client, method
     answer = client.request(method, path, json={"kind": "practice"} if method == "POST" else None,
                             follow_redirects=False)
     assert answer.status_code == 404 and answer.json()["error"] == "not-found"
+
+
+@pytest.mark.parametrize("path", ["/static/app.js/", "/static//app.js", "/static/app.js//",
+                                  "/static/style.css/"])
+def test_a_file_path_with_an_odd_slash_is_not_found(client, path):
+    """A re-attack got 200 and the file for these spellings."""
+    answer = client.get(path)
+    assert answer.status_code == 404 and answer.json()["error"] == "not-found"
+    assert client.get("/static/app.js").status_code == 200
+
+
+def test_two_origin_headers_are_refused_whatever_their_order(client):
+    """A re-attack got a table made with a foreign Origin followed by the server's own (the
+    check read the last one, the websocket's the first)."""
+    for origins in (["http://evil.example:8000", "http://127.0.0.1:8000"],
+                    ["http://127.0.0.1:8000", "http://evil.example:8000"]):
+        answer = client.post("/api/tables", content=b'{"kind": "practice"}',
+                             headers=[("content-type", "application/json"),
+                                      *(("origin", o) for o in origins)])
+        assert answer.status_code == 403 and answer.json()["error"] == "bad-origin"

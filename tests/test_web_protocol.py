@@ -789,6 +789,42 @@ def test_a_dead_worker_is_replaced_and_the_decision_asked_again():
         thinker.close()
 
 
+def test_a_hung_worker_is_replaced_and_the_decision_times_out():
+    """A re-attack stopped the one worker (kill -STOP): every expert seat and hint waited
+    for ever. A decision past its time kills and replaces the pool and raises TimeoutError
+    (the table's fallback level then decides); the next decision runs on new workers."""
+    import asyncio
+    import os
+    import signal
+    from president import Match, Rules
+    from president.web.thinker import Thinker
+    thinker = Thinker(1, timeout=2.0)
+    try:
+        m = Match(Rules.preset("house", players=4), ["A", "B", "C", "D"], seed=9)
+        obs = m.observation(m.to_act)
+        hung = thinker._executor()
+        worker = hung.submit(os.getpid).result(timeout=30)
+        os.kill(worker, signal.SIGSTOP)
+
+        async def stuck():
+            try:
+                await thinker.decide("intermediate", obs, 5)
+            except asyncio.TimeoutError:
+                return "timed out"
+            return "answered"
+        assert run_async(stuck) == "timed out"
+        assert thinker._pool is None and thinker.pending == 0
+        # New workers (started from this thread: a worker dies with the thread that started
+        # it, PR_SET_PDEATHSIG, and run_async's thread ends after each call)
+        assert thinker._executor().submit(os.getpid).result(timeout=30) != worker
+
+        async def again():
+            return await thinker.decide("intermediate", obs, 5)
+        assert run_async(again) in obs.legal_actions
+    finally:
+        thinker.close()
+
+
 def test_a_failed_search_lets_the_fallback_level_choose(caplog):
     """A slow level that cannot decide (its worker died twice, a bot of your own raised)
     gets the fallback level's choice, so the table goes on, and the failure is logged."""

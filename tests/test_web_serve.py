@@ -242,6 +242,18 @@ def test_a_second_server_on_the_same_state_folder_is_refused(tmp_path):
         assert second.returncode == 1, (out, err)
         assert f"another president serve (pid {first.pid}) is using the state folder" in err
         assert "XDG_STATE_HOME" in err
+        # Nothing in the folder gets past the lock: its pid file removed, a link planted in
+        # its place (never followed: the file it points to is left as it was).
+        pid_file = tmp_path / "state" / "president" / "serve.pid"
+        pid_file.unlink()
+        victim = tmp_path / "victim.txt"
+        victim.write_text("keep me")
+        pid_file.symlink_to(victim)
+        third = serve(_free_port())
+        out, err = third.communicate(timeout=60)
+        assert third.returncode == 1 and "is using the state folder" in err, (out, err)
+        assert victim.read_text() == "keep me"
+        pid_file.unlink()
         own = serve(_free_port(), {"XDG_STATE_HOME": str(tmp_path / "other")})
         try:
             assert "127.0.0.1" in own.stdout.readline()

@@ -167,37 +167,53 @@ def raise_open_files(wanted: int = OPEN_FILES_WANTED) -> tuple[int, int]:
     return (int(got[0]), int(got[1]))
 
 
-LOCK_FILE = "serve.lock"
-"""The file in the state folder that one running ``president serve`` holds locked."""
+PID_FILE = "serve.pid"
+"""The file in the state folder that names the process of the running ``president serve``."""
 
 
-def hold_state_dir(state_dir: str | os.PathLike[str]) -> tuple[Any, str | None]:
-    """Lock the state folder for this server: ``(the open lock file, None)``, to keep open
-    as long as the server runs (the lock goes with the process, ``kill -9`` included), or
-    ``(None, why)`` when another ``president serve`` holds it. Two servers on one folder
-    would each keep their own copy of the same tables in memory, and a page of one of them
-    could be rewound by the other's older copy after a restart. A system without
-    :mod:`fcntl` (Windows) is not locked."""
-    from ..web.ledger import private_dir, private_file
+def hold_state_dir(state_dir: str | os.PathLike[str]) -> tuple[int | None, str | None]:
+    """Lock the state folder for this server: ``(a file descriptor of the folder, None)``,
+    to keep open as long as the server runs (the lock goes with the process, ``kill -9``
+    included), or ``(None, why)`` when another ``president serve`` holds it. The folder
+    itself is locked (``flock``), so no file in it can be removed, replaced or linked
+    elsewhere to get past the lock; ``serve.pid`` only names the holder (written without
+    following a link). Two servers on one folder would each keep their own copy of the same
+    tables in memory, and a page of one could be rewound by the other's older copy after a
+    restart. ``(None, None)``: nothing to lock (no :mod:`fcntl`, as on Windows).
+
+    Raises:
+        OSError: if the folder cannot be made or opened (a read-only home: the server then
+            keeps its tables in memory only).
+    """
+    from ..web.ledger import private_dir
     try:
         import fcntl
     except ImportError:       # pragma: no cover - not on Linux
         return None, None
-    path = private_dir(state_dir) / LOCK_FILE
-    private_file(path)
-    handle = open(path, "r+", encoding="utf-8")
+    folder = private_dir(state_dir)
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        holder = handle.read().strip() or "another process"
-        handle.close()
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        holder = "another process"
+        try:
+            with open(os.open(folder / PID_FILE, os.O_RDONLY | os.O_NOFOLLOW),
+                      encoding="utf-8") as f:
+                holder = f.read(40).strip() or holder
+        except OSError:
+            pass
         return None, (f"another president serve ({holder}) is using the state folder "
-                      f"{state_dir}; stop it first, or give this one a folder of its own "
+                      f"{folder}; stop it first, or give this one a folder of its own "
                       "with XDG_STATE_HOME=/some/folder")
-    handle.truncate(0)
-    handle.write(f"pid {os.getpid()}\n")
-    handle.flush()
-    return handle, None
+    try:
+        pid = os.open(folder / PID_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW,
+                      0o600)
+        with open(pid, "w", encoding="utf-8") as f:
+            f.write(f"pid {os.getpid()}\n")
+    except OSError:
+        pass                  # a link planted there, or a folder in its place: not written
+    return fd, None
 
 
 def guarded_http_protocol(seconds: float, per_address: int | None = None) -> type:
@@ -467,7 +483,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         lock, held = hold_state_dir(default_state_dir())
     except OSError:
-        lock, held = None, None     # a folder it cannot write: the store falls back to memory
+        lock, held = None, None     # a folder it cannot write: the store is in memory anyway
     if held is not None:
         print(f"president serve: {held}", file=sys.stderr)
         return 1
@@ -559,7 +575,7 @@ def _serve(args: argparse.Namespace) -> int:
         pass
     finally:
         if lock is not None:
-            lock.close()            # the state folder is free for the next server
+            os.close(lock)          # the state folder is free for the next server
     if not server.started:
         print(f"president serve: could not listen on {args.host}:{args.port} (see the error "
               "above)", file=sys.stderr)

@@ -297,18 +297,31 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         for the websocket."""
         if scope["method"] in ("GET", "HEAD", "OPTIONS"):
             return None
-        origin = host = None
+        origins, host = [], None
         for name, value in scope["headers"]:
             if name == b"origin":
-                origin = value.decode("latin-1")
+                origins.append(value.decode("latin-1"))
             elif name == b"host":
                 host = value.decode("latin-1")
-        if guard.origin_allowed(origin, host, scope.get("scheme", "http"), hosts):
-            return None
+        origin = origins[0] if origins else None
+        if len(origins) < 2 and guard.origin_allowed(origin, host, scope.get("scheme", "http"),
+                                                     hosts):
+            return None     # (a browser sends one Origin; two are refused whatever they say)
         return guard.refusal(403, "bad-origin", "this server takes requests only from its own "
                              f"page; the origin {P.excerpt(origin)} is not one of its hosts")
 
     app.add_middleware(guard.EarlyRefusal, refuse=cross_site)
+
+    def odd_static_path(scope: Scope) -> Response | None:
+        """A file's path with a trailing or doubled slash ("/static/app.js/") is not a file:
+        404 ``not-found`` (StaticFiles would serve the file under any such spelling)."""
+        path = scope["path"]
+        if path.startswith("/static/") and (path.endswith("/") or "//" in path
+                                             or path.endswith("/.")):
+            return guard.refusal(404, "not-found", f"there is nothing at {P.excerpt(path)}")
+        return None
+
+    app.add_middleware(guard.EarlyRefusal, refuse=odd_static_path)
     app.add_middleware(guard.SocketPath, path="/ws")
     app.add_middleware(guard.HostCheck, allowed_hosts=hosts)
     # Outermost: every answer, refusals included, carries the page's security headers.

@@ -60,6 +60,12 @@ def _worker_start(server: int | None = None) -> None:  # pragma: no cover - runs
         os._exit(0)
 
 
+DECISION_SECONDS = 30.0
+"""The most seconds a decision may take in the workers, waiting in their queue included (an
+expert decides within about a second; twenty expert tables on one worker waited about 3 s).
+A worker past it is taken as hung: the pool is killed and replaced."""
+
+
 def default_workers(cores: int | None = None) -> int:
     """Worker processes of a server's :class:`Thinker`: one fewer than ``cores`` (default
     :func:`os.cpu_count`), at least one, so the event loop keeps a core of its own.
@@ -90,11 +96,15 @@ class Thinker:
         max_pending: decisions allowed in flight at once before :meth:`busy` says so.
         in_process: decide in a thread of this process instead (tests of the web layer that
             need no isolation; never on a server).
+        timeout: seconds a decision may take from its submission (:data:`DECISION_SECONDS`);
+            past them the workers are killed and replaced and :meth:`decide` raises
+            :class:`TimeoutError`.
     """
 
     def __init__(self, workers: int | None = None, *, max_pending: int | None = None,
-                 in_process: bool = False) -> None:
+                 in_process: bool = False, timeout: float = DECISION_SECONDS) -> None:
         self.workers = max(1, workers or default_workers())
+        self.timeout = timeout
         self.max_pending = max_pending if max_pending is not None else self.workers
         self.in_process = in_process
         self.pending = 0
@@ -130,7 +140,21 @@ class Thinker:
             for attempt in range(2):
                 pool = self._executor()
                 try:
-                    return await asyncio.wrap_future(pool.submit(decide, level, obs, seed))
+                    return await asyncio.wait_for(
+                        asyncio.wrap_future(pool.submit(decide, level, obs, seed)),
+                        self.timeout)
+                except asyncio.TimeoutError:
+                    # A worker that hangs (stopped, or a bot of your own in a loop) would
+                    # hold its place for ever: its pool is killed and replaced, and the
+                    # caller decides otherwise (TableState._think's fallback level).
+                    if self._pool is pool:
+                        self._pool = None
+                        log.warning("a computer player's decision took over %g s; its "
+                                    "worker processes are replaced", self.timeout)
+                        for worker in list((getattr(pool, "_processes", None) or {}).values()):
+                            worker.kill()
+                        pool.shutdown(wait=False, cancel_futures=True)
+                    raise
                 except BrokenProcessPool:
                     # A worker died (the OOM killer, a crash, a kill): the pool is broken
                     # for good. The first decision to see it starts a new pool; each
