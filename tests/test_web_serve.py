@@ -116,14 +116,15 @@ def test_serving_every_interface_prints_the_address_for_friends_and_answers_to_i
         proc.wait(timeout=10)
 
 
-def test_a_port_in_use_is_reported():
+def test_a_port_in_use_is_reported(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         s.listen()
         port = s.getsockname()[1]
         proc = subprocess.run([sys.executable, "-m", "president", "serve", "--port", str(port),
                                "--no-browser"], capture_output=True, text=True, timeout=30,
-                              env=dict(os.environ, PRESIDENT_WEB_SECRET="serve-test"))
+                              env=dict(os.environ, PRESIDENT_WEB_SECRET="serve-test",
+                                       XDG_STATE_HOME=str(tmp_path)))
     assert proc.returncode == 1
     # One line of our own that names the cause and the fix; nothing of uvicorn's before it.
     assert proc.stderr.strip().splitlines() == [
@@ -272,3 +273,15 @@ def test_a_second_server_on_the_same_state_folder_is_refused(tmp_path):
         if first.poll() is None:
             first.kill()
             first.wait(timeout=10)
+
+
+def test_a_server_that_cannot_start_lets_go_of_the_state_folder(tmp_path, monkeypatch):
+    """A start refused after the folder was locked (here a bad --level) must leave it free:
+    the lock once stayed with the test process, and the next server on the folder was
+    told another was using it."""
+    import os as _os
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    assert main(["serve", "--no-browser", "--level", "nosuchmodule:NoSuchBot"]) == 2
+    fd, held = serve.hold_state_dir(tmp_path / "president")
+    assert held is None and fd is not None
+    _os.close(fd)

@@ -471,10 +471,9 @@ def _serve(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the web extra is there: checked before anything starts)
 
-        from ..web.app import WS_MAX_BYTES, create_app
-        from ..web.guard import allowed_hosts_for
+        from ..web import app  # noqa: F401
     except ModuleNotFoundError as e:
         print(f"president serve: {e.name} is not installed; install the web extra: "
               "pip install 'president-game[web]'", file=sys.stderr)
@@ -487,6 +486,19 @@ def _serve(args: argparse.Namespace) -> int:
     if held is not None:
         print(f"president serve: {held}", file=sys.stderr)
         return 1
+    try:
+        return _serve_holding(args)
+    finally:
+        if lock is not None:
+            os.close(lock)          # the state folder is free for the next server
+
+
+def _serve_holding(args: argparse.Namespace) -> int:
+    """:func:`_serve` once the state folder is this server's: the app, the address, uvicorn."""
+    import uvicorn
+
+    from ..web.app import WS_MAX_BYTES, create_app
+    from ..web.guard import allowed_hosts_for
     wildcard = args.host in ("0.0.0.0", "::")
     lan = own_addresses() if wildcard else []
     try:
@@ -573,9 +585,6 @@ def _serve(args: argparse.Namespace) -> int:
         server.run()
     except (KeyboardInterrupt, SystemExit):
         pass
-    finally:
-        if lock is not None:
-            os.close(lock)          # the state folder is free for the next server
     if not server.started:
         print(f"president serve: could not listen on {args.host}:{args.port} (see the error "
               "above)", file=sys.stderr)
