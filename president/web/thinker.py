@@ -78,6 +78,11 @@ def default_workers(cores: int | None = None) -> int:
     return max(1, n - 1)
 
 
+def _workers(pool: ProcessPoolExecutor) -> list[Any]:
+    """The worker processes ``pool`` has started (its private ``_processes``)."""
+    return list((getattr(pool, "_processes", None) or {}).values())
+
+
 def decide(level: str, obs: Any, seed: int) -> Any:
     """The action a fresh computer player of ``level`` (seeded ``seed``) chooses from ``obs``
     (one seat's :class:`~president.observation.Observation`): runs in a worker process.
@@ -147,29 +152,33 @@ class Thinker:
                     # A worker that hangs (stopped, or a bot of your own in a loop) would
                     # hold its place for ever: its pool is killed and replaced, and the
                     # caller decides otherwise (TableState._think's fallback level).
-                    if self._pool is pool:
-                        self._pool = None
-                        log.warning("a computer player's decision took over %g s; its "
-                                    "worker processes are replaced", self.timeout)
-                        for worker in list((getattr(pool, "_processes", None) or {}).values()):
-                            worker.kill()
-                        pool.shutdown(wait=False, cancel_futures=True)
+                    self._discard(pool, kill=True, why=f"a computer player's decision took "
+                                  f"over {self.timeout:g} s")
                     raise
                 except BrokenProcessPool:
                     # A worker died (the OOM killer, a crash, a kill): the pool is broken
                     # for good. The first decision to see it starts a new pool; each
                     # decision it dropped is asked again there once.
-                    if self._pool is pool:
-                        self._pool = None
-                        pool.shutdown(wait=False, cancel_futures=True)
-                        log.warning("a worker process of the computer players died; "
-                                    "starting new ones")
+                    self._discard(pool, kill=False,
+                                  why="a worker process of the computer players died")
                     if attempt:
                         raise
             raise AssertionError("unreachable")  # pragma: no cover
         finally:
             self.pending -= 1
             self.hints -= hint
+
+    def _discard(self, pool: ProcessPoolExecutor, *, kill: bool, why: str) -> None:
+        """Stop using ``pool`` (once: the first decision to find it broken or hung does it;
+        the next decision starts a new one), killing its workers if ``kill``."""
+        if self._pool is not pool:
+            return
+        self._pool = None
+        log.warning("%s; its worker processes are replaced", why)
+        if kill:
+            for worker in _workers(pool):
+                worker.kill()
+        pool.shutdown(wait=False, cancel_futures=True)
 
     def close(self, seconds: float = 5.0) -> None:
         """Stop the workers (server shutdown): decisions waiting are dropped, those in
@@ -179,7 +188,7 @@ class Thinker:
         if self._pool is None:
             return
         pool, self._pool = self._pool, None
-        workers = list((getattr(pool, "_processes", None) or {}).values())
+        workers = _workers(pool)
         pool.shutdown(wait=False, cancel_futures=True)
         deadline = time.monotonic() + seconds
         for worker in workers:
