@@ -114,13 +114,26 @@ def test_a_hint_left_unanswered_by_a_lost_socket_does_not_disable_hint(browser):
         page.wait_for_function("() => !document.getElementById('hint').disabled")
         page.click("#hint")
         page.wait_for_function("() => document.getElementById('hint').disabled")
+        # The offline view may last only a few milliseconds (the retry's new socket answers
+        # at once), shorter than a poll: an observer notes that it was shown at all.
+        page.evaluate("""() => {
+            window.sawOffline = false;
+            const note = () => {
+                if (!document.getElementById('connecting').hidden
+                    || document.getElementById('table').inert) window.sawOffline = true;
+            };
+            new MutationObserver(note).observe(document.body,
+                {attributes: true, subtree: true, attributeFilter: ['hidden', 'inert']});
+        }""")
         routes[0].close(code=1000, reason="cut")       # the page loses its socket
-        page.wait_for_function("() => document.getElementById('connecting').hidden === false"
-                               " || document.getElementById('table').inert", timeout=10_000)
+        deadline = time.monotonic() + 20
+        while len(routes) < 2 and time.monotonic() < deadline:
+            page.wait_for_timeout(100)                  # the page's retry opens a new socket
+        assert len(routes) == 2
+        page.wait_for_function("() => window.sawOffline", timeout=10_000)
         page.wait_for_function("() => !document.getElementById('table').inert", timeout=20_000)
         wait_ready(page)
         page.wait_for_function("() => !document.getElementById('hint').disabled", timeout=5_000)
-        assert len(routes) >= 2
     finally:
         context.close()
         served.stop()
