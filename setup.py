@@ -18,7 +18,7 @@ from setuptools import Extension, setup
 setup(ext_modules=[
     Extension("president._playout", ["president/_playout.c"], optional=True,
               depends=["president/_mt.h", "president/_bits.h", "president/_intermediate.h",
-                       "president/_mixed.h", "president/_endgame.h"],
+                       "president/_mixed.h", "president/_endgame.h", "president/_position.h"],
               extra_compile_args=["-O3"]),
     Extension("president._vector", ["president/_vector.c"], optional=True,
               depends=["president/_mt.h", "president/_bits.h"], extra_compile_args=["-O3"]),

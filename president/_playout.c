@@ -24,6 +24,7 @@
 
 #include "_bits.h"
 #include "_mt.h"
+#include "_position.h"
 
 /* ------------------------------------------------------------------------------------------ */
 /* The state of FastDeal                                                                      */
@@ -1039,6 +1040,8 @@ static PyMethodDef methods[] = {
     {"endgame_winning_codes", py_endgame_winning_codes, METH_VARARGS,
      endgame_winning_codes_doc},
     {"endgame_choose", py_endgame_choose, METH_VARARGS, endgame_choose_doc},
+    {"_position_restore", py_position_restore, METH_VARARGS,
+     "_position_restore(type, fields) -> Position: rebuilds a copied or pickled Position."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1053,8 +1056,17 @@ PyMODINIT_FUNC PyInit__playout(void) {
     above_init();
     bits_setup();
     follow_init();
+    if (PyType_Ready(&PositionType) < 0) return NULL;
     m = PyModule_Create(&module);
     if (m == NULL) return NULL;
+    Py_INCREF(&PositionType);
+    if (PyModule_AddObject(m, "Position", (PyObject *)&PositionType) < 0) {
+        Py_DECREF(&PositionType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    position_restore = PyObject_GetAttrString(m, "_position_restore");
+    if (position_restore == NULL) { Py_DECREF(m); return NULL; }
     mt_setup();
     return m;
 }

@@ -3,7 +3,8 @@
 The rules of play (lead, beat, pass, clear, who leads after a clear, going out, end of the
 deal; the options ``beat``, ``passing`` and ``last_of_rank_clears``) are stated once, on ranks
 and counts, in :mod:`president.kernel`. A deal keeps the kernel's
-:class:`~president.kernel.Position` and adds what the kernel leaves out: suits (which cards,
+:class:`~president.kernel.Position` (its copy in C, ``president._playout.Position``, when that
+is built: the same state and transitions, checked against the Python class) and adds what the kernel leaves out: suits (which cards,
 not just how many of a rank), the pile's plays, the cleared cards, events, titles and points.
 Exchanges, scoring and the sequence of deals live in :mod:`president.match`.
 
@@ -62,6 +63,8 @@ _DEAL_HANDS_C: Callable[[int, int, int], list[int]] | None = _compiled("deal_han
 # the byte loop of Deal.legal_actions: list_plays(table, hand, start, stop, tail) -> list
 _LIST_PLAYS_C: Callable[[Any, int, int, int, Pass | None], list[Play | Pass]] | None = \
     _compiled("list_plays")
+# the kernel's Position (the state of the play and its transitions play and pass_) in C
+_POSITION_C: type[Position] | None = _compiled("Position")
 
 
 def deal_hands(players: int, dealer: int, seed: int | random.Random) -> list[int]:
@@ -147,7 +150,8 @@ class Deal:
             raise IllegalAction("bad-deal", f"{len(totals)} totals given for {n} players")
         self.totals_before = tuple(totals) if totals is not None else (0,) * n
         # the play on ranks and counts: the kernel's state and transitions
-        self.state = Position.for_rules(rules, [h.bit_count() for h in hands], leader)
+        self.state = Position.for_rules(rules, [h.bit_count() for h in hands], leader,
+                                        cls=_POSITION_C)
         self.counts = self.state.ncards
         self.finish_order = self.state.finish
         self.to_act: int | None = leader
@@ -297,6 +301,15 @@ class Deal:
                 return IllegalAction("not-your-turn", f"seat {seat} has gone out and takes no "
                                      f"more turns this deal; it is seat {k.to_act}'s turn")
             return IllegalAction("not-your-turn", f"it is seat {k.to_act}'s turn, not seat {seat}'s")
+        return self._refusal_of_turn(action)
+
+    def _refusal_of_turn(self, action: object) -> IllegalAction | None:
+        """The rest of :meth:`refusal` once the seat is known to be the one to act (the deal
+        goes on): :meth:`president.match.Match.act` calls it after making sure of that, to
+        check a play or pass without checking the seat twice. Same answers as
+        :meth:`refusal`."""
+        k = self.state
+        seat = k.to_act
         need = k.need
         if action is PASS:
             if not may_pass(need):

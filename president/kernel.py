@@ -326,17 +326,21 @@ class PlayState:
         self.lor = lor
 
     @staticmethod
-    def for_rules(rules: "Rules", ncards: Sequence[int], leader: int) -> "Position":
+    def for_rules(rules: "Rules", ncards: Sequence[int], leader: int, *,
+                  cls: "type[Position] | None" = None) -> "Position":
         """The state at the start of a deal under ``rules`` (a :class:`president.rules.Rules`;
         only ``players``, ``beat``, ``passing``, ``last_of_rank_clears`` and ``reversal`` are
         read), with ``ncards`` cards per seat and ``leader`` to lead, in normal order.
+        ``cls``: the class to build, :class:`Position` by default (:class:`president.deal.Deal`
+        passes the compiled copy, ``president._playout.Position``, when it is built).
 
         Raises:
             ValueError: for a ``beat`` or ``passing`` value the kernel does not know.
         """
-        return Position(rules.players, ncards, leader, strict=strict_of(rules.beat),
-                        mode=mode_of(rules.passing), lor=bool(rules.last_of_rank_clears),
-                        reversal=bool(rules.reversal))
+        return (cls or Position)(rules.players, ncards, leader, strict=strict_of(rules.beat),
+                                 mode=mode_of(rules.passing),
+                                 lor=bool(rules.last_of_rank_clears),
+                                 reversal=bool(rules.reversal))
 
     def next_with_cards(self, seat: int) -> int:
         """The next seat clockwise from ``seat`` that holds cards (RULES.md, "Turn order";

@@ -398,7 +398,7 @@ class Match:
                 and (action is PASS or type(action) is Play):
             # The common case, same check as below without the conversions.
             deal = self.deal
-            err = deal.refusal(seat, action)
+            err = deal._refusal_of_turn(action)   # the seat is the one to act
             if err is not None:
                 raise err
             events = deal.apply_unchecked(seat, action)
