@@ -73,6 +73,8 @@ def test_bench_command_prints_sane_json(capsys):
                                                           rel=0.01)
     assert ex["playouts_per_decision"] == pytest.approx(ex["playouts"] / ex["decisions"],
                                                         abs=0.1)
+    assert ex["target_playouts_per_decision"] == 8280
+    assert ex["met"] == (ex["playouts"] / ex["decisions"] >= 8280)
 
 
 def test_bench_command_other_rules_and_table(capsys):

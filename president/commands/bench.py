@@ -20,6 +20,9 @@ if TYPE_CHECKING:
     from ..bench import BenchResult
 
 HELP = "Measure engine speed: random deals and decisions per second."
+#: Issue 12's target for the expert: ten times the 828 play-outs per searched decision it made
+#: at its default time limit before the compiled play-outs (docs/strength.md).
+EXPERT_PLAYOUTS_PER_DECISION_TARGET = 8_280
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
 
     playouts = playouts_report(seconds=0.2 if seconds is None else min(1.0, seconds / 3),
                                seed=args.seed)
-    expert = expert_report(seconds=0.5 if seconds is None else min(3.0, seconds),
+    expert = expert_report(seconds=2.0 if seconds is None else min(3.0, seconds),
                            seed=args.seed)
     target = bench.TARGET_DEALS_PER_SECOND
     is_target_run = rules.preset == "house" and not rules.twists and rules.players == 4
@@ -101,7 +104,10 @@ def run(args: argparse.Namespace) -> int:
               f"{expert['playouts_per_cpu_second']:,.0f} play-outs per CPU second, "
               f"{expert['playouts_per_decision']:,.0f} per searched decision, "
               f"{expert['cpu_seconds_per_decision'] * 1000:,.0f} ms of CPU each "
-              f"({expert['decisions']} decisions; benchmarks/bench_players.py for more).")
+              f"({expert['decisions']} decisions; benchmarks/bench_players.py for more); "
+              f"issue 12's target of {EXPERT_PLAYOUTS_PER_DECISION_TARGET:,} play-outs per "
+              f"searched decision (ten times 828): "
+              f"{'met' if expert['met'] else 'MISSED'}.")
     if args.profile:
         _profile(rules, args.seed)
     return 1 if args.check and report["target"]["met_per_cpu_second"] is False else 0
@@ -169,7 +175,9 @@ def expert_report(*, seconds: float = 1.0, seed: int = 0) -> dict[str, Any]:
     Returns:
         ``{"rules": "house", "players": 4, "decisions": d, "playouts": p, "cpu_seconds": s,
         "playouts_per_cpu_second": p / s, "playouts_per_decision": p / d,
-        "cpu_seconds_per_decision": s / d}`` (CPU seconds of this process).
+        "cpu_seconds_per_decision": s / d, "target_playouts_per_decision": 8280, "met": bool}``
+        (CPU seconds of this process; the target is issue 12's, ten times the 828 play-outs a
+        searched decision made before the compiled play-outs).
 
     Raises:
         ValueError: ``seconds`` not above 0.
@@ -198,4 +206,6 @@ def expert_report(*, seconds: float = 1.0, seed: int = 0) -> dict[str, Any]:
     return {"rules": "house", "players": 4, "decisions": d, "playouts": p,
             "cpu_seconds": round(s, 3), "playouts_per_cpu_second": round(p / s, 1),
             "playouts_per_decision": round(p / d, 1),
-            "cpu_seconds_per_decision": round(s / d, 4)}
+            "cpu_seconds_per_decision": round(s / d, 4),
+            "target_playouts_per_decision": EXPERT_PLAYOUTS_PER_DECISION_TARGET,
+            "met": p / d >= EXPERT_PLAYOUTS_PER_DECISION_TARGET}

@@ -12,7 +12,7 @@ docstring) with a budget set by time rather than by play-outs:
   (:mod:`~president.players.compiled`) in as many worlds as fit in its time: about
   ``time_limit`` seconds of this process's CPU per decision (0.85 s, so that a decision
   with its guess, any endgame solve and the last play-out stays within 1 s of CPU), no
-  play-out count bounds it by default (the expert stops at 4,000 play-outs);
+  play-out count bounds it by default (the expert stops at 12,000 play-outs);
 - *exact endgames at the leaves*: when a play-out ends with this seat among the last two,
   the two-player part of that play-out is solved exactly
   (:func:`~president.players.endgame.solve_wins`, at most ``leaf_limit`` states, 300 by
