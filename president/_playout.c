@@ -458,6 +458,10 @@ static int get_int(PyObject *obj, const char *name, int *out) {
     x = PyLong_AsLong(v);
     Py_DECREF(v);
     if (x == -1 && PyErr_Occurred()) return -1;
+    if (x < -(1L << 30) || x > (1L << 30)) {   /* never a seat, count or rank: refused, not cut */
+        PyErr_Format(PyExc_ValueError, "the deal's %s (%ld) is out of range", name, x);
+        return -1;
+    }
     *out = (int)x;
     return 0;
 }
@@ -481,6 +485,10 @@ static int get_ints(PyObject *list, int *out, Py_ssize_t n, const char *what) {
     for (i = 0; i < n; i++) {
         long x = PyLong_AsLong(PyList_GET_ITEM(list, i));
         if (x == -1 && PyErr_Occurred()) return -1;
+        if (x < -(1L << 30) || x > (1L << 30)) {
+            PyErr_Format(PyExc_ValueError, "%s holds %ld, out of range", what, x);
+            return -1;
+        }
         out[i] = (int)x;
     }
     return 0;
@@ -564,6 +572,17 @@ static int deal_load(PyObject *deal, St *d) {
             PyErr_SetString(PyExc_ValueError, "finish holds a seat that does not exist");
             goto done;
         }
+    {   /* each seat once in finish, and only seats out of cards (so finish cannot outgrow n) */
+        unsigned seen = 0;
+        for (k = 0; k < d->nfinish; k++) {
+            if ((seen >> d->finish[k]) & 1 || (d->to_act >= 0 && d->ncards[d->finish[k]])) {
+                PyErr_SetString(PyExc_ValueError, "finish repeats a seat or names one that "
+                                "still holds cards");
+                goto done;
+            }
+            seen |= 1u << d->finish[k];
+        }
+    }
     for (s = 0; s < d->n; s++) {
         int r, sum = 0;
         for (r = 0; r < 13; r++) {
@@ -580,13 +599,15 @@ static int deal_load(PyObject *deal, St *d) {
             goto done;
         }
     }
-    if (d->to_act >= 0 && !d->ncards[d->to_act]) {
-        PyErr_SetString(PyExc_ValueError, "the seat to act holds no cards");
+    /* ranges first: the seat to act is read below */
+    if (d->to_act < -1 || d->to_act >= d->n || d->last < -1 || d->last >= d->n
+            || d->mode < 0 || d->mode > 2
+            || (d->to_act >= 0 && (d->need < 0 || d->need > 4 || d->top < -1 || d->top > 12))) {
+        PyErr_SetString(PyExc_ValueError, "the deal's state is out of range");
         goto done;
     }
-    if (d->to_act >= d->n || (d->to_act >= 0 && (d->last >= d->n || d->need < 0 || d->need > 4 ||
-                                                   d->top < -1 || d->top > 12))) {
-        PyErr_SetString(PyExc_ValueError, "the deal's state is out of range");
+    if (d->to_act >= 0 && !d->ncards[d->to_act]) {
+        PyErr_SetString(PyExc_ValueError, "the seat to act holds no cards");
         goto done;
     }
     if (d->need && (d->last < 0 || d->top < 0)) {

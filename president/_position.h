@@ -147,7 +147,7 @@ static int pos_append(PyObject *list, int value) {
 }
 
 /* The next seat clockwise from seat that holds cards; -2 on an error (at most players steps:
- * the Python loop would not end when no seat holds cards, this one stops there) */
+ * when no seat holds cards, ValueError as the Python statement raises) */
 static int pos_next_with_cards(KState *k, int seat) {
     int n = k->players, s = (seat + 1) % n, i;
     long c;
@@ -157,7 +157,9 @@ static int pos_next_with_cards(KState *k, int seat) {
         if (c) return s;
         s = (s + 1) % n;
     }
-    return s;
+    PyErr_SetString(PyExc_ValueError, "no seat holds cards, so no one can act: ncards is not a "
+                    "state a deal reaches (the deal ends when one seat is left holding cards)");
+    return -2;
 }
 
 static int pos_next_eligible(KState *k, int seat) {

@@ -349,6 +349,8 @@ class PlayState:
         ncards = self.ncards
         s = after[seat]
         while not ncards[s]:
+            if s == seat:
+                raise _nobody_holds_cards()
             s = after[s]
         return s
 
@@ -408,6 +410,8 @@ class PlayState:
             after = _AFTER[self.players]
             s = after[seat]
             while not ncards[s]:
+                if s == seat:
+                    raise _nobody_holds_cards()
                 s = after[s]
             self.to_act = s
         elif mode == 1:
@@ -437,6 +441,8 @@ class PlayState:
             after = _AFTER[players]
             s = after[seat]
             while not ncards[s]:
+                if s == seat:
+                    raise _nobody_holds_cards()
                 s = after[s]
             self.to_act = s
         elif mode == 1:  # sit-out: no one but the latest player still eligible
@@ -467,6 +473,8 @@ class PlayState:
             after = _AFTER[self.players]
             w = after[w]
             while not ncards[w]:
+                if w == self.last:
+                    raise _nobody_holds_cards()
                 w = after[w]
         self.to_act = w
         return outcome
@@ -485,6 +493,13 @@ class Position(PlayState):
         PlayState.__init__(self, players, ncards, leader, strict=strict, mode=mode, lor=lor)
         self.reversal = reversal
         self.reversed = False
+
+
+def _nobody_holds_cards() -> ValueError:
+    """The error of a turn-order loop that went all the way round: no seat holds cards, a
+    state no deal reaches (its ``ncards`` were set by hand). Raised, not looped on."""
+    return ValueError("no seat holds cards, so no one can act: ncards is not a state a deal "
+                      "reaches (the deal ends when one seat is left holding cards)")
 
 
 # _AFTER[players][seat]: the seat on the left (the next one clockwise)

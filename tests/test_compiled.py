@@ -171,6 +171,39 @@ def test_bad_states_are_refused_not_read():
         compiled.random_playout(fd, random.Random(1))
 
 
+@needs_c
+def test_out_of_range_seats_and_counts_are_refused_before_they_are_read():
+    """A new-user trial crashed the interpreter (a read far outside ncards) with a FastDeal
+    whose to_act was 100,000, and found 2**32 read as seat 0 and -5 as a finished deal: every
+    play-out that loads a deal refuses such a state with ValueError, in a child process so
+    that a crash fails the test instead of ending the run."""
+    code = """if True:
+        import random
+        from president import Rules
+        from president.players import compiled
+        from president.players.fastsim import FastDeal
+        answers = []
+        for attr, value in (("to_act", 100_000), ("to_act", 2**32), ("to_act", -5),
+                            ("to_act", -2**40), ("players", 2**40), ("last", -7),
+                            ("last", 10**6), ("mode", 3), ("need", 2**31),
+                            ("finish", [1, 1]), ("finish", [0, 1, 2, 3])):
+            for play in (lambda d: compiled.random_playout(d, random.Random(0)),
+                         lambda d: compiled.playout(d, random.Random(0), "greedy"),
+                         lambda d: compiled.playout(d, random.Random(0), "climbing")):
+                d = FastDeal.shuffled(Rules.preset("house", players=4), 3)
+                setattr(d, attr, value)
+                try:
+                    play(d)
+                    answers.append(f"{attr}={value}: played")
+                except ValueError as e:
+                    answers.append("refused")
+        print("|".join(answers))
+    """
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().split("|") == ["refused"] * 33
+
+
 def test_bad_arguments():
     rules = Rules.preset("house", players=4)
     with pytest.raises(ValueError, match="no playout policy 'best'"):

@@ -157,3 +157,28 @@ def test_deal_uses_the_python_position_under_president_pure():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                          check=True).stdout.strip()
     assert out == "True"
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2])
+def test_a_state_where_no_seat_holds_cards_raises_instead_of_looping(mode):
+    """A new-user trial set every count of a copied match's state to 0 and passed: the Python
+    statement looped for ever. Both classes now raise ValueError saying why (a deal never
+    reaches such a state: it ends when one seat is left holding cards)."""
+    classes = [Position] + ([_playout.Position] if _playout is not None
+                            and hasattr(_playout, "Position") else [])
+    for cls in classes:
+        k = cls(4, [3, 3, 3, 3], 1, strict=True, mode=mode, lor=False)
+        assert k.play(1, 5, 1) == 0
+        k.ncards[:] = [0, 0, 0, 0]
+        if mode != 2:
+            with pytest.raises(ValueError, match="no seat holds cards"):
+                k.pass_(k.to_act)
+        with pytest.raises(ValueError, match="no seat holds cards"):
+            k.next_with_cards(0)
+        with pytest.raises(ValueError, match="no seat holds cards"):
+            k._clear(1)
+        if mode == 0:   # seat 1 plays its last card, and no one else holds any
+            k = cls(4, [3, 3, 3, 3], 1, strict=True, mode=mode, lor=False)
+            k.ncards[:] = [0, 1, 0, 0]
+            with pytest.raises(ValueError, match="no seat holds cards"):
+                k.play(1, 5, 1)
