@@ -365,6 +365,7 @@ def guarded_ws_protocol(seconds: float, stuck_seconds: float = STUCK_SECONDS) ->
     class GuardedWebSockets(WebSocketsSansIOProtocol):
         _own_answer = True     # until the app has the request, answers are websockets' own
         _answered = False
+        _refused = False        # an unparsed request head was answered and closed
         _guard: asyncio.TimerHandle | None = None
         _stuck: asyncio.TimerHandle | None = None
         _queued = 0             # bytes waiting in the transport at the last look
@@ -433,17 +434,28 @@ def guarded_ws_protocol(seconds: float, stuck_seconds: float = STUCK_SECONDS) ->
         def data_received(self, data: bytes) -> None:
             super().data_received(data)
             if self._own_answer and self.conn.handshake_exc is not None:
-                # websockets' parser refused the request head, and uvicorn writes nothing:
-                # its answer if it made one (431, 414), else a 400, then the end
-                out = self.conn.data_to_send()
-                if not self._answered:
-                    exc = self.conn.handshake_exc
-                    cause = f": {exc.__cause__}" if exc.__cause__ is not None else ""
-                    out = [shaped(self.conn.reject(
-                        400, f"Failed to open a WebSocket connection: {exc}{cause}.")).serialize()]
-                self.transport.write(b"".join(out))
-                self.handshake_complete = self.close_sent = True   # nothing more to send
-                self.transport.close()
+                self._refuse_unparsed()   # uvicorn before 0.55 wrote nothing here
+
+        def handle_handshake_exception(self) -> None:
+            # uvicorn 0.55 and later call this when websockets' parser refused the request
+            # head, and write their own plain-text 400: the documented shape instead
+            self._refuse_unparsed()
+
+        def _refuse_unparsed(self) -> None:
+            """websockets' parser refused the request head: its answer if it made one (431,
+            414, shaped as it was sent), else a 400 in the documented shape; then the end."""
+            if self._refused:
+                return
+            self._refused = True
+            out = self.conn.data_to_send()
+            if not self._answered:
+                exc = self.conn.handshake_exc
+                cause = f": {exc.__cause__}" if exc is not None and exc.__cause__ is not None else ""
+                out = [shaped(self.conn.reject(
+                    400, f"Failed to open a WebSocket connection: {exc}{cause}.")).serialize()]
+            self.transport.write(b"".join(out))
+            self.handshake_complete = self.close_sent = True   # nothing more to send
+            self.transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._unguard()
