@@ -572,16 +572,32 @@ static int deal_load(PyObject *deal, St *d) {
             PyErr_SetString(PyExc_ValueError, "finish holds a seat that does not exist");
             goto done;
         }
-    {   /* each seat once in finish, and only seats out of cards (so finish cannot outgrow n) */
-        unsigned seen = 0;
+    {   /* each seat once in finish; while the deal goes on, finish holds exactly the seats
+           out of cards (so it cannot outgrow n, and a seat to find always exists) and at
+           least two seats hold cards */
+        unsigned seen = 0, empty = 0;
+        int holding = 0;
         for (k = 0; k < d->nfinish; k++) {
-            if ((seen >> d->finish[k]) & 1 || (d->to_act >= 0 && d->ncards[d->finish[k]])) {
-                PyErr_SetString(PyExc_ValueError, "finish repeats a seat or names one that "
-                                "still holds cards");
+            if ((seen >> d->finish[k]) & 1) {
+                PyErr_SetString(PyExc_ValueError, "finish repeats a seat");
                 goto done;
             }
             seen |= 1u << d->finish[k];
         }
+        for (s = 0; s < d->n; s++) {
+            if (d->ncards[s]) holding++;
+            else empty |= 1u << s;
+        }
+        if (d->to_act >= 0 && (seen != empty || holding < 2)) {
+            PyErr_SetString(PyExc_ValueError, "finish must list exactly the seats out of cards, "
+                            "and at least two seats must hold cards while the deal goes on");
+            goto done;
+        }
+    }
+    if (d->passes < 0 || d->passes > d->n || d->same < 0 || d->same > 4
+            || d->passed >= (1u << d->n)) {
+        PyErr_SetString(PyExc_ValueError, "the deal's passes, passed or same are out of range");
+        goto done;
     }
     for (s = 0; s < d->n; s++) {
         int r, sum = 0;
@@ -741,8 +757,9 @@ static PyObject *py_deals(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "iiiiinOid", &n, &strict, &mode, &lor, &leader, &count, &rng,
                           &policy, &epsilon))
         return NULL;
-    if (n < 2 || n > MAXP || leader < 0 || leader >= n || count < 0 || mode < 0 || mode > 2) {
-        PyErr_SetString(PyExc_ValueError, "players 2-7, a leader seat, count >= 0, mode 0-2");
+    if (n < 2 || n > MAXP || leader < 0 || leader >= n || count < 0 || mode < 0 || mode > 2
+            || count > (PY_SSIZE_T_MAX - 1) / MAXP / 2) {
+        PyErr_SetString(PyExc_ValueError, "players 2-7, a leader seat, a count of deals from 0 to what memory holds, mode 0-2");
         return NULL;
     }
     buf = PyMem_Malloc(count * n + 1);

@@ -206,10 +206,15 @@ static int pos_pop_round(KState *k) {
     return PyList_SetSlice(rl, 0, 1, NULL);
 }
 
-/* round_left[0] as a seat; -2 on an error */
+/* round_left[0] as a seat; -2 on an error (a value that is not a seat is one) */
 static int pos_round_first(KState *k) {
     long v = PyLong_AsLong(PyList_GET_ITEM(k->obj->round_left, 0));
-    return v == -1 && PyErr_Occurred() ? -2 : (int)v;
+    if (v == -1 && PyErr_Occurred()) return -2;
+    if (v < 0 || v >= k->players) {
+        PyErr_Format(PyExc_ValueError, "round_left holds %ld, not a seat", v);
+        return -2;
+    }
+    return (int)v;
 }
 
 static int pos_play(KState *k, int seat, int rank, int count) {
@@ -309,11 +314,11 @@ static int pos_pass(KState *k, int seat) {
 static int pos_seat_arg(KState *k, PyObject *arg, int *seat) {
     long v = PyLong_AsLong(arg);
     if (v == -1 && PyErr_Occurred()) return 0;
-    if (v < -k->players || v >= k->players) {
+    if (v < 0 || v >= k->players) {
         PyErr_Format(PyExc_IndexError, "seat %ld is not a seat of a table of %d", v, k->players);
         return 0;
     }
-    *seat = (int)(v < 0 ? v + k->players : v);
+    *seat = (int)v;
     return 1;
 }
 

@@ -500,11 +500,14 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
         self->reward[i] = v;
     }
     Py_DECREF(seq);
-    PyMem_Free(self->deals);
-    self->deals = PyMem_Calloc((size_t)num, sizeof(Deal));
-    if (!self->deals) {
-        PyErr_NoMemory();
-        return -1;
+    {   /* a failed allocation leaves the core as it was (no table at all if it had none) */
+        Deal *deals = PyMem_Calloc((size_t)num, sizeof(Deal));
+        if (!deals) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        PyMem_Free(self->deals);
+        self->deals = deals;
     }
     self->num = num;
     self->players = players;
@@ -835,7 +838,7 @@ static PyObject *Core_snapshot(CoreObject *self, PyObject *unused) {
 }
 
 /* whether a Deal read from bytes is one the core could have made (indices in range) */
-static int deal_sane(const Deal *d, int n) {
+static int deal_sane(const Deal *d, int n, int mode) {
     int k;
     if (d->to_act < -1 || d->to_act >= n || d->last < -1 || d->last >= n) return 0;
     if (d->nfinish < 0 || d->nfinish > n || d->rl_head < 0 || d->rl_len < 0 ||
@@ -843,12 +846,29 @@ static int deal_sane(const Deal *d, int n) {
         d->top > 12)
         return 0;
     if (d->loaded && (d->to_act < 0 || d->over)) return 0;
-    for (k = 0; k < d->nfinish; k++)
-        if (d->finish[k] < 0 || d->finish[k] >= n) return 0;
+    if (d->passes < 0 || d->passes > n || d->same < 0 || d->same > 4 || d->passed < 0
+        || d->passed >= (1 << n))
+        return 0;
+    {   /* each seat at most once in finish; while a deal is in play, finish holds exactly
+           the seats out of cards, at least two seats hold cards and the seat to act does;
+           once it is over every seat is in finish */
+        unsigned seen = 0, empty = 0;
+        int holding = 0;
+        for (k = 0; k < d->nfinish; k++) {
+            if (d->finish[k] < 0 || d->finish[k] >= n || ((seen >> d->finish[k]) & 1)) return 0;
+            seen |= 1u << d->finish[k];
+        }
+        for (k = 0; k < n; k++) {
+            if ((d->hand[k] >> 52) || d->ncards[k] != bit_count(d->hand[k])) return 0;
+            if (d->ncards[k]) holding++;
+            else empty |= 1u << k;
+        }
+        if (d->loaded && (seen != empty || holding < 2 || !d->ncards[d->to_act])) return 0;
+        if (d->over && d->nfinish != n) return 0;
+    }
     for (k = d->rl_head; k < d->rl_head + d->rl_len; k++)
         if (d->round_left[k] < 0 || d->round_left[k] >= n) return 0;
-    for (k = 0; k < n; k++)
-        if ((d->hand[k] >> 52) || d->ncards[k] != bit_count(d->hand[k])) return 0;
+    if (d->loaded && mode == 2 && d->need > 0 && d->rl_len < 1) return 0;   /* once-around */
     return 1;
 }
 
@@ -870,7 +890,7 @@ static PyObject *Core_restore(CoreObject *self, PyObject *arg) {
     for (i = 0; i < self->num; i++) {
         Deal d;
         memcpy(&d, (const char *)b.buf + i * (Py_ssize_t)sizeof(Deal), sizeof(Deal));
-        if (!deal_sane(&d, self->players)) {
+        if (!deal_sane(&d, self->players, self->mode)) {
             PyBuffer_Release(&b);
             PyErr_Format(PyExc_ValueError, "the snapshot's table %zd is not a state of this core", i);
             return NULL;

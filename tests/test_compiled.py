@@ -204,6 +204,44 @@ def test_out_of_range_seats_and_counts_are_refused_before_they_are_read():
     assert out.stdout.strip().split("|") == ["refused"] * 33
 
 
+@needs_c
+def test_empty_hands_outside_the_finishing_order_and_huge_counts_are_refused():
+    """A fuzzing trial built FastDeals with empty hands not listed in ``finish``: the
+    compiled endgame solver crashed the interpreter and every compiled play-out looked for
+    the next seat with cards for ever; and a count of 2**62 deals overflowed a buffer. Each
+    now raises (ValueError, or MemoryError for the count); checked in a child process with
+    a time limit, so that a crash or a hang fails the test instead of the run."""
+    code = """if True:
+        import random
+        from president import Rules
+        from president.players import compiled, endgame
+        from president.players.fastsim import FastDeal
+        R = Rules.preset("practice")
+        out = []
+        fd = FastDeal(R, [[1, 1] + [0] * 11, [0] * 5 + [1, 1] + [0] * 6, [0] * 13, [0] * 13], 0)
+        for call in (lambda: endgame.solve_wins(fd, 0, limit=None),
+                     lambda: endgame.winning_codes(fd, limit=None),
+                     lambda: compiled.playout(fd.copy(), random.Random(0), "greedy"),
+                     lambda: compiled.random_playout(fd.copy(), random.Random(0)),
+                     lambda: compiled.intermediate_playout(fd.copy())):
+            try:
+                call()
+                out.append("answered")
+            except ValueError as e:
+                out.append("refused" if "finish must list" in str(e) else str(e))
+        try:
+            compiled.random_deals(R, random.Random(0), 2**62)
+            out.append("answered")
+        except (ValueError, MemoryError, OverflowError):
+            out.append("refused")
+        print("|".join(out))
+    """
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().split("|") == ["refused"] * 6
+
+
 def test_bad_arguments():
     rules = Rules.preset("house", players=4)
     with pytest.raises(ValueError, match="no playout policy 'best'"):

@@ -139,6 +139,12 @@ def test_compiled_position_copies_pickles_and_refuses_bad_input():
         _playout.Position(4, [13] * 4, 0)
     with pytest.raises(IndexError, match="not a seat"):
         k.pass_(9)
+    with pytest.raises(IndexError, match="not a seat"):   # the Python class would store -2
+        k.pass_(-2)
+    twin = copy.deepcopy(k)
+    twin.round_left = [3, -2]          # -2 was once read as the C code's own error value
+    with pytest.raises(ValueError, match="round_left holds -2, not a seat"):
+        twin.pass_(3)
     with pytest.raises(ValueError, match="a rank is 0 to 12"):
         k.play(3, 13, 1)
     k.need = None

@@ -257,3 +257,58 @@ def test_the_core_refuses_a_bad_snapshot():
     with pytest.raises(ValueError, match="table 0 is not a state of this core"):
         core.restore(bytes(bad))
     core.restore(data)
+
+
+def _patched(data: bytes, table: int, **fields: int | list[int]) -> bytes:
+    """A snapshot with some fields of one table's Deal changed (this build's layout, as
+    president/_vector.c declares it: 7 hands, 7 played, pile and cleared as 64-bit masks, then
+    32-bit ints: ncards[7], finish[7], nfinish, to_act, need, top, same, last, passes, passed,
+    round_left[7], rl_head, rl_len, loaded, over)."""
+    import struct
+    size = len(data) // 2                # two tables
+    ints = ["ncards"] * 7 + ["finish"] * 7 + ["nfinish", "to_act", "need", "top", "same", "last",
+                                            "passes", "passed"] + ["round_left"] * 7 + \
+        ["rl_head", "rl_len", "loaded", "over"]
+    at = {}
+    for i, name in enumerate(ints):
+        at.setdefault(name, 128 + 4 * i)
+    out = bytearray(data)
+    for name, value in fields.items():
+        values = value if isinstance(value, list) else [value]
+        for j, v in enumerate(values):
+            struct.pack_into("<i", out, table * size + at[name] + 4 * j, v)
+    return bytes(out)
+
+
+def test_the_core_refuses_snapshots_that_would_crash_it_later():
+    """A fuzzing trial restored states whose finishing order or once-around round were out of
+    range, or repeated a seat: the core took them, and reading rewards or acting then crashed
+    the interpreter. Each is now refused by restore, and a good snapshot still restores."""
+    import random
+    for rules in (Rules.preset("house", players=4),
+                  Rules.preset("family", players=4, twists=("once-around",))):
+        core = _compiled_vector.CompiledTables(2, rules, "place").core
+        core.deal(0, random.Random(1))
+        core.deal(1, random.Random(2))
+        data = core.snapshot()
+        core.restore(data)
+        for bad in (dict(over=1, loaded=0, nfinish=0, finish=[10**8]),
+                    dict(over=1, loaded=0, nfinish=3, finish=[0, 0, 0]),
+                    dict(nfinish=1, finish=[2]),                 # a seat still holding cards
+                    dict(passes=-2**30), dict(passed=1 << 20), dict(same=9)):
+            with pytest.raises(ValueError, match="table 1 is not a state of this core"):
+                core.restore(_patched(data, 1, **bad))
+        if rules.passing == "once-around":
+            with pytest.raises(ValueError, match="table 0 is not a state of this core"):
+                core.restore(_patched(data, 0, need=1, top=3, last=1, rl_len=0,
+                                      round_left=[0, 10**8]))
+        assert core.snapshot() == data
+
+
+def test_a_core_whose_init_fails_keeps_its_tables():
+    import random
+    core = _compiled_vector.CompiledTables(2, Rules.preset("house", players=4), "place").core
+    with pytest.raises(MemoryError):
+        core.__init__(2**60, 4, 1, 0, 0, [1.0, 0.0, 0.0, -1.0])
+    core.deal(1, random.Random(1))       # crashed: the tables were freed, their count kept
+    assert len(core.snapshot()) % 2 == 0
