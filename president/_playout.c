@@ -483,7 +483,18 @@ static int get_ints(PyObject *list, int *out, Py_ssize_t n, const char *what) {
         return -1;
     }
     for (i = 0; i < n; i++) {
-        long x = PyLong_AsLong(PyList_GET_ITEM(list, i));
+        /* an item that is not an int runs Python code (its __index__), which may change the
+           list: its size is checked at every item, and the item is held while it runs */
+        PyObject *item;
+        long x;
+        if (PyList_GET_SIZE(list) != n) {
+            PyErr_Format(PyExc_ValueError, "%s changed while it was read", what);
+            return -1;
+        }
+        item = PyList_GET_ITEM(list, i);
+        Py_INCREF(item);
+        x = PyLong_AsLong(item);
+        Py_DECREF(item);
         if (x == -1 && PyErr_Occurred()) return -1;
         if (x < -(1L << 30) || x > (1L << 30)) {
             PyErr_Format(PyExc_ValueError, "%s holds %ld, out of range", what, x);
@@ -548,8 +559,10 @@ static int deal_load(PyObject *deal, St *d) {
         PyErr_SetString(PyExc_ValueError, "hands must be a list of one list per seat");
         goto done;
     }
+    Py_SETREF(hands, PyList_AsTuple(hands));   /* held whatever the hands' items' code does */
+    if (hands == NULL) goto done;
     for (s = 0; s < d->n; s++)
-        if (get_ints(PyList_GET_ITEM(hands, s), d->hands[s], 13, "a hand") < 0) goto done;
+        if (get_ints(PyTuple_GET_ITEM(hands, s), d->hands[s], 13, "a hand") < 0) goto done;
     if (get_ints(ncards, d->ncards, d->n, "ncards") < 0) goto done;
     if (!PyList_Check(rl) || PyList_GET_SIZE(rl) > d->n ||
         !PyList_Check(finish) || PyList_GET_SIZE(finish) > d->n) {
@@ -644,6 +657,10 @@ static int deal_store(PyObject *deal, const St *d, Py_ssize_t old_finish) {
     ncards = PyObject_GetAttrString(deal, "ncards");
     finish = PyObject_GetAttrString(deal, "finish");
     if (!hands || !ncards || !finish) goto done;
+    if (!PyList_Check(hands) || PyList_GET_SIZE(hands) != d->n) {   /* changed since the load */
+        PyErr_SetString(PyExc_ValueError, "hands must be a list of one list per seat");
+        goto done;
+    }
     for (s = 0; s < d->n; s++)
         if (put_ints(PyList_GET_ITEM(hands, s), d->hands[s], 13) < 0) goto done;
     if (put_ints(ncards, d->ncards, d->n) < 0) goto done;
@@ -971,7 +988,7 @@ PyDoc_STRVAR(style_likelihoods_doc,
 
 static PyObject *py_style_likelihoods(PyObject *self, PyObject *args) {
     int n, strict, mode, lor, leader, s, r, rc;
-    int row_of[MAXP], *hist = NULL;
+    int row_of[MAXP], seat_at[MAXP], *hist = NULL;
     double rows[3 * MAXP], noise;
     PyObject *start, *history, *seats, *out;
     Py_ssize_t nh, nseats, i, bad = -1;
@@ -992,17 +1009,25 @@ static PyObject *py_style_likelihoods(PyObject *self, PyObject *args) {
     memset(&d, 0, sizeof d);
     d.n = n; d.strict = strict; d.mode = mode; d.lor = lor;
     st_init_after(&d);
+    /* the lists are read from tuples of their items, held whatever the items' code does */
+    start = PyList_AsTuple(start);
+    if (start == NULL) return NULL;
     for (s = 0; s < n; s++) {
-        if (get_ints(PyList_GET_ITEM(start, s), d.hands[s], 13, "a hand") < 0) return NULL;
+        if (get_ints(PyTuple_GET_ITEM(start, s), d.hands[s], 13, "a hand") < 0) {
+            Py_DECREF(start);
+            return NULL;
+        }
         for (r = 0; r < 13; r++) {
             if (d.hands[s][r] < 0 || d.hands[s][r] > 4) {
                 PyErr_Format(PyExc_ValueError, "hand of seat %d holds %d cards of rank %d",
                              s, d.hands[s][r], r);
+                Py_DECREF(start);
                 return NULL;
             }
             d.ncards[s] += d.hands[s][r];
         }
     }
+    Py_DECREF(start);
     if (check_rank_totals(&d) < 0) return NULL;
     if (!d.ncards[leader]) {
         PyErr_SetString(PyExc_ValueError, "the leader holds no cards");
@@ -1014,12 +1039,22 @@ static PyObject *py_style_likelihoods(PyObject *self, PyObject *args) {
     for (s = 0; s < n; s++) row_of[s] = -1;
     nseats = PyList_GET_SIZE(seats);
     for (i = 0; i < nseats; i++) {
-        long x = PyLong_AsLong(PyList_GET_ITEM(seats, i));
+        PyObject *item;
+        long x;
+        if (PyList_GET_SIZE(seats) != nseats) {
+            PyErr_SetString(PyExc_ValueError, "seats changed while it was read");
+            return NULL;
+        }
+        item = PyList_GET_ITEM(seats, i);
+        Py_INCREF(item);
+        x = PyLong_AsLong(item);
+        Py_DECREF(item);
         if (x == -1 && PyErr_Occurred()) return NULL;
         if (x < 0 || x >= n) {
             PyErr_Format(PyExc_ValueError, "seat %ld does not exist", x);
             return NULL;
         }
+        seat_at[i] = (int)x;
         row_of[x] = (int)i;
         rows[3 * i] = rows[3 * i + 1] = rows[3 * i + 2] = 0.0;
     }
@@ -1027,15 +1062,23 @@ static PyObject *py_style_likelihoods(PyObject *self, PyObject *args) {
     hist = PyMem_Malloc((nh ? nh : 1) * 2 * sizeof(int));
     if (hist == NULL) return PyErr_NoMemory();
     for (i = 0; i < nh; i++) {
-        PyObject *pair = PyList_GET_ITEM(history, i);
+        PyObject *pair;
         long seat, code;
+        if (PyList_GET_SIZE(history) != nh) {
+            PyErr_SetString(PyExc_ValueError, "history changed while it was read");
+            PyMem_Free(hist);
+            return NULL;
+        }
+        pair = PyList_GET_ITEM(history, i);
         if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
             PyErr_SetString(PyExc_ValueError, "history must hold (seat, action) pairs");
             PyMem_Free(hist);
             return NULL;
         }
+        Py_INCREF(pair);   /* a tuple: its items stay while it is held */
         seat = PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
         code = seat == -1 && PyErr_Occurred() ? 0 : PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+        Py_DECREF(pair);
         if (PyErr_Occurred()) { PyMem_Free(hist); return NULL; }
         hist[i] = (int)(seat < -1 || seat > MAXP ? -1 : seat);
         hist[nh + i] = (int)(code < -1 || code > 51 ? 99 : code);
@@ -1051,7 +1094,7 @@ static PyObject *py_style_likelihoods(PyObject *self, PyObject *args) {
     if (out == NULL) return NULL;
     for (i = 0; i < nseats; i++) {
         /* a seat listed twice: Python's dict keeps one row, both entries show it */
-        int j = row_of[PyLong_AsLong(PyList_GET_ITEM(seats, i))];
+        int j = row_of[seat_at[i]];   /* the seats as read above, not read again */
         PyObject *row = Py_BuildValue("[ddd]", rows[3 * j], rows[3 * j + 1], rows[3 * j + 2]);
         if (row == NULL) { Py_DECREF(out); return NULL; }
         PyList_SET_ITEM(out, i, row);

@@ -33,9 +33,12 @@ typedef struct {
     PositionObject *obj;
 } KState;
 
+/* Every field must be an exact int or bool, and every list item an exact int: then no Python
+ * code (an __index__, __bool__ or __del__) runs during a transition, which could change the
+ * object under it. */
 static int k_int(PyObject *v, const char *name, int *out) {
     long x;
-    if (v == NULL || !PyLong_Check(v)) {
+    if (v == NULL || !PyLong_CheckExact(v)) {
         PyErr_Format(PyExc_TypeError, "Position.%s must be an int", name);
         return 0;
     }
@@ -50,14 +53,21 @@ static int k_int(PyObject *v, const char *name, int *out) {
 }
 
 static int k_bool(PyObject *v, const char *name, int *out) {
-    int b;
-    if (v == NULL) {
-        PyErr_Format(PyExc_TypeError, "Position.%s is not set", name);
+    if (v == NULL || !PyBool_Check(v)) {
+        PyErr_Format(PyExc_TypeError, "Position.%s must be True or False", name);
         return 0;
     }
-    b = PyObject_IsTrue(v);
-    if (b < 0) return 0;
-    *out = b;
+    *out = v == Py_True;
+    return 1;
+}
+
+static int k_int_items(PyObject *list, const char *name) {
+    Py_ssize_t i;
+    for (i = 0; i < PyList_GET_SIZE(list); i++)
+        if (!PyLong_CheckExact(PyList_GET_ITEM(list, i))) {
+            PyErr_Format(PyExc_TypeError, "Position.%s must hold ints", name);
+            return 0;
+        }
     return 1;
 }
 
@@ -87,7 +97,8 @@ static int k_load(PositionObject *p, KState *k) {
                      PyList_GET_SIZE(p->ncards), k->players);
         return 0;
     }
-    return 1;
+    return k_int_items(p->ncards, "ncards") && k_int_items(p->round_left, "round_left")
+        && k_int_items(p->finish, "finish");
 }
 
 static int k_put(PyObject **slot, int value) {
@@ -107,7 +118,7 @@ static int k_store(KState *k) {
           && k_put(&p->same, k->same) && k_put(&p->last, k->last)
           && k_put(&p->passes, k->passes) && k_put(&p->passed, k->passed)))
         return 0;
-    if (PyObject_IsTrue(p->reversed) != k->reversed) {   /* assigned only when it toggled */
+    if ((p->reversed == Py_True) != k->reversed) {   /* assigned only when it toggled */
         Py_INCREF(rev);
         Py_XSETREF(p->reversed, rev);
     }
@@ -311,9 +322,13 @@ static int pos_pass(KState *k, int seat) {
     return K_GOES_ON;
 }
 
-static int pos_seat_arg(KState *k, PyObject *arg, int *seat) {
-    long v = PyLong_AsLong(arg);
-    if (v == -1 && PyErr_Occurred()) return 0;
+/* An argument as a C long, read before the state is (its __index__ may run Python code) */
+static int pos_long_arg(PyObject *arg, long *out) {
+    *out = PyLong_AsLong(arg);
+    return !(*out == -1 && PyErr_Occurred());
+}
+
+static int pos_seat_arg(KState *k, long v, int *seat) {
     if (v < 0 || v >= k->players) {
         PyErr_Format(PyExc_IndexError, "seat %ld is not a seat of a table of %d", v, k->players);
         return 0;
@@ -332,16 +347,15 @@ static PyObject *pos_done(KState *k, int out) {
 static PyObject *Position_play(PositionObject *p, PyObject *const *args, Py_ssize_t nargs) {
     KState k;
     int seat;
-    long rank, count;
+    long v, rank, count;
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "play(seat, rank, count) takes 3 arguments");
         return NULL;
     }
-    if (!k_load(p, &k) || !pos_seat_arg(&k, args[0], &seat)) return NULL;
-    rank = PyLong_AsLong(args[1]);
-    if (rank == -1 && PyErr_Occurred()) return NULL;
-    count = PyLong_AsLong(args[2]);
-    if (count == -1 && PyErr_Occurred()) return NULL;
+    if (!pos_long_arg(args[0], &v) || !pos_long_arg(args[1], &rank)
+            || !pos_long_arg(args[2], &count))
+        return NULL;
+    if (!k_load(p, &k) || !pos_seat_arg(&k, v, &seat)) return NULL;
     if (rank < 0 || rank > 12 || count < 1 || count > 4) {
         PyErr_Format(PyExc_ValueError, "play(%d, %ld, %ld): a rank is 0 to 12, a count 1 to 4",
                      seat, rank, count);
@@ -353,14 +367,16 @@ static PyObject *Position_play(PositionObject *p, PyObject *const *args, Py_ssiz
 static PyObject *Position_pass(PositionObject *p, PyObject *arg) {
     KState k;
     int seat;
-    if (!k_load(p, &k) || !pos_seat_arg(&k, arg, &seat)) return NULL;
+    long v;
+    if (!pos_long_arg(arg, &v) || !k_load(p, &k) || !pos_seat_arg(&k, v, &seat)) return NULL;
     return pos_done(&k, pos_pass(&k, seat));
 }
 
 static PyObject *Position_next_with_cards(PositionObject *p, PyObject *arg) {
     KState k;
     int seat, s;
-    if (!k_load(p, &k) || !pos_seat_arg(&k, arg, &seat)) return NULL;
+    long v;
+    if (!pos_long_arg(arg, &v) || !k_load(p, &k) || !pos_seat_arg(&k, v, &seat)) return NULL;
     s = pos_next_with_cards(&k, seat);
     return s == -2 ? NULL : PyLong_FromLong(s);
 }
@@ -368,7 +384,8 @@ static PyObject *Position_next_with_cards(PositionObject *p, PyObject *arg) {
 static PyObject *Position_next_eligible(PositionObject *p, PyObject *arg) {
     KState k;
     int seat, s;
-    if (!k_load(p, &k) || !pos_seat_arg(&k, arg, &seat)) return NULL;
+    long v;
+    if (!pos_long_arg(arg, &v) || !k_load(p, &k) || !pos_seat_arg(&k, v, &seat)) return NULL;
     s = pos_next_eligible(&k, seat);
     return s == -2 ? NULL : PyLong_FromLong(s);
 }
@@ -395,17 +412,34 @@ static int Position_init(PositionObject *p, PyObject *args, PyObject *kwds) {
                         "and lor (mode 0, 1 or 2)");
         return -1;
     }
-    list = PySequence_List(ncards);
-    if (list == NULL) return -1;
+    {   /* plain ints everywhere (see k_int): bools and int subclasses become ints */
+        long pl = PyLong_AsLong(players), le = PyLong_AsLong(leader), mo = PyLong_AsLong(mode);
+        Py_ssize_t i;
+        if (PyErr_Occurred()) return -1;
+        list = PySequence_List(ncards);
+        if (list == NULL) return -1;
+        for (i = 0; i < PyList_GET_SIZE(list); i++) {
+            PyObject *v = PyNumber_Index(PyList_GET_ITEM(list, i));
+            if (v == NULL || PyList_SetItem(list, i, v) < 0) { Py_DECREF(list); return -1; }
+        }
+        players = PyLong_FromLong(pl);
+        leader = PyLong_FromLong(le);
+        mode = PyLong_FromLong(mo);
+        if (!players || !leader || !mode) {
+            Py_DECREF(list); Py_XDECREF(players); Py_XDECREF(leader); Py_XDECREF(mode);
+            return -1;
+        }
+    }
     empty1 = PyList_New(0);
     empty2 = PyList_New(0);
     if (empty1 == NULL || empty2 == NULL) {
         Py_DECREF(list); Py_XDECREF(empty1); Py_XDECREF(empty2);
+        Py_DECREF(players); Py_DECREF(leader); Py_DECREF(mode);
         return -1;
     }
-    Py_XSETREF(p->players, Py_NewRef(players));
+    Py_XSETREF(p->players, players);
     Py_XSETREF(p->ncards, list);
-    Py_XSETREF(p->to_act, Py_NewRef(leader));
+    Py_XSETREF(p->to_act, leader);
     Py_XSETREF(p->need, PyLong_FromLong(0));
     Py_XSETREF(p->top, PyLong_FromLong(-1));
     Py_XSETREF(p->same, PyLong_FromLong(0));
@@ -414,10 +448,14 @@ static int Position_init(PositionObject *p, PyObject *args, PyObject *kwds) {
     Py_XSETREF(p->passed, PyLong_FromLong(0));
     Py_XSETREF(p->round_left, empty1);
     Py_XSETREF(p->finish, empty2);
-    Py_XSETREF(p->strict, Py_NewRef(strict));
-    Py_XSETREF(p->mode, Py_NewRef(mode));
-    Py_XSETREF(p->lor, Py_NewRef(lor));
-    Py_XSETREF(p->reversal, Py_NewRef(reversal));
+    Py_XSETREF(p->mode, mode);
+    {   /* the options as bools (see k_bool) */
+        int st = PyObject_IsTrue(strict), lo = PyObject_IsTrue(lor), re = PyObject_IsTrue(reversal);
+        if (st < 0 || lo < 0 || re < 0) return -1;
+        Py_XSETREF(p->strict, Py_NewRef(st ? Py_True : Py_False));
+        Py_XSETREF(p->lor, Py_NewRef(lo ? Py_True : Py_False));
+        Py_XSETREF(p->reversal, Py_NewRef(re ? Py_True : Py_False));
+    }
     Py_XSETREF(p->reversed, Py_NewRef(Py_False));
     return 0;
 }

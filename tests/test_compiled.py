@@ -242,6 +242,68 @@ def test_empty_hands_outside_the_finishing_order_and_huge_counts_are_refused():
     assert out.stdout.strip().split("|") == ["refused"] * 6
 
 
+@needs_c
+def test_python_code_run_by_an_input_cannot_pull_the_state_from_under_the_c_code():
+    """A fuzzing trial passed objects whose ``__index__`` changes what the C code is reading:
+    a hand list cleared while read, a seat read twice that answers differently, a seat
+    argument that deletes an attribute of the kernel's Position. Each crashed the
+    interpreter; each is now an error (in a child process, so a crash fails the test)."""
+    code = """if True:
+        import random
+        from president import Rules
+        from president import _playout
+        from president.players import compiled
+        from president.players.fastsim import FastDeal
+        from president.kernel import Position
+        out = []
+
+        def attempt(call):
+            try:
+                call()
+                out.append("answered")
+            except (ValueError, TypeError, IndexError) as e:
+                out.append(type(e).__name__)
+
+        fd = FastDeal.shuffled(Rules.preset("house", players=4), 2)
+        hand = fd.hands[1]
+
+        class Clears:
+            def __index__(self):
+                hand.clear()
+                return 0
+        hand[0] = Clears()
+        attempt(lambda: compiled.intermediate_playout(fd))
+
+        class Twice:
+            calls = 0
+            def __index__(self):
+                Twice.calls += 1
+                return 0 if Twice.calls == 1 else 10**9
+        start = [h[:] for h in FastDeal.shuffled(Rules.preset("house", players=4), 3).hands]
+        attempt(lambda: out.append(len(_playout.style_likelihoods(4, 1, 0, 0, start, 0, [],
+                                                                  [Twice()], 0.1))))
+
+        k = Position.for_rules(Rules.preset("house", players=4), [13] * 4, 0,
+                               cls=_playout.Position)
+
+        class Deletes:
+            def __index__(self):
+                del k.reversed
+                return 0
+        attempt(lambda: k.play(Deletes(), 3, 1))
+        k2 = Position.for_rules(Rules.preset("house", players=4), [13] * 4, 0,
+                                cls=_playout.Position)
+        k2.ncards[2] = Clears()
+        attempt(lambda: k2.pass_(0))
+        print("|".join(str(x) for x in out))
+    """
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip().split("|") == ["ValueError", "1", "answered", "TypeError",
+                                             "TypeError"]
+
+
 def test_bad_arguments():
     rules = Rules.preset("house", players=4)
     with pytest.raises(ValueError, match="no playout policy 'best'"):
