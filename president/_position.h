@@ -31,7 +31,18 @@ typedef struct {
     int players, to_act, need, top, same, last, passes, passed, mode;
     int strict, lor, reversal, reversed;
     PositionObject *obj;
+    PyObject *dropped[2];   /* replaced round_left lists, let go only after the write-back */
 } KState;
+
+/* Replace round_left; the old list is freed at the end of the method (freeing it may run
+ * Python code, which must not run while the transition reads the object) */
+static void k_set_round(KState *k, PyObject *fresh) {
+    PyObject *old = k->obj->round_left;
+    k->obj->round_left = fresh;
+    if (k->dropped[0] == NULL) k->dropped[0] = old;
+    else if (k->dropped[1] == NULL) k->dropped[1] = old;
+    else Py_XDECREF(old);   /* never: a transition replaces it at most twice */
+}
 
 /* Every field must be an exact int or bool, and every list item an exact int: then no Python
  * code (an __index__, __bool__ or __del__) runs during a transition, which could change the
@@ -61,19 +72,20 @@ static int k_bool(PyObject *v, const char *name, int *out) {
     return 1;
 }
 
-static int k_int_items(PyObject *list, const char *name) {
-    Py_ssize_t i;
-    for (i = 0; i < PyList_GET_SIZE(list); i++)
-        if (!PyLong_CheckExact(PyList_GET_ITEM(list, i))) {
-            PyErr_Format(PyExc_TypeError, "Position.%s must hold ints", name);
-            return 0;
-        }
-    return 1;
+/* An item of ncards or round_left, which must be a plain int (see k_int); -1 with an error */
+static long k_item(PyObject *list, Py_ssize_t i, const char *name) {
+    PyObject *v = PyList_GET_ITEM(list, i);
+    if (!PyLong_CheckExact(v)) {
+        PyErr_Format(PyExc_TypeError, "Position.%s must hold ints", name);
+        return -1;
+    }
+    return PyLong_AsLong(v);
 }
 
 /* The ints of p, and its lists checked; 0 with an error set */
 static int k_load(PositionObject *p, KState *k) {
     k->obj = p;
+    k->dropped[0] = k->dropped[1] = NULL;
     if (!(k_int(p->players, "players", &k->players) && k_int(p->to_act, "to_act", &k->to_act)
           && k_int(p->need, "need", &k->need) && k_int(p->top, "top", &k->top)
           && k_int(p->same, "same", &k->same) && k_int(p->last, "last", &k->last)
@@ -97,8 +109,7 @@ static int k_load(PositionObject *p, KState *k) {
                      PyList_GET_SIZE(p->ncards), k->players);
         return 0;
     }
-    return k_int_items(p->ncards, "ncards") && k_int_items(p->round_left, "round_left")
-        && k_int_items(p->finish, "finish");
+    return 1;   /* the items of ncards and round_left are checked as they are read */
 }
 
 static int k_put(PyObject **slot, int value) {
@@ -133,7 +144,7 @@ static long pos_count(KState *k, int seat) {
         PyErr_SetString(PyExc_IndexError, "list index out of range");
         return -1;
     }
-    return PyLong_AsLong(PyList_GET_ITEM(list, i));
+    return k_item(list, i, "ncards");   /* read before pos_set_count replaces it */
 }
 
 static int pos_set_count(KState *k, int seat, long value) {
@@ -195,7 +206,7 @@ static int pos_clear(KState *k, int outcome) {
     k->same = 0;
     k->passes = 0;
     k->passed = 0;
-    Py_SETREF(k->obj->round_left, fresh);
+    k_set_round(k, fresh);
     w = k->last;
     c = pos_count(k, w);
     if (c == -1 && PyErr_Occurred()) return -1;
@@ -214,12 +225,13 @@ static int pos_pop_round(KState *k) {
         PyErr_SetString(PyExc_IndexError, "pop from empty list");
         return -1;
     }
+    if (k_item(rl, 0, "round_left") == -1 && PyErr_Occurred()) return -1;   /* a plain int */
     return PyList_SetSlice(rl, 0, 1, NULL);
 }
 
 /* round_left[0] as a seat; -2 on an error (a value that is not a seat is one) */
 static int pos_round_first(KState *k) {
-    long v = PyLong_AsLong(PyList_GET_ITEM(k->obj->round_left, 0));
+    long v = k_item(k->obj->round_left, 0, "round_left");
     if (v == -1 && PyErr_Occurred()) return -2;
     if (v < 0 || v >= k->players) {
         PyErr_Format(PyExc_ValueError, "round_left holds %ld, not a seat", v);
@@ -247,7 +259,7 @@ static int pos_play(KState *k, int seat, int rank, int count) {
                     return -1;
                 }
             }
-            Py_SETREF(k->obj->round_left, rl);
+            k_set_round(k, rl);
         }
     } else if (k->mode == 2) {
         if (pos_pop_round(k) < 0) return -1;
@@ -340,7 +352,10 @@ static int pos_seat_arg(KState *k, long v, int *seat) {
 /* The end of a method: the state written back, and the answer (NULL on an error; the ints
  * are written back even then, as the Python code would have changed them up to the error) */
 static PyObject *pos_done(KState *k, int out) {
-    if (!k_store(k)) return NULL;
+    int stored = k_store(k);
+    Py_XDECREF(k->dropped[0]);
+    Py_XDECREF(k->dropped[1]);
+    if (!stored) return NULL;
     return out < 0 && PyErr_Occurred() ? NULL : PyLong_FromLong(out);
 }
 

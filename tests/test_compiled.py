@@ -293,15 +293,24 @@ def test_python_code_run_by_an_input_cannot_pull_the_state_from_under_the_c_code
         attempt(lambda: k.play(Deletes(), 3, 1))
         k2 = Position.for_rules(Rules.preset("house", players=4), [13] * 4, 0,
                                 cls=_playout.Position)
-        k2.ncards[2] = Clears()
+        k2.ncards[1] = Clears()          # the next seat, read by the pass
         attempt(lambda: k2.pass_(0))
+        k3 = Position.for_rules(Rules.preset("family", players=4, twists=("once-around",)),
+                                [13] * 4, 0, cls=_playout.Position)
+
+        class Gone(int):          # freed when a lead replaces round_left: its __del__ ran
+            def __del__(self):    # while the C code still read ncards
+                k3.ncards = None
+        k3.round_left = [Gone(5)]
+        attempt(lambda: k3.play(0, 3, 1))
+        out.append(k3.ncards)
         print("|".join(str(x) for x in out))
     """
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().split("|") == ["ValueError", "1", "answered", "TypeError",
-                                             "TypeError"]
+                                             "TypeError", "answered", "None"]
 
 
 def test_bad_arguments():
