@@ -320,6 +320,21 @@ class Match:
             return _lowest_gives(hand, step.count)
         return None
 
+    def _as_action(self, action: object) -> Play | Pass | Give:
+        """What :meth:`act` and :meth:`refusal` read as an action: a :class:`Play`,
+        :data:`PASS` or :class:`Give` as it is; notation (``"9S 9D"``, ``"pass"``); one card
+        or a collection of cards (a play, or a give during the exchange).
+
+        Raises:
+            IllegalAction: ``bad-notation`` or ``mixed-ranks``."""
+        if isinstance(action, (Play, Pass, Give)):
+            return action
+        if isinstance(action, str):
+            return self.parse_action(action)
+        if isinstance(action, Card):
+            action = (action,)
+        return self._action_from_cards(action)
+
     def _action_from_cards(self, cards: object) -> Play | Give:
         try:
             items: tuple[object, ...] | None = tuple(cards)  # type: ignore[arg-type]
@@ -332,16 +347,15 @@ class Match:
 
     def refusal(self, seat: int, action: object) -> IllegalAction | None:
         """The legality check for every entry point: ``None`` if legal, else the error.
-        ``action`` may also be its notation (``"9S 9D"``, ``"pass"``), read as :meth:`act`
-        reads it."""
+        ``action`` may be anything :meth:`act` takes (notation such as ``"9S 9D"`` or
+        ``"pass"``, one card, a collection of cards), read as :meth:`act` reads it."""
         n = self.rules.players
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
             return IllegalAction("bad-seat", f"seat {shown(seat)} does not exist; seats are 0 to {n - 1}")
-        if isinstance(action, str):
-            try:
-                action = self.parse_action(action)
-            except IllegalAction as err:
-                return err
+        try:
+            action = self._as_action(action)
+        except IllegalAction as err:
+            return err
         if self.phase == "play":
             return self.deal.refusal(seat, action)
         if self.phase == "match-over":
@@ -384,9 +398,10 @@ class Match:
 
     # ----- transitions --------------------------------------------------------------
 
-    def act(self, seat: int, action: Play | Pass | Give | str | Iterable[Card]) -> list[Event]:
+    def act(self, seat: int, action: Play | Pass | Give | str | Card | Iterable[Card]) -> list[Event]:
         """Take an action for ``seat``: a :class:`Play`, :data:`PASS`, a :class:`Give`, its
-        notation (``"9S 9D"``, ``"pass"``) or a collection of cards. Returns the events.
+        notation (``"9S 9D"``, ``"pass"``), one card or a collection of cards. Returns the
+        events.
 
         Raises:
             IllegalAction: with a ``reason`` (``not-your-turn``, ``not-in-hand``,
@@ -410,10 +425,7 @@ class Match:
             if self._record:
                 self.events.extend(events)
             return events
-        if isinstance(action, str):
-            action = self.parse_action(action)
-        elif not isinstance(action, (Play, Pass, Give)):
-            action = self._action_from_cards(action)
+        action = self._as_action(action)
         err = self.refusal(seat, action)
         if err is not None:
             raise err

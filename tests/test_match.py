@@ -702,3 +702,24 @@ def test_the_deal_itself_ends_with_the_match_totals():
     assert alone.totals_before == (0, 0, 0, 0)
     with pytest.raises(IllegalAction, match="3 totals given for 4 players"):
         Deal(Rules.preset("house", players=4), alone.dealt, dealer=0, leader=1, totals=[0, 0, 0])
+
+
+def test_refusal_reads_cards_as_act_does():
+    """A new-user trial found ``refusal`` (and ``is_legal``) calling a list of cards "not a
+    play or a pass" while ``act`` played it, and ``act`` refusing one card: one reading of an
+    action now serves both."""
+    from president.cards import Card
+    m = Match(Rules.preset("house"), seed=3)
+    seat = m.to_act
+    play = m.legal_actions()[0]
+    assert play.count == 1
+    card = play.cards[0]
+    for given in ([card], (card,), card, str(play), play):
+        assert m.refusal(seat, given) is None and m.is_legal(seat, given)
+    other = next(c for c in (Card.parse(t) for t in ("2S", "2H", "2D", "2C"))
+                 if c.bit & ~m.deal.hands[seat])
+    assert m.refusal(seat, [other]).reason == "not-in-hand"
+    assert m.refusal(seat, None).reason == "bad-notation"
+    before = (m.deal.hands[:], m.to_act, len(m.events))
+    m.act(seat, card)
+    assert m.deal.hands[seat] == before[0][seat] & ~card.bit and len(m.events) > before[2]
