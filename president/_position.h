@@ -387,22 +387,22 @@ static PyObject *Position_pass(PositionObject *p, PyObject *arg) {
     return pos_done(&k, pos_pass(&k, seat));
 }
 
-static PyObject *Position_next_with_cards(PositionObject *p, PyObject *arg) {
+/* A turn-order question about seat arg (next_with_cards, next_eligible): the answer */
+static PyObject *pos_turn_order(PositionObject *p, PyObject *arg, int (*ask)(KState *, int)) {
     KState k;
     int seat, s;
     long v;
     if (!pos_long_arg(arg, &v) || !k_load(p, &k) || !pos_seat_arg(&k, v, &seat)) return NULL;
-    s = pos_next_with_cards(&k, seat);
+    s = ask(&k, seat);
     return s == -2 ? NULL : PyLong_FromLong(s);
 }
 
+static PyObject *Position_next_with_cards(PositionObject *p, PyObject *arg) {
+    return pos_turn_order(p, arg, pos_next_with_cards);
+}
+
 static PyObject *Position_next_eligible(PositionObject *p, PyObject *arg) {
-    KState k;
-    int seat, s;
-    long v;
-    if (!pos_long_arg(arg, &v) || !k_load(p, &k) || !pos_seat_arg(&k, v, &seat)) return NULL;
-    s = pos_next_eligible(&k, seat);
-    return s == -2 ? NULL : PyLong_FromLong(s);
+    return pos_turn_order(p, arg, pos_next_eligible);
 }
 
 static PyObject *Position_clear(PositionObject *p, PyObject *arg) {

@@ -36,6 +36,18 @@ def compiled_env_cases() -> list[tuple[Rules, str]]:
     return cases
 
 
+def all_rules() -> list[Rules]:
+    """Every preset alone and with each of its twists, at every table size it allows (read
+    from the registries, so a new preset or twist is in every test that uses this)."""
+    from president.rules import PRESETS, TWISTS, Rules
+    out = []
+    for name, (lo, hi, _) in PRESETS.items():
+        for twist in (None, *TWISTS[name]):
+            for n in range(lo, hi + 1):
+                out.append(Rules.preset(name, players=n, twists=(twist,) if twist else ()))
+    return out
+
+
 def compiled_rules() -> list[Rules]:
     """Every preset alone and with each of its twists (bar :data:`NOT_COMPILED`: the C
     play-outs leave ``reversal`` to the Python ones, which tests/test_reversal.py checks

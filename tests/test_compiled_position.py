@@ -20,7 +20,8 @@ import pytest
 from president import deal as deal_module
 from president.kernel import (PASS, STATE_SLOTS, Position, RANKS, legal_actions)
 from president.match import Match
-from president.rules import PRESETS, TWISTS, Rules
+from president.rules import Rules
+from tests.helpers import all_rules
 
 _playout = pytest.importorskip("president._playout") if os.environ.get("PRESIDENT_PURE") != "1" \
     else None
@@ -30,16 +31,7 @@ needs_c = pytest.mark.skipif(_playout is None or not hasattr(_playout, "Position
 ATTRS = STATE_SLOTS + ("reversal", "reversed")
 
 
-def _all_rules() -> list[Rules]:
-    out = []
-    for name, (lo, hi, _) in PRESETS.items():
-        for twist in (None, *TWISTS[name]):
-            for n in range(lo, hi + 1):
-                out.append(Rules.preset(name, players=n, twists=(twist,) if twist else ()))
-    return out
-
-
-ALL_RULES = _all_rules()
+ALL_RULES = all_rules()
 
 
 def _state(k: object) -> dict[str, object]:

@@ -19,7 +19,8 @@ from president.actions import PASS, Play
 from president.deal import Deal
 from president.kernel import (CLEARED_ALL_PASSED, CLEARED_LAST_OF_RANK, CLEARED_ONCE_AROUND,
                               ENDED, GOES_ON, Position)
-from president.rules import OPTION_VALUES, PRESETS, TWISTS, Rules
+from president.rules import OPTION_VALUES, PRESETS, TWISTS
+from tests.helpers import all_rules
 
 THREE, FOUR, FIVE, NINE, JACK, QUEEN, KING, ACE, TWO = 0, 1, 2, 6, 8, 9, 10, 11, 12
 
@@ -32,17 +33,7 @@ def _registry_values(option: str) -> set:
     return out
 
 
-def _all_rules() -> list[Rules]:
-    """Every preset with and without each twist, at every table size it allows."""
-    out = []
-    for name, (lo, hi, _) in PRESETS.items():
-        for twist in (None, *TWISTS[name]):
-            for n in range(lo, hi + 1):
-                out.append(Rules.preset(name, players=n, twists=(twist,) if twist else ()))
-    return out
-
-
-ALL_RULES = _all_rules()
+ALL_RULES = all_rules()
 BEATS = [v.strip() for v in OPTION_VALUES["beat"].split(",")]
 PASSINGS = [v.strip() for v in OPTION_VALUES["passing"].split(",")]
 
