@@ -24,6 +24,11 @@
 
 #include "_bits.h"
 #include "_mt.h"
+
+/* Whether a value read from Python may become a C int here: no seat, count, rank or
+ * mask comes near the bound, so larger values are refused, never cut to 32 bits. */
+#define FITS_INT(x) ((x) >= -(1L << 30) && (x) <= (1L << 30))
+
 #include "_position.h"
 
 /* ------------------------------------------------------------------------------------------ */
@@ -458,7 +463,7 @@ static int get_int(PyObject *obj, const char *name, int *out) {
     x = PyLong_AsLong(v);
     Py_DECREF(v);
     if (x == -1 && PyErr_Occurred()) return -1;
-    if (x < -(1L << 30) || x > (1L << 30)) {   /* never a seat, count or rank: refused, not cut */
+    if (!FITS_INT(x)) {
         PyErr_Format(PyExc_ValueError, "the deal's %s (%ld) is out of range", name, x);
         return -1;
     }
@@ -475,6 +480,22 @@ static int set_int(PyObject *obj, const char *name, long x) {
     return rc;
 }
 
+/* Item i of a list of n items as a C long; -1 with an error set. An item that is not an int
+ * runs Python code (its __index__), which may change the list: its size is checked, and the
+ * item is held while that code runs. */
+static int list_long(PyObject *list, Py_ssize_t i, Py_ssize_t n, const char *what, long *out) {
+    PyObject *item;
+    if (PyList_GET_SIZE(list) != n) {
+        PyErr_Format(PyExc_ValueError, "%s changed while it was read", what);
+        return -1;
+    }
+    item = PyList_GET_ITEM(list, i);
+    Py_INCREF(item);
+    *out = PyLong_AsLong(item);
+    Py_DECREF(item);
+    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+}
+
 /* n ints of a list attribute into out[] */
 static int get_ints(PyObject *list, int *out, Py_ssize_t n, const char *what) {
     Py_ssize_t i;
@@ -483,20 +504,9 @@ static int get_ints(PyObject *list, int *out, Py_ssize_t n, const char *what) {
         return -1;
     }
     for (i = 0; i < n; i++) {
-        /* an item that is not an int runs Python code (its __index__), which may change the
-           list: its size is checked at every item, and the item is held while it runs */
-        PyObject *item;
         long x;
-        if (PyList_GET_SIZE(list) != n) {
-            PyErr_Format(PyExc_ValueError, "%s changed while it was read", what);
-            return -1;
-        }
-        item = PyList_GET_ITEM(list, i);
-        Py_INCREF(item);
-        x = PyLong_AsLong(item);
-        Py_DECREF(item);
-        if (x == -1 && PyErr_Occurred()) return -1;
-        if (x < -(1L << 30) || x > (1L << 30)) {
+        if (list_long(list, i, n, what, &x) < 0) return -1;
+        if (!FITS_INT(x)) {
             PyErr_Format(PyExc_ValueError, "%s holds %ld, out of range", what, x);
             return -1;
         }
@@ -776,7 +786,8 @@ static PyObject *py_deals(PyObject *self, PyObject *args) {
         return NULL;
     if (n < 2 || n > MAXP || leader < 0 || leader >= n || count < 0 || mode < 0 || mode > 2
             || count > (PY_SSIZE_T_MAX - 1) / MAXP / 2) {
-        PyErr_SetString(PyExc_ValueError, "players 2-7, a leader seat, a count of deals from 0 to what memory holds, mode 0-2");
+        PyErr_SetString(PyExc_ValueError, "players 2-7, a leader seat, a count of deals from 0 "
+                        "to what memory holds, mode 0-2");
         return NULL;
     }
     buf = PyMem_Malloc(count * n + 1);
@@ -1039,17 +1050,8 @@ static PyObject *py_style_likelihoods(PyObject *self, PyObject *args) {
     for (s = 0; s < n; s++) row_of[s] = -1;
     nseats = PyList_GET_SIZE(seats);
     for (i = 0; i < nseats; i++) {
-        PyObject *item;
         long x;
-        if (PyList_GET_SIZE(seats) != nseats) {
-            PyErr_SetString(PyExc_ValueError, "seats changed while it was read");
-            return NULL;
-        }
-        item = PyList_GET_ITEM(seats, i);
-        Py_INCREF(item);
-        x = PyLong_AsLong(item);
-        Py_DECREF(item);
-        if (x == -1 && PyErr_Occurred()) return NULL;
+        if (list_long(seats, i, nseats, "seats", &x) < 0) return NULL;
         if (x < 0 || x >= n) {
             PyErr_Format(PyExc_ValueError, "seat %ld does not exist", x);
             return NULL;

@@ -44,9 +44,10 @@ static void k_set_round(KState *k, PyObject *fresh) {
     else Py_XDECREF(old);   /* never: a transition replaces it at most twice */
 }
 
-/* Every field must be an exact int or bool, and every list item an exact int: then no Python
- * code (an __index__, __bool__ or __del__) runs during a transition, which could change the
- * object under it. */
+/* Every field must be an exact int or bool, and every item of ncards and round_left an exact
+ * int when it is read (k_item; finish's items are never read): then no Python code (an
+ * __index__, __bool__ or __del__) runs during a transition, which could change the object
+ * under it. */
 static int k_int(PyObject *v, const char *name, int *out) {
     long x;
     if (v == NULL || !PyLong_CheckExact(v)) {
@@ -55,7 +56,7 @@ static int k_int(PyObject *v, const char *name, int *out) {
     }
     x = PyLong_AsLong(v);
     if (x == -1 && PyErr_Occurred()) return 0;
-    if (x < -(1L << 30) || x > (1L << 30)) {
+    if (!FITS_INT(x)) {
         PyErr_Format(PyExc_ValueError, "Position.%s = %ld is out of range", name, x);
         return 0;
     }
@@ -477,6 +478,8 @@ static int Position_init(PositionObject *p, PyObject *args, PyObject *kwds) {
 
 #define POSITION_FIELDS(X) X(players) X(to_act) X(need) X(top) X(same) X(last) X(passes) \
     X(passed) X(mode) X(strict) X(lor) X(reversal) X(reversed) X(ncards) X(round_left) X(finish)
+#define POSITION_ONE(f) + 1
+#define POSITION_NFIELDS (0 POSITION_FIELDS(POSITION_ONE))
 
 static void Position_dealloc(PositionObject *p) {
 #define DROP(f) Py_CLEAR(p->f);
@@ -490,7 +493,7 @@ static PyObject *position_restore;   /* president._playout._position_restore, fo
 
 /* copy, deepcopy and pickle: _position_restore(type, fields), fields in POSITION_FIELDS order */
 static PyObject *Position_reduce(PositionObject *p, PyObject *Py_UNUSED(ignored)) {
-    PyObject *fields = PyTuple_New(16);
+    PyObject *fields = PyTuple_New(POSITION_NFIELDS);
     Py_ssize_t i = 0;
     if (fields == NULL) return NULL;
 #define PUT(f) PyTuple_SET_ITEM(fields, i++, Py_NewRef(p->f ? p->f : Py_None));
@@ -505,8 +508,8 @@ static PyObject *py_position_restore(PyObject *Py_UNUSED(self), PyObject *args) 
     PyObject *fields;
     Py_ssize_t i = 0;
     if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &type, &PyTuple_Type, &fields)) return NULL;
-    if (!PyType_IsSubtype(type, &PositionType) || PyTuple_GET_SIZE(fields) != 16) {
-        PyErr_SetString(PyExc_TypeError, "_position_restore(Position, 16 fields)");
+    if (!PyType_IsSubtype(type, &PositionType) || PyTuple_GET_SIZE(fields) != POSITION_NFIELDS) {
+        PyErr_SetString(PyExc_TypeError, "_position_restore(Position, a tuple of its 16 fields)");
         return NULL;
     }
     p = (PositionObject *)type->tp_alloc(type, 0);

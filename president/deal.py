@@ -4,8 +4,9 @@ The rules of play (lead, beat, pass, clear, who leads after a clear, going out, 
 deal; the options ``beat``, ``passing`` and ``last_of_rank_clears``) are stated once, on ranks
 and counts, in :mod:`president.kernel`. A deal keeps the kernel's
 :class:`~president.kernel.Position` (its copy in C, ``president._playout.Position``, when that
-is built: the same state and transitions, checked against the Python class) and adds what the kernel leaves out: suits (which cards,
-not just how many of a rank), the pile's plays, the cleared cards, events, titles and points.
+is built: the same state and transitions, checked against the Python class) and adds what
+the kernel leaves out: suits (which cards, not just how many of a rank), the pile's plays,
+the cleared cards, events, titles and points.
 Exchanges, scoring and the sequence of deals live in :mod:`president.match`.
 
 Hands are kept as 52-bit card masks (bit ``rank * 4 + suit``); this is what makes listing
