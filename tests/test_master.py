@@ -145,3 +145,104 @@ def test_the_style_mixture_learns_each_seats_style_from_its_play():
     assert mean[1][1] > 2 * STYLE_PRIOR[1] and mean[1][1] > mean[2][1]   # simple
     assert mean[2][2] > 5 * STYLE_PRIOR[2] and mean[2][2] > mean[1][2]   # random
     assert mean[3][0] > STYLE_PRIOR[0] and mean[3][0] > max(mean[1][0], mean[2][0])
+
+
+def _states(count: int, seed: int):
+    """``count`` positions of house 4p deals part-played at random, with seat to act ``me``
+    holding more than one distinct choice, as (state, me)."""
+    from president.players.playout_state import FastDeal
+    rng = random.Random(seed)
+    rules = Rules.preset("house")
+    out = []
+    while len(out) < count:
+        st = FastDeal.random(rules, rng)
+        for _ in range(rng.randrange(0, 20)):
+            if st.over:
+                break
+            st.apply(rng.choice(st.legal_actions()))
+        if not st.over and len(st.legal_actions()) > 1:
+            out.append((st, st.to_act))
+    return out
+
+
+@pytest.mark.parametrize("leaf_limit", [0, 300])
+def test_a_tree_play_out_with_no_turn_expanded_is_the_plain_play_out(leaf_limit):
+    """Until a turn of its own has been reached ``expand`` times, master's continuation
+    tree plays the world's play-out unchanged: the same place as the plain play-out from
+    the same seed, in every style of the other seats."""
+    bot = MasterPlayer(seed=1, expand=10**9, leaf_limit=leaf_limit, time_limit=None)
+    rng = random.Random(7)
+    for st, me in _states(60, 3):
+        code = rng.choice(st.legal_actions())
+        styles = [rng.randrange(3) for _ in range(4)]
+        styles[me] = 0
+        seed = rng.random()
+        a, b = st.copy(), st.copy()
+        a.apply(code)
+        b.apply(code)
+        after: dict = {}
+        assert bot._tree_place(after, a, me, styles, seed) == bot._place(b, me, styles, seed)
+        # every turn of its own that the play-out reached was counted, none expanded
+        assert all(t.visits == 1 and t.edges is None for t in after.values())
+
+
+def test_the_tree_counts_every_play_out_through_each_expanded_turn():
+    """With ``expand=2`` every visit of a turn after its second follows exactly one edge:
+    per expanded turn the edges' play-outs add up to its visits less 2, and the search
+    follows choices other than the play-out's own."""
+    bot = MasterPlayer(seed=2, expand=2, playouts=3000, time_limit=None)
+    m = Match(Rules.parse("house", players=4, match_end="single-deal"), seed=11,
+              record_events=False)
+    seat = m.to_act
+    bot.act(m.observation(seat))
+    assert bot.stats["searched"] == 1
+    expanded = 0
+    off_default = 0
+
+    def walk(turns: dict) -> None:
+        nonlocal expanded, off_default
+        for turn in turns.values():
+            if turn.edges is None:  # reached at most twice, or one legal action there
+                continue
+            expanded += 1
+            assert sum(e.n for e in turn.edges.values()) == turn.visits - 2
+            default = next(iter(turn.edges))
+            off_default += sum(e.n for code, e in turn.edges.items() if code != default)
+            for e in turn.edges.values():
+                walk(e.after)
+
+    for after in bot._trees.values():
+        walk(after)
+    assert expanded >= 100 and off_default > 300
+
+
+def test_master_with_a_tree_is_legal_and_deterministic_for_a_seed():
+    rules = Rules.parse("house", players=4, match_end="deals:2")
+
+    def run() -> list:
+        m = Match(rules, seed=5, record_events=False)
+        bots = [MasterPlayer(seed=i, expand=4, playouts=150, time_limit=None)
+                for i in range(4)]
+        taken = []
+        for _ in range(2):
+            while m.to_act is not None:
+                seat = m.to_act
+                obs = m.observation(seat)
+                a = bots[m.seating[seat]].act(obs)
+                assert a in obs.legal_actions
+                m.act(seat, a)
+                taken.append(a)
+            if m.phase != "between-deals":
+                break
+            m.start_next_deal()
+        return taken
+
+    assert run() == run()
+
+
+@pytest.mark.parametrize("kwargs,needle", [({"expand": -1}, "expand = -1"),
+                                           ({"expand": 2.5}, "expand = 2.5"),
+                                           ({"explore": -0.1}, "explore = -0.1")])
+def test_master_refuses_a_bad_tree_setting(kwargs, needle):
+    with pytest.raises(ValueError, match=needle):
+        MasterPlayer(**kwargs)

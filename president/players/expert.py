@@ -420,7 +420,7 @@ class ExpertPlayer:
                     for c in alive:
                         st = root.copy(hands)
                         st.apply(c)
-                        places[c][i] = self._place(st, me, style, seed)
+                        places[c][i] = self._candidate_place(c, st, me, style, seed)
                         used += 1
                         if clock() > deadline:
                             out_of_time = True
@@ -507,6 +507,12 @@ class ExpertPlayer:
             x = rng.random()
             out[s] = 0 if x < p[0] else 1 if x < p[0] + p[1] else 2
         return out
+
+    def _candidate_place(self, candidate: int, st: FastDeal, me: int,
+                         style: int | list[int], seed: float) -> int:
+        """The observing seat's place in one play-out of ``candidate`` (already applied to
+        ``st``): :meth:`_place` here; ``master`` may continue it in a tree of its own."""
+        return self._place(st, me, style, seed)
 
     def _place(self, st: FastDeal, me: int, style: int | list[int], seed: float) -> int:
         """The observing seat's finishing place (1 = first) after playing ``st`` out (in

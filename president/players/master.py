@@ -37,9 +37,64 @@ True
 
 from __future__ import annotations
 
+import math
+import random
+
+from ..observation import Observation
+from . import compiled
 from .expert import STYLE_PRIOR, ExpertPlayer
+from .playout_state import FastDeal
 
 __all__ = ["MasterPlayer"]
+
+
+class _Turn:
+    """A decision of the observing seat in a candidate's continuation tree, reached by the
+    public actions since the candidate (the same in every world where they were taken)."""
+
+    __slots__ = ("visits", "edges")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        # action int -> its edge
+        self.edges: dict[int, _Edge] | None = None
+
+
+class _Edge:
+    """One action of a :class:`_Turn`: the play-outs that took it there, the sum of this
+    seat's places in them, and the turns that followed it, by the other seats' actions."""
+
+    __slots__ = ("code", "n", "total", "after")
+
+    def __init__(self, code: int) -> None:
+        self.code = code
+        self.n = 0
+        self.total = 0
+        self.after: dict[tuple[int, ...], _Turn] = {}
+
+
+def _tree_step(turn: _Turn, default: int, legal: list[int], explore: float) -> _Edge:
+    """The edge of ``turn`` to follow: one never tried (``default``, the play-out's own
+    choice, first), else the lowest mean place minus ``explore`` * sqrt(ln N / n)."""
+    edges = turn.edges
+    if edges is None:
+        edges = turn.edges = {}
+        for code in [default] + legal:
+            if code not in edges:
+                edges[code] = _Edge(code)
+    best = None
+    score = math.inf
+    log_n = math.log(turn.visits)
+    for e in edges.values():
+        n = e.n
+        if not n:
+            return e
+        v = e.total / n - explore * math.sqrt(log_n / n)
+        if v < score:
+            score = v
+            best = e
+    assert best is not None
+    return best
 
 
 class MasterPlayer(ExpertPlayer):
@@ -66,8 +121,80 @@ class MasterPlayer(ExpertPlayer):
                  time_limit: float | None = 0.85, prior: float = 0.02, z: float = 1.5,
                  duel: float = 0.3, styles: tuple[float, float, float] | None = STYLE_PRIOR,
                  policy: str = "seats", leaf_limit: int = 300,
-                 endgame_limit: int = 500_000, endgame_seconds: float | None = 0.5) -> None:
+                 endgame_limit: int = 500_000, endgame_seconds: float | None = 0.5,
+                 expand: int = 0, explore: float = 1.0) -> None:
         super().__init__(seed=seed, playouts=playouts, time_limit=time_limit, prior=prior,
                          z=z, duel=duel, styles=styles, policy=policy,
                          leaf_limit=leaf_limit, endgame_limit=endgame_limit,
                          endgame_seconds=endgame_seconds, clock="cpu")
+        if not isinstance(expand, int) or expand < 0:
+            raise ValueError(f"expand = {expand!r} must be a whole number of play-outs, 0 "
+                             "(no tree) or more")
+        if not explore >= 0:
+            raise ValueError(f"explore = {explore!r} must be 0 or more places")
+        self.expand = expand
+        self.explore = explore
+        self._trees: dict[int, dict[tuple[int, ...], _Turn]] = {}
+
+    def _search(self, obs: Observation, candidates: list[int], guess: int,
+                started: float) -> tuple[int, int]:
+        # kept until the next search (for tests and for looking into a decision)
+        self._trees = {c: {} for c in candidates}
+        return super()._search(obs, candidates, guess, started)
+
+    def _candidate_place(self, candidate: int, st: FastDeal, me: int,
+                         style: int | list[int], seed: float) -> int:
+        if not self.expand or not isinstance(style, list):
+            return self._place(st, me, style, seed)
+        return self._tree_place(self._trees[candidate], st, me, style, seed)
+
+    def _tree_place(self, after: dict[tuple[int, ...], _Turn], st: FastDeal, me: int,
+                    style: list[int], seed: float) -> int:
+        """One play-out of ``st`` (a candidate just taken) in which this seat's own later
+        decisions are chosen in the candidate's tree (``after``: its turns by the other
+        seats' actions since) once a turn has been reached ``expand`` times; below that,
+        the play-out's own choices. Returns the place; every edge followed counts it."""
+        gen = random.Random(seed)
+        path: list[_Edge] = []
+        expand = self.expand
+        while True:
+            base = st.copy()
+            finish, actions = compiled.traced_mixed_playout(st, gen, style)
+            b = base.copy()
+            k = 0
+            turn: _Turn | None = None
+            while True:
+                # the others' actions up to this seat's next turn
+                j = k
+                while j < len(actions) and b.to_act != me:
+                    b.apply(actions[j])
+                    j += 1
+                if j >= len(actions) or b.to_act != me:
+                    turn = None
+                    break
+                key = tuple(actions[k:j])
+                turn = after.get(key)
+                if turn is None:
+                    turn = after[key] = _Turn()
+                turn.visits += 1
+                legal = b.legal_actions()
+                if turn.visits <= expand or len(legal) == 1:
+                    turn = None
+                    break
+                edge = _tree_step(turn, actions[j], legal, self.explore)
+                path.append(edge)
+                after = edge.after
+                if edge.code != actions[j]:
+                    break  # a choice the play-out did not make: play out again from there
+                b.apply(actions[j])
+                k = j + 1
+            if turn is None:
+                place = (self._leaf(base, finish, actions, me) if self.leaf_limit
+                         else finish.index(me) + 1)
+                break
+            b.apply(edge.code)
+            st = b
+        for e in path:
+            e.n += 1
+            e.total += place
+        return place
