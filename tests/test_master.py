@@ -190,7 +190,14 @@ def test_the_tree_counts_every_play_out_through_each_expanded_turn():
     """With ``expand=2`` every visit of a turn after its second follows exactly one edge:
     per expanded turn the edges' play-outs add up to its visits less 2, and the search
     follows choices other than the play-out's own."""
-    bot = MasterPlayer(seed=2, expand=2, playouts=3000, time_limit=None)
+    trees: dict[int, dict] = {}
+
+    class Watched(MasterPlayer):
+        def _tree_place(self, after, st, me, style, seed):  # type: ignore[no-untyped-def]
+            trees[id(after)] = after  # each candidate's tree, as the search grows it
+            return super()._tree_place(after, st, me, style, seed)
+
+    bot = Watched(seed=2, expand=2, playouts=3000, time_limit=None)
     m = Match(Rules.parse("house", players=4, match_end="single-deal"), seed=11,
               record_events=False)
     seat = m.to_act
@@ -211,7 +218,8 @@ def test_the_tree_counts_every_play_out_through_each_expanded_turn():
             for e in turn.edges.values():
                 walk(e.after)
 
-    for after in bot._trees.values():
+    assert len(trees) >= 2 and bot._trees == {}  # not kept past the decision
+    for after in trees.values():
         walk(after)
     assert expanded >= 100 and off_default > 300
 
