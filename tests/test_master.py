@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -23,11 +24,12 @@ def _quick(seed: int) -> MasterPlayer:
     return MasterPlayer(seed=seed, playouts=60, time_limit=None)
 
 
-def _play(rules: Rules, seed: int, deals: int = 2) -> list:
-    """A match with master in every seat at a small play-out budget; every action is
-    checked legal. Returns the actions taken."""
+def _play(rules: Rules, seed: int, deals: int = 2,
+          make: Callable[[int], MasterPlayer] | None = None) -> list:
+    """A match with master in every seat (``make(seed)``, default a small play-out budget);
+    every action is checked legal. Returns the actions taken."""
     m = Match(rules, seed=seed, record_events=False)
-    bots = [_quick(seed * 10 + i) for i in range(rules.players)]
+    bots = [(make or _quick)(seed * 10 + i) for i in range(rules.players)]
     taken = []
     for _ in range(deals):
         while m.to_act is not None:
@@ -227,25 +229,10 @@ def test_the_tree_counts_every_play_out_through_each_expanded_turn():
 def test_master_with_a_tree_is_legal_and_deterministic_for_a_seed():
     rules = Rules.parse("house", players=4, match_end="deals:2")
 
-    def run() -> list:
-        m = Match(rules, seed=5, record_events=False)
-        bots = [MasterPlayer(seed=i, expand=4, playouts=150, time_limit=None)
-                for i in range(4)]
-        taken = []
-        for _ in range(2):
-            while m.to_act is not None:
-                seat = m.to_act
-                obs = m.observation(seat)
-                a = bots[m.seating[seat]].act(obs)
-                assert a in obs.legal_actions
-                m.act(seat, a)
-                taken.append(a)
-            if m.phase != "between-deals":
-                break
-            m.start_next_deal()
-        return taken
+    def tree(seed: int) -> MasterPlayer:
+        return MasterPlayer(seed=seed, expand=4, playouts=150, time_limit=None)
 
-    assert run() == run()
+    assert _play(rules, 5, make=tree) == _play(rules, 5, make=tree)
 
 
 @pytest.mark.parametrize("kwargs,needle", [({"expand": -1}, "expand = -1"),
