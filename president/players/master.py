@@ -199,8 +199,11 @@ class MasterPlayer(ExpertPlayer):
                 if turn is None:
                     turn = after[key] = _Turn()
                 turn.visits += 1
+                if turn.visits <= expand:
+                    turn = None
+                    break
                 legal = b.legal_actions()
-                if turn.visits <= expand or len(legal) == 1:
+                if len(legal) == 1:
                     turn = None
                     break
                 edge = _tree_step(turn, actions[j], legal, self.explore)
