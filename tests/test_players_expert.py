@@ -4,6 +4,7 @@ nothing to choose. Budgets are tiny to keep the tests fast."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -342,3 +343,61 @@ def test_policies_needing_styles_say_so():
     for policy in ("seats", "mixture"):
         with pytest.raises(ValueError, match=f"policy = '{policy}' needs styles"):
             ExpertPlayer(policy=policy, styles=None)
+
+
+def _effective(logweights: list[float], top: float, beta: float) -> float:
+    """Kish's effective number of worlds of the weights exp(beta * (lw - top))."""
+    w = [math.exp(beta * (lw - top)) for lw in logweights]
+    return sum(w) ** 2 / sum(x * x for x in w)
+
+
+def test_tempering_keeps_the_asked_share_of_worlds():
+    """``spread``: one world 50 log-units above 99 others is about one effective world; at
+    ``spread=0.2`` the power found keeps at least 20 and is the largest that does (to the
+    bisection's 1/4096); even weights, or ``spread=0``, are left as they are."""
+    lws = [0.0] + [-50.0] * 99
+    assert _effective(lws, 0.0, 1.0) < 1.01
+    beta = ExpertPlayer(spread=0.2)._temper(lws, 0.0)
+    assert 0 < beta < 1
+    assert _effective(lws, 0.0, beta) >= 20 > _effective(lws, 0.0, beta + 1 / 4096)
+    assert ExpertPlayer()._temper(lws, 0.0) == 1.0               # spread 0: untouched
+    assert ExpertPlayer(spread=0.5)._temper([-3.0] * 10, -3.0) == 1.0  # already even
+    assert ExpertPlayer(spread=1.0)._temper(lws, 0.0) == 0.0     # every world alike
+
+
+def test_a_tempered_search_keeps_its_effective_worlds():
+    """In real searches (an expert at ``spread=0.25`` against three ``intermediate``), the
+    other seats' play concentrates the untempered weights on fewer than a quarter of the
+    worlds in most learnings; every learning's power keeps at least a quarter and is the
+    largest that does."""
+    seen: list[tuple[list[float], float, float]] = []
+
+    class Watched(ExpertPlayer):
+        def _temper(self, logweights, top):  # type: ignore[no-untyped-def]
+            beta = super()._temper(logweights, top)
+            seen.append((list(logweights), top, beta))
+            return beta
+
+    rules = Rules.parse("house", players=4, match_end="single-deal")
+    m = Match(rules, seed=21, record_events=False)
+    bots = [Watched(seed=1, playouts=1500, time_limit=None, spread=0.25)] + [
+        IntermediatePlayer() for _ in range(3)]
+    while m.to_act is not None:
+        s = m.to_act
+        m.act(s, bots[s].act(m.observation(s)))
+    big = [(lws, top, beta) for lws, top, beta in seen if len(lws) >= 64]
+    assert len(big) >= 10
+    tempered = 0
+    for lws, top, beta in big:
+        target = 0.25 * len(lws)
+        assert _effective(lws, top, beta) >= target * (1 - 1e-9)
+        if beta < 1:
+            tempered += 1
+            assert _effective(lws, top, beta + 1 / 4096) < target
+    assert tempered > len(big) // 2
+
+
+@pytest.mark.parametrize("spread", [-0.1, 1.5, float("nan")])
+def test_a_bad_spread_is_refused(spread):
+    with pytest.raises(ValueError, match=r"spread = .* must be a share of the worlds"):
+        ExpertPlayer(spread=spread)

@@ -19,8 +19,11 @@ are compared by rank and count) the expert:
    ``sum(style weight * likelihood of the seat's actions under that style in this
    world)`` (:func:`style_likelihoods`), and each seat's style weights are learned from
    the worlds sampled so far (each style's mean likelihood times its prior): a seat that
-   plays like ``simple`` gets mostly ``simple`` weight within a few actions. Only the
-   seat's own observation goes in;
+   plays like ``simple`` gets mostly ``simple`` weight within a few actions. With
+   ``spread`` above 0 (``master``: 0.2) the weights are tempered: each world's
+   likelihood is raised to the largest power at most 1 that keeps that share of the
+   worlds as an effective number (untempered, a few worlds often carry nearly all the
+   weight). Only the seat's own observation goes in;
 3. plays every candidate out in every world, all candidates on the same worlds, on the
    compiled play-outs (:mod:`~president.players.compiled`, with its identical Python
    fallback): in each world every live other seat plays a style drawn from its own
@@ -151,6 +154,12 @@ class ExpertPlayer:
             0, the default: no solve; the ``master`` level solves).
         clock: what ``time_limit`` measures: ``"wall"`` (default) or ``"cpu"`` (this
             process's CPU time).
+        spread: share of the sampled worlds, in [0, 1], that their weights must keep as
+            an effective number (Kish's: (sum of weights)² / sum of squared weights):
+            when the other seats' play puts the weight on fewer worlds, every world's
+            likelihood is raised to the largest power below 1 that keeps that many
+            (tempering). 0 (the default): the likelihoods as they are; ``master`` uses
+            0.2 (docs/strength.md, "Tempered world weights").
 
     Raises:
         ValueError: for a budget below those bounds.
@@ -164,7 +173,7 @@ class ExpertPlayer:
                  styles: tuple[float, float, float] | None = STYLE_PRIOR,
                  z: float = 2.0, duel: float = 0.3, endgame_limit: int = 500_000,
                  endgame_seconds: float | None = 0.6, leaf_limit: int = 0,
-                 clock: str = "wall") -> None:
+                 clock: str = "wall", spread: float = 0.0) -> None:
         if not isinstance(playouts, int) or playouts < 1:
             raise ValueError(f"playouts = {playouts!r} must be a whole number of at least 1")
         if time_limit is not None and not time_limit > 0:
@@ -210,6 +219,10 @@ class ExpertPlayer:
             raise ValueError(f"leaf_limit = {leaf_limit!r} must be a whole number, 0 or more")
         if clock not in ("wall", "cpu"):
             raise ValueError(f"clock = {clock!r} must be 'wall' or 'cpu'")
+        if not 0 <= spread <= 1:
+            raise ValueError(f"spread = {spread!r} must be a share of the worlds, from 0 "
+                             "(weights as the likelihoods give them) to 1")
+        self.spread = spread
         self.policy = policy
         self._fixed = policies[policy]
         self.styles = None if styles is None else tuple(x / sum(styles) for x in styles)
@@ -336,7 +349,8 @@ class ExpertPlayer:
         refs: dict[int, float] = {}
         learned = 0   # worlds the style weights were last learned from
         weighed = 0   # worlds whose weight is set
-        top = 0.0     # the largest log-weight when last learned (weights are exp(lw - top))
+        top = 0.0     # the largest log-weight when last learned
+        beta = 1.0    # the tempering of the log-weights then: weights are exp(beta (lw - top))
 
         def world_logweight(ll: list[list[float]]) -> float:
             """Log-weight of a world: the sum over the live other seats of the log of
@@ -353,7 +367,7 @@ class ExpertPlayer:
             """The style weights of each live other seat from every world so far (each
             style's mean likelihood over them, times its prior), then every world's weight:
             the product over those seats of their mixture's likelihood."""
-            nonlocal learned, weighed, top
+            nonlocal learned, weighed, top, beta
             if not loglik or prior is None:  # no likelihoods without a style prior
                 return
             for j, s in enumerate(live):
@@ -367,8 +381,9 @@ class ExpertPlayer:
             for i, ll in enumerate(loglik):
                 loglik_w[i] = world_logweight(ll)
             top = max(loglik_w)
+            beta = self._temper(loglik_w, top)
             for i, lw in enumerate(loglik_w):
-                weight[i] = math.exp(lw - top)
+                weight[i] = math.exp(beta * (lw - top))
             learned = weighed = len(loglik)
 
         def weigh_new() -> None:
@@ -383,11 +398,11 @@ class ExpertPlayer:
                 return
             for i in range(weighed, len(loglik)):
                 lw = world_logweight(loglik[i])
-                if lw - top > 600.0:
+                if beta * (lw - top) > 600.0:
                     learn()
                     return
                 loglik_w[i] = lw
-                weight[i] = math.exp(lw - top)
+                weight[i] = math.exp(beta * (lw - top))
             weighed = len(loglik)
 
         loglik_w: list[float] = []
@@ -555,6 +570,37 @@ class ExpertPlayer:
         except TooBig:
             return finish.index(me) + 1
         return n - 1 if won else n
+
+    def _temper(self, logweights: list[float], top: float) -> float:
+        """The power ``beta`` in (0, 1] to raise every world's likelihood to (its
+        log-weight ``lw`` becomes ``beta * (lw - top)``; ``top`` is the largest) so that
+        the worlds' effective number (Kish's, (sum of weights)² / sum of squared weights)
+        is at least ``spread`` of their number: 1 when the weights already are that even
+        (or ``spread`` is 0), else the largest such power, found by bisection to 1/4096."""
+        n = len(logweights)
+        if not self.spread or n < 2:
+            return 1.0
+        target = self.spread * n
+        exp = math.exp
+
+        def effective(b: float) -> float:
+            s1 = s2 = 0.0
+            for lw in logweights:
+                w = exp(b * (lw - top))
+                s1 += w
+                s2 += w * w
+            return s1 * s1 / s2
+
+        if effective(1.0) >= target:
+            return 1.0
+        lo, hi = 0.0, 1.0  # effective(0) = n >= target
+        for _ in range(12):
+            mid = (lo + hi) / 2
+            if effective(mid) >= target:
+                lo = mid
+            else:
+                hi = mid
+        return lo
 
     def _verdict(self, best: dict[int, int], guess: dict[int, int],
                  weight: list[float]) -> bool | None:
