@@ -153,11 +153,13 @@ class MasterPlayer(ExpertPlayer):
                  duel: float = 0.3, styles: tuple[float, float, float] | None = STYLE_PRIOR,
                  policy: str = "seats", leaf_limit: int = 300,
                  endgame_limit: int = 500_000, endgame_seconds: float | None = 0.5,
-                 expand: int = 8, explore: float = 0.5, spread: float = 0.2) -> None:
+                 expand: int = 8, explore: float = 0.5, spread: float = 0.0,
+                 chain_steps: int = 3) -> None:
         super().__init__(seed=seed, playouts=playouts, time_limit=time_limit, prior=prior,
                          z=z, duel=duel, styles=styles, policy=policy,
                          leaf_limit=leaf_limit, endgame_limit=endgame_limit,
-                         endgame_seconds=endgame_seconds, clock="cpu", spread=spread)
+                         endgame_seconds=endgame_seconds, clock="cpu", spread=spread,
+                         chain_steps=chain_steps)
         if not isinstance(expand, int) or expand < 0:
             raise ValueError(f"expand = {expand!r} must be a whole number of play-outs, 0 "
                              "(no tree) or more")
