@@ -312,6 +312,8 @@ def _search_stats(st: dict[str, float]) -> dict[str, float]:
         out["mean_seconds_per_search"] = st.get("seconds", 0.0) / searched
         out["mean_cpu_seconds_per_search"] = st.get("cpu_seconds", 0.0) / searched
         out["mean_playouts_per_search"] = st.get("playouts", 0) / searched
+        if "effective_worlds" in st:
+            out["mean_effective_worlds_per_search"] = st["effective_worlds"] / searched
     if st.get("cpu_seconds"):
         out["playouts_per_cpu_second"] = st.get("playouts", 0) / st["cpu_seconds"]
     return out

@@ -401,3 +401,24 @@ def test_a_tempered_search_keeps_its_effective_worlds():
 def test_a_bad_spread_is_refused(spread):
     with pytest.raises(ValueError, match=r"spread = .* must be a share of the worlds"):
         ExpertPlayer(spread=spread)
+
+
+def test_the_stats_count_the_effective_worlds():
+    """``effective_worlds``: against three ``intermediate`` the likelihoods put the weight
+    of the worlds on far fewer than were sampled; drawn by chains every world counts once
+    (each of weight 1), so the two totals are equal."""
+    rules = Rules.parse("house", players=4, match_end="single-deal")
+    got = {}
+    for steps in (0, 3):
+        m = Match(rules, seed=21, record_events=False)
+        bot = ExpertPlayer(seed=1, playouts=1500, time_limit=None, chain_steps=steps)
+        others = [IntermediatePlayer() for _ in range(3)]
+        while m.to_act is not None:
+            s = m.to_act
+            obs = m.observation(s)
+            m.act(s, bot.act(obs) if s == 0 else others[s - 1].act(obs))
+        got[steps] = bot.stats
+    plain, chained = got[0], got[3]
+    assert plain["searched"] >= 5 and plain["worlds"] >= 5 * 200
+    assert plain["effective_worlds"] < 0.5 * plain["worlds"]
+    assert chained["effective_worlds"] == pytest.approx(chained["worlds"])

@@ -244,4 +244,8 @@ def print_table(result: dict[str, Any]) -> None:
                           f"{s.get('max_seconds', 0) * 1000:.0f} ms (CPU "
                           f"{s.get('max_cpu_seconds', 0) * 1000:.0f} ms), "
                           f"{s['mean_playouts_per_search']:.0f} play-outs each, "
-                          f"{s.get('playouts_per_cpu_second', 0):.0f} play-outs per CPU second")
+                          f"{s.get('playouts_per_cpu_second', 0):.0f} play-outs per CPU second"
+                          + (f", {s['worlds'] / s['searched']:.0f} worlds each, "
+                             f"{s['mean_effective_worlds_per_search']:.0f} of them in effect "
+                             "(the weights' effective number)"
+                             if "mean_effective_worlds_per_search" in s else ""))

@@ -58,7 +58,10 @@ the exact Python copy of ``intermediate``, with worlds weighed by surprises:
 play-outs now compiled); a decision with one legal action (or one distinct play) is
 not searched. Exchanges use the intermediate player's choice. ``stats`` counts decisions,
 searched decisions, play-outs, wall-clock seconds and CPU seconds (``max_…``: the slowest
-decision) for ``president simulate``; ``style_weights`` keeps, per other seat, the style
+decision), and the worlds sampled and their effective number (Kish's, (sum of
+weights)² / sum of squared weights, summed over the searches: ``effective_worlds`` /
+``searched`` is the mean number of worlds a verdict rested on, in effect) for
+``president simulate``; ``style_weights`` keeps, per other seat, the style
 weights summed over the searches (and, last, how many searches).
 """
 
@@ -532,6 +535,12 @@ class ExpertPlayer:
                 alive = [guess, best]
                 play(alive, max(1, min(32, (budget - used) // 2)))
         finally:
+            if weight:  # how many worlds the verdict rested on, in effect
+                tw = sum(weight)
+                tw2 = sum(w * w for w in weight)
+                self.stats["worlds"] = self.stats.get("worlds", 0) + len(weight)
+                self.stats["effective_worlds"] = (self.stats.get("effective_worlds", 0.0)
+                                                  + (tw * tw / tw2 if tw2 else 0.0))
             for s in live:
                 mix.setdefault(s, [0.0, 0.0, 0.0, 0])
                 got = mix[s]

@@ -33,14 +33,16 @@ docstring) with a budget set by time rather than by play-outs:
   (:func:`~president.players.endgame.solve_wins`, at most ``leaf_limit`` states, 300 by
   default; beyond it the play-out's result stands) and this seat's place is the solved
   one: both seats play that part perfectly, not by the play-out's habits;
-- *tempered world weights* (``spread``, 0.2): the expert weighs each world by how well the
-  modelled styles explain the other seats' play this deal, and those likelihoods put
-  almost all the weight on a few worlds (against three experts, half of ``master``'s
-  searched decisions ended with fewer than 5 effective worlds out of thousands: a style
-  model that an expert's searched deviations do not fit calls the true world nearly
-  impossible). ``master`` raises every likelihood to the largest power (at most 1) that
-  keeps at least ``spread`` of the worlds as an effective number, so the search averages
-  over many plausible worlds and still leans towards the better-explaining ones;
+- *worlds drawn by chains* (``chain_steps``, 3): the expert weighs each independent world
+  by how well the modelled styles explain the other seats' play this deal, and that puts
+  nearly all the weight on a few worlds (against three experts, half of the searched
+  decisions ended with fewer than 5 effective worlds out of thousands), though those few
+  are the closest to the real deal. ``master`` learns the style weights from 256
+  independent worlds, then draws every world of its search from 16 Markov chains that
+  swap hidden cards between the other seats and visit worlds in proportion to the square
+  of that weight (:mod:`~president.players.world_chain`): as close to the real deal as
+  the best-weighted worlds, and thousands of them, each counted once. The verdict's
+  standard error is then at least the spread of the chains' own means;
 - it overrides the ``intermediate`` choice when the paired difference on the same worlds
   beats ``prior`` (0.02) places by ``z`` (1.5) standard errors: with many more worlds the
   errors are smaller, so it overrides more often than the expert;
@@ -137,9 +139,11 @@ class MasterPlayer(ExpertPlayer):
             ``intermediate`` after the candidate, as the expert does).
         explore: places of the exploration term at a tree's turns, >= 0 (mean place less
             ``explore * sqrt(ln visits / tries)``, the lowest is followed).
-        spread: share of the worlds, in [0, 1], that the tempered world weights keep as
-            an effective number (see :class:`~president.players.expert.ExpertPlayer`;
-            0: untempered, as the expert).
+        spread: share of the worlds, in [0, 1], that tempered world weights keep as an
+            effective number (see :class:`~president.players.expert.ExpertPlayer`; 0, the
+            default: untempered. 0.2 measured weaker, docs/strength.md).
+        chain_steps: swaps tried per world drawn by the Markov chains, >= 0 (0:
+            independent worlds weighed by likelihood, as the expert).
         Other arguments as :class:`~president.players.expert.ExpertPlayer`.
 
     Raises:
