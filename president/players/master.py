@@ -5,10 +5,12 @@ leaves, under a CPU time cap.
 ``master`` is :class:`~president.players.expert.ExpertPlayer`'s search (read its module
 docstring) with a budget set by time rather than by play-outs:
 
-- it samples the same worlds (hands for the other seats consistent with everything its
-  seat knows: counts, cards seen, the exchange) and weighs them by the same mixture of
-  styles per other seat, learned from how that seat has played this deal, and plays each
-  world with each other seat in a style drawn from its own weights;
+- its worlds are hands for the other seats consistent with everything its seat knows
+  (counts, cards seen, the exchange), as the expert's, but drawn by Markov chains in
+  proportion to how well the same mixture of styles per other seat (learned from how
+  that seat has played this deal) explains their play (see *worlds drawn by chains*
+  below); it plays each world with each other seat in a style drawn from its own
+  weights;
 - it plays every candidate out on the compiled play-outs
   (:mod:`~president.players.compiled`) in as many worlds as fit in its time: about
   ``time_limit`` seconds of this process's CPU per decision (0.85 s, so that a decision
@@ -42,7 +44,9 @@ docstring) with a budget set by time rather than by play-outs:
   swap hidden cards between the other seats and visit worlds in proportion to the square
   of that weight (:mod:`~president.players.world_chain`): as close to the real deal as
   the best-weighted worlds, and thousands of them, each counted once. The verdict's
-  standard error is then at least the spread of the chains' own means;
+  standard error is then at least the spread of the chains' own means. It costs about
+  19% of the play-outs and measured about 0.13 places stronger (docs/strength.md, "The
+  worlds a verdict rests on");
 - it overrides the ``intermediate`` choice when the paired difference on the same worlds
   beats ``prior`` (0.02) places by ``z`` (1.5) standard errors: with many more worlds the
   errors are smaller, so it overrides more often than the expert;
