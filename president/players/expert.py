@@ -443,20 +443,18 @@ class ExpertPlayer:
                         hands = chains.draw()
                     else:
                         hands = sample_world(cons, rng)
-                    if chains is not None:
-                        pass
-                    elif prior is not None:
-                        if others_acted:
-                            loglik.append(style_likelihoods(obs.rules, hands, played,
-                                                            obs.leader, history, me, live,
-                                                            cache))
-                            loglik_w.append(0.0)
-                            k = len(loglik)
-                            if k >= 16 and not k & (k - 1):  # 16, 32, 64, ... worlds
-                                learn()
-                    elif surprise is not None and others_acted:
-                        weight[i] = surprise ** surprises(obs.rules, hands, played,
-                                                          obs.leader, history, me)
+                        if prior is not None:
+                            if others_acted:
+                                loglik.append(style_likelihoods(obs.rules, hands, played,
+                                                                obs.leader, history, me,
+                                                                live, cache))
+                                loglik_w.append(0.0)
+                                k = len(loglik)
+                                if k >= 16 and not k & (k - 1):  # 16, 32, 64, ... worlds
+                                    learn()
+                        elif surprise is not None and others_acted:
+                            weight[i] = surprise ** surprises(obs.rules, hands, played,
+                                                              obs.leader, history, me)
                     style: int | list[int] = (self._seat_styles(styles, live, rng, n)
                                                if per_seat else self._style(styles, live, rng))
                     seed = rng.random()
