@@ -20,10 +20,13 @@ are compared by rank and count) the expert:
    world)`` (:func:`style_likelihoods`), and each seat's style weights are learned from
    the worlds sampled so far (each style's mean likelihood times its prior): a seat that
    plays like ``simple`` gets mostly ``simple`` weight within a few actions. With
-   ``spread`` above 0 (``master``: 0.2) the weights are tempered: each world's
-   likelihood is raised to the largest power at most 1 that keeps that share of the
-   worlds as an effective number (untempered, a few worlds often carry nearly all the
-   weight). Only the seat's own observation goes in;
+   ``spread`` above 0 the weights are tempered: each world's likelihood is raised to the
+   largest power at most 1 that keeps that share of the worlds as an effective number
+   (untempered, a few worlds often carry nearly all the weight; tempering measured
+   weaker, and no level uses it). With ``chain_steps`` above 0 (``master``: 3) the
+   worlds are instead drawn by Markov chains in proportion to their weight squared, each
+   counted once (:mod:`~president.players.world_chain`). Only the seat's own observation
+   goes in;
 3. plays every candidate out in every world, all candidates on the same worlds, on the
    compiled play-outs (:mod:`~president.players.compiled`, with its identical Python
    fallback): in each world every live other seat plays a style drawn from its own
@@ -176,8 +179,9 @@ class ExpertPlayer:
             an effective number (Kish's: (sum of weights)² / sum of squared weights):
             when the other seats' play puts the weight on fewer worlds, every world's
             likelihood is raised to the largest power below 1 that keeps that many
-            (tempering). 0 (the default): the likelihoods as they are; ``master`` uses
-            0.2 (docs/strength.md, "Tempered world weights").
+            (tempering). 0 (the default): the likelihoods as they are. 0.2 measured
+            weaker in ``master`` (docs/strength.md, "The worlds a verdict rests on"), and
+            no level uses it.
 
     Raises:
         ValueError: for a budget below those bounds.
@@ -691,8 +695,8 @@ class ExpertPlayer:
             if len(means) < 4:
                 return None
             m = sum(means) / len(means)
-            spread = sum((x - m) ** 2 for x in means) / (len(means) - 1)
-            se = max(se, (spread / len(means)) ** 0.5)
+            between = sum((x - m) ** 2 for x in means) / (len(means) - 1)
+            se = max(se, (between / len(means)) ** 0.5)
         if mean - self.prior > self.z * se:
             return True
         if mean - self.prior < -self.z * se * 0.5 or se == 0:

@@ -45,7 +45,7 @@ docstring) with a budget set by time rather than by play-outs:
   of that weight (:mod:`~president.players.world_chain`): as close to the real deal as
   the best-weighted worlds, and thousands of them, each counted once. The verdict's
   standard error is then at least the spread of the chains' own means. It costs about
-  19% of the play-outs and measured about 0.13 places stronger (docs/strength.md, "The
+  17% of the play-outs and measured about 0.15 places stronger (docs/strength.md, "The
   worlds a verdict rests on");
 - it overrides the ``intermediate`` choice when the paired difference on the same worlds
   beats ``prior`` (0.02) places by ``z`` (1.5) standard errors: with many more worlds the

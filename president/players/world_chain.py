@@ -8,7 +8,7 @@ Those likelihoods are sharp: after a few actions of the other seats nearly all t
 sits on a handful of the thousands of worlds sampled, and the search's verdict rests on
 those few. The weighting itself is right: the heavy worlds are the ones closest to the
 real deal (against three experts, the weighted worlds put 65% of the hidden cards in the
-right seat, unweighted ones 48%); what is missing is enough of them.
+right seat, unweighted ones 51%); what is missing is enough of them.
 
 :class:`WorldChains` draws worlds in proportion to that same weight instead (the
 Metropolis-Hastings algorithm): several chains start from worlds drawn by weight from an
@@ -17,8 +17,8 @@ seat is not known to hold (each such card equally likely), swaps them when both 
 may hold what they get (caps and floors from the exchange), and keeps the swap with
 chance ``min(1, new weight / old weight)``. Swapping two cards is its own reverse and
 equally likely both ways, so the worlds the chains visit come, in the long run, in
-proportion to their weight under the uniform deal of the hidden cards: each drawn world
-counts once, unweighted.
+proportion to their weight (``exp(logweight)``; the expert passes the weight squared)
+under the uniform deal of the hidden cards: each drawn world counts once, unweighted.
 """
 
 from __future__ import annotations
