@@ -49,7 +49,7 @@ from president.players import compiled  # noqa: E402
 from president.players.expert import ExpertPlayer  # noqa: E402
 from president.players.fastsim import FastDeal, intermediate_playout, random_playout  # noqa: E402
 from president.players.intermediate import IntermediatePlayer  # noqa: E402
-from president.simulate import SimulationConfig, simulate  # noqa: E402
+from president.simulate import BoardStore, SimulationConfig, run_key, simulate  # noqa: E402
 
 QUICK = os.environ.get("PRESIDENT_BENCH_QUICK") == "1"
 TABLES = (("house", 4), ("first-night", 5))
@@ -194,13 +194,7 @@ def pairs() -> list[tuple[str, str]]:
 
 def ladder(args) -> int:
     rows = []
-    store = Path(args.store) if args.store else None
-    stored: dict[str, dict[int, dict]] = {}
-    if store and store.exists():
-        for line in store.read_text().splitlines():
-            if line.strip():
-                rec = json.loads(line)
-                stored.setdefault(rec["key"], {})[rec["board"]] = rec["result"]
+    store = BoardStore(args.store) if args.store else None
     for preset, players in TABLES:
         if args.table and args.table != preset:
             continue
@@ -221,8 +215,8 @@ def ladder(args) -> int:
                                                     ("time_limit", args.expert_time)) if v}
             config = SimulationConfig(rules=rules, seats=(stronger,) + (weaker,) * (players - 1),
                                       boards=boards, seed=args.seed, player_options=opts)
-            key = json.dumps([preset, players, stronger, weaker, args.seed, opts])
-            have = {b: r for b, r in stored.get(key, {}).items() if b < boards}
+            key = run_key(config)
+            have = {b: r for b, r in (store.load(key) if store else {}).items() if b < boards}
             todo = [] if args.stored_only else [b for b in range(boards) if b not in have]
             if args.stored_only and not have:
                 continue
@@ -231,8 +225,7 @@ def ladder(args) -> int:
 
             def keep(board: int, result: dict, key=key) -> None:
                 if store:
-                    with store.open("a") as f:
-                        f.write(json.dumps({"key": key, "board": board, "result": result}) + "\n")
+                    store.add(key, board, result)
 
             res = simulate(config, jobs=args.jobs, boards=todo,
                            done=[have[b] for b in sorted(have)], on_result=keep)

@@ -20,7 +20,9 @@ players that each receive only their own seat's observation.
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import random
 import time
 from dataclasses import dataclass, field
@@ -33,7 +35,8 @@ from .parallel import run_boards
 from .players import LEVELS, Player, is_import_path, level_class, load_class, make_player
 from .rules import MatchEnd, Rules
 
-__all__ = ["SimulationConfig", "simulate", "play_board", "interval", "seed_for"]
+__all__ = ["SimulationConfig", "simulate", "play_board", "interval", "seed_for", "run_key",
+           "BoardStore"]
 
 
 def seed_for(*parts: object) -> int:
@@ -90,6 +93,89 @@ class SimulationConfig:
             raise ValueError(f"boards = {self.boards} must be at least 1")
         if self.max_deals < 1:
             raise ValueError(f"max_deals = {self.max_deals} must be at least 1")
+
+
+def run_key(config: SimulationConfig) -> str:
+    """What a board's result depends on, as one line of JSON: the rules (every option), the
+    seats, the seed, ``matches`` (and ``max_deals`` with it) and ``player_options``; not
+    ``boards``, so a stored run can be extended to more boards. Two configurations with the
+    same key play every board alike (bar players with a time limit, whose choices depend on
+    the machine's speed). The key does not name the version of the code: start a new
+    :class:`BoardStore` file when the players change."""
+    return json.dumps({"rules": config.rules.to_dict(), "seats": list(config.seats),
+                       "seed": config.seed, "matches": config.matches,
+                       "max_deals": config.max_deals if config.matches else None,
+                       "player_options": config.player_options},
+                      sort_keys=True, default=repr)
+
+
+_STORED_PREFIX = '{"key": '     # how every line BoardStore writes begins
+
+
+class BoardStore:
+    """Per-board results (:func:`play_board`) kept in a file as JSON lines, one
+    ``{"key": run_key(config), "board": b, "result": {...}}`` a board, so that a long run can
+    stop, or be killed, and resume: :meth:`load` gives what is stored for a key, and
+    :meth:`add` appends one board and flushes it to disk before returning. A file may hold
+    several runs (different keys). Used by ``president simulate --store`` and
+    ``benchmarks/bench_players.py --store``.
+
+    Args:
+        path: the file (created by the first :meth:`add`; a missing file stores nothing).
+    """
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = os.fspath(path)
+
+    def load(self, key: str) -> dict[int, dict[str, Any]]:
+        """The stored results of run ``key``: ``{board: result}``. A line cut short (the
+        process was killed while writing it; the next :meth:`add` starts a new line after
+        it) is ignored, and its board is played again.
+
+        Raises:
+            ValueError: a line that is not a stored board (the file is something else).
+            OSError: the file exists but cannot be read.
+        """
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                text = f.read()
+        except FileNotFoundError:
+            return {}
+        lines = text.split("\n")
+        found: dict[int, dict[str, Any]] = {}
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+                ok = (isinstance(rec, dict) and isinstance(rec.get("key"), str)
+                      and isinstance(rec.get("board"), int) and isinstance(rec.get("result"), dict))
+            except ValueError:
+                if line.startswith(_STORED_PREFIX):   # a write cut short: play it again
+                    continue
+                ok = False
+            if not ok:
+                raise ValueError(f"{self.path} line {number} is not a stored board result; "
+                                 "give a file written by --store, or a new file name")
+            if rec["key"] == key:
+                found[rec["board"]] = rec["result"]
+        return found
+
+    def add(self, key: str, board: int, result: dict[str, Any]) -> None:
+        """Append board ``board``'s ``result`` for run ``key`` and flush it to disk.
+
+        Raises:
+            OSError: the file cannot be written.
+        """
+        line = json.dumps({"key": key, "board": board, "result": result}) + "\n"
+        with open(self.path, "a+b") as f:
+            if f.tell() > 0:
+                f.seek(-1, os.SEEK_END)
+                if f.read(1) != b"\n":     # after a line cut short, start a new one
+                    line = "\n" + line
+            f.write(line.encode("utf-8"))
+            f.flush()
+            os.fsync(f.fileno())
 
 
 def _make(level: str, seed: int, options: dict[str, dict[str, Any]]) -> Player:

@@ -170,3 +170,62 @@ def test_cli_checks_the_expert_budget_first(capsys):
     out = json.loads(capsys.readouterr().out)
     search = out["levels"]["expert"]["search"]
     assert search["searched"] > 0 and search["mean_playouts_per_search"] <= 20
+
+
+STORE_ARGS = ["simulate", "--rules", "first-night", "--players", "3",
+              "--seats", "intermediate,simple,random", "--json", "--quiet"]
+
+
+def _summary(capsys) -> dict:
+    out = json.loads(capsys.readouterr().out)
+    out.pop("seconds")
+    return out
+
+
+def test_store_resumes_and_extends_a_run_to_the_same_result(tmp_path, capsys):
+    path = tmp_path / "boards.jsonl"
+    assert main([*STORE_ARGS, "--deals", "12", "--store", str(path)]) == 0   # boards 0-3
+    capsys.readouterr()
+    assert len(path.read_text().splitlines()) == 4
+    # kill -9 in the middle of writing the next board: a torn last line
+    with open(path, "a") as f:
+        f.write('{"key": "cut sho')
+    assert main([*STORE_ARGS, "--deals", "24", "--store", str(path)]) == 0   # boards 4-7
+    captured = capsys.readouterr()
+    assert "4 of 8 boards already in" in captured.err
+    resumed = json.loads(captured.out)
+    resumed.pop("seconds")
+    assert main([*STORE_ARGS, "--deals", "24"]) == 0
+    assert resumed == _summary(capsys)
+    assert resumed["boards"] == 8
+    lines = path.read_text().splitlines()
+    assert len(lines) == 9 and lines[4] == '{"key": "cut sho'   # torn line left, new on its own
+    boards = sorted(json.loads(line)["board"] for i, line in enumerate(lines) if i != 4)
+    assert boards == list(range(8))
+    # everything stored: nothing is played again, same numbers
+    assert main([*STORE_ARGS, "--deals", "24", "--store", str(path)]) == 0
+    assert _summary(capsys) == resumed
+    assert len(path.read_text().splitlines()) == 9
+
+
+def test_store_says_how_many_boards_it_holds(tmp_path, capsys):
+    path = tmp_path / "boards.jsonl"
+    assert main([*STORE_ARGS, "--deals", "6", "--store", str(path)]) == 0
+    capsys.readouterr()
+    assert main([*STORE_ARGS, "--deals", "9", "--store", str(path)]) == 0
+    assert ("2 of 3 boards already in" in capsys.readouterr().err)
+    # other options are another run in the same file: its boards are not reused
+    assert main([*STORE_ARGS, "--deals", "6", "--seed", "5", "--store", str(path)]) == 0
+    assert "already in" not in capsys.readouterr().err
+    assert len(path.read_text().splitlines()) == 5
+
+
+def test_store_refuses_a_file_it_did_not_write(tmp_path, capsys):
+    other = tmp_path / "notes.txt"
+    other.write_text("groceries\nmilk\n")
+    assert main([*STORE_ARGS, "--deals", "3", "--store", str(other)]) == 2
+    err = capsys.readouterr().err
+    assert "line 1 is not a stored board result" in err and "new file name" in err
+    assert other.read_text() == "groceries\nmilk\n"
+    assert main([*STORE_ARGS, "--deals", "3", "--store", str(tmp_path)]) == 2
+    assert "cannot use it" in capsys.readouterr().err

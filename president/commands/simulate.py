@@ -9,7 +9,8 @@ Duplicate play: every board (a set of dealt cards) is replayed once per rotation
 assignment, so each level sits in every seat on the same cards. Prints per level the mean
 finishing place, points per deal, chance of first and of last place, each with a 95%
 interval, and how many places each level is ahead of each weaker one. ``--json`` prints the
-same as JSON. See :mod:`president.simulate`.
+same as JSON. ``--store FILE`` keeps each board's result as it finishes, so that a long run
+can be stopped and resumed (or extended) with the same command. See :mod:`president.simulate`.
 """
 
 from __future__ import annotations
@@ -56,6 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--expert-time", type=float, default=None, metavar="SECONDS",
                         help="the expert's time limit per decision (0: none, so results "
                              "do not depend on the machine's load)")
+    parser.add_argument("--store", default=None, metavar="FILE",
+                        help="keep each board's result in FILE (JSON lines) as it finishes, "
+                             "and play only the boards FILE does not hold yet for these "
+                             "options: a long run can be stopped and resumed, or extended "
+                             "with a larger --deals")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -155,16 +161,49 @@ def run(args: argparse.Namespace) -> int:
         bar_available = True
     except ImportError:
         bar_available = False
-    where = {"jobs": args.jobs, "backend": args.backend, "address": args.address}
+    where: dict[str, Any] = {"jobs": args.jobs, "backend": args.backend,
+                             "address": args.address}
+    if args.store is not None:
+        resumed = _resume(config, args.store, where)
+        if isinstance(resumed, str):
+            return _fail(resumed)
     try:
         result = _run(config, where, quiet=args.quiet or not bar_available)
     except ValueError as e:     # e.g. a bot of one's own that returned an illegal action
         return _fail(str(e))
+    except OSError as e:
+        return _fail(f"--store {args.store}: cannot write it ({e.strerror or e}); the boards "
+                     "stored before this one are kept")
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         print_table(result)
     return 0
+
+
+def _resume(config: "SimulationConfig", path: str, where: dict[str, Any]) -> str | None:
+    """Set ``where`` up to play only the boards that ``path`` does not hold for this run
+    (``boards``, ``done``, ``on_result`` of :func:`~president.simulate.simulate`), and say on
+    standard error how many it holds. Returns what is wrong with the file, if anything."""
+    from ..simulate import BoardStore, run_key
+
+    store, key = BoardStore(path), run_key(config)
+    try:
+        stored = store.load(key)
+        with open(path, "a", encoding="utf-8"):    # can the new boards be written?
+            pass
+    except ValueError as e:
+        return f"--store {e}"
+    except OSError as e:
+        return f"--store {path}: cannot use it ({e.strerror or e}); give a file you can write"
+    held = sorted(b for b in stored if b < config.boards)
+    where["boards"] = [b for b in range(config.boards) if b not in stored]
+    where["done"] = [stored[b] for b in held]
+    where["on_result"] = lambda board, result: store.add(key, board, result)
+    if held:
+        print(f"president simulate: {len(held)} of {config.boards} boards already in {path}; "
+              f"playing the other {len(where['boards'])}", file=sys.stderr)
+    return None
 
 
 def _run(config: "SimulationConfig", where: dict[str, Any], *, quiet: bool) -> dict[str, Any]:
@@ -180,7 +219,8 @@ def _run(config: "SimulationConfig", where: dict[str, Any], *, quiet: bool) -> d
     with Progress(TextColumn("[bold]boards"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(),
                   console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("boards", total=config.boards)
+        total = len(where["boards"]) if "boards" in where else config.boards
+        task = bar.add_task("boards", total=total)
         return simulate(config, **where, progress=lambda k: bar.advance(task, k))
 
 
