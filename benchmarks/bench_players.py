@@ -49,7 +49,7 @@ from president.players import compiled  # noqa: E402
 from president.players.expert import ExpertPlayer  # noqa: E402
 from president.players.fastsim import FastDeal, intermediate_playout, random_playout  # noqa: E402
 from president.players.intermediate import IntermediatePlayer  # noqa: E402
-from president.simulate import BoardStore, SimulationConfig, run_key, simulate  # noqa: E402
+from president.simulate import BoardStore, SimulationConfig, simulate  # noqa: E402
 
 QUICK = os.environ.get("PRESIDENT_BENCH_QUICK") == "1"
 TABLES = (("house", 4), ("first-night", 5))
@@ -215,17 +215,16 @@ def ladder(args) -> int:
                                                     ("time_limit", args.expert_time)) if v}
             config = SimulationConfig(rules=rules, seats=(stronger,) + (weaker,) * (players - 1),
                                       boards=boards, seed=args.seed, player_options=opts)
-            key = run_key(config)
-            have = {b: r for b, r in (store.load(key) if store else {}).items() if b < boards}
+            have = {b: r for b, r in (store.load(config) if store else {}).items() if b < boards}
             todo = [] if args.stored_only else [b for b in range(boards) if b not in have]
             if args.stored_only and not have:
                 continue
             print(f"{preset} {players}p: {stronger} vs {weaker}, {boards} boards "
                   f"({len(have)} stored) ...", file=sys.stderr, flush=True)
 
-            def keep(board: int, result: dict, key=key) -> None:
+            def keep(board: int, result: dict, config=config) -> None:
                 if store:
-                    store.add(key, board, result)
+                    store.add(config, board, result)
 
             res = simulate(config, jobs=args.jobs, boards=todo,
                            done=[have[b] for b in sorted(have)], on_result=keep)

@@ -8,6 +8,10 @@ The Ray backend lives in :mod:`president.distributed` and is imported only for a
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Callable, Sequence, TypeVar
 
@@ -74,8 +78,33 @@ def run_boards(work: Callable[[_Config, list[int]], list[dict[str, Any]]], confi
         for ch in chunks(todo, 1, largest=largest, per_worker=per_worker):
             take(ch, work(config, ch))
     else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_worker_start,
+                                   initargs=(os.getpid(),))
+        try:
             futures = {pool.submit(work, config, ch): ch
                        for ch in chunks(todo, jobs, largest=largest, per_worker=per_worker)}
             for fut in as_completed(futures):
                 take(futures[fut], fut.result())
+        except BaseException:
+            # Ctrl-C, a failed board or a failed take: stop the workers now rather than
+            # wait for the chunks they are playing (minutes each for the searching levels)
+            workers = list(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for proc in workers:
+                proc.terminate()
+            raise
+        pool.shutdown()
+
+
+def _worker_start(parent: int) -> None:
+    """In each worker process: leave Ctrl-C to the parent (which stops the workers), and
+    end when the parent is gone (killed with ``kill -9``, say), instead of waiting forever
+    for work that will not come."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="watch-parent").start()

@@ -97,85 +97,128 @@ class SimulationConfig:
 
 def run_key(config: SimulationConfig) -> str:
     """What a board's result depends on, as one line of JSON: the rules (every option), the
-    seats, the seed, ``matches`` (and ``max_deals`` with it) and ``player_options``; not
-    ``boards``, so a stored run can be extended to more boards. Two configurations with the
-    same key play every board alike (bar players with a time limit, whose choices depend on
-    the machine's speed). The key does not name the version of the code: start a new
-    :class:`BoardStore` file when the players change."""
+    seats, the seed, ``matches`` (and ``max_deals`` with it) and the ``player_options`` of
+    the levels seated; not ``boards``, so a stored run can be extended to more boards. Two
+    configurations with the same key play every board alike (bar players with a time limit,
+    whose choices depend on the machine's speed). The key does not name the version of the
+    code: start a new :class:`BoardStore` file when the players change."""
+    options = {lv: o for lv, o in config.player_options.items() if lv in config.seats}
     return json.dumps({"rules": config.rules.to_dict(), "seats": list(config.seats),
                        "seed": config.seed, "matches": config.matches,
                        "max_deals": config.max_deals if config.matches else None,
-                       "player_options": config.player_options},
+                       "player_options": options},
                       sort_keys=True, default=repr)
 
 
 _STORED_PREFIX = '{"key": '     # how every line BoardStore writes begins
 
 
+def _result_problem(config: SimulationConfig, result: Any) -> str | None:
+    """What keeps ``result`` from being a :func:`play_board` result of ``config``, if
+    anything (a stored line edited or written by something else)."""
+    if not isinstance(result, dict) or not {"rows", "matches", "stats"} <= result.keys():
+        return "it lacks rows, matches or stats"
+    n, seats = config.rules.players, set(config.seats)
+    rows, matches, stats = result["rows"], result["matches"], result["stats"]
+    if not isinstance(rows, list) or not rows or len(rows) % n:
+        return f"its rows are not a whole number of deals of {n} seats"
+    for row in rows:
+        if not (isinstance(row, list) and len(row) == 5 and row[0] in seats
+                and type(row[1]) is int and 1 <= row[1] <= n and type(row[2]) is int
+                and type(row[3]) is bool and type(row[4]) is bool):
+            return f"row {row!r} is not [level seated, place 1-{n}, points, first, last]"
+    if not isinstance(matches, list) or not all(
+            isinstance(m, list) and len(m) == 2 and m[0] in seats and type(m[1]) is bool
+            for m in matches):
+        return "its matches are not [level seated, won] pairs"
+    if not isinstance(stats, dict) or not all(
+            lv in seats and isinstance(st, dict) and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in st.values())
+            for lv, st in stats.items()):
+        return "its stats are not numbers by level seated"
+    return None
+
+
 class BoardStore:
     """Per-board results (:func:`play_board`) kept in a file as JSON lines, one
     ``{"key": run_key(config), "board": b, "result": {...}}`` a board, so that a long run can
-    stop, or be killed, and resume: :meth:`load` gives what is stored for a key, and
-    :meth:`add` appends one board and flushes it to disk before returning. A file may hold
-    several runs (different keys). Used by ``president simulate --store`` and
-    ``benchmarks/bench_players.py --store``.
+    stop, or be killed, and resume: :meth:`load` gives what is stored for a configuration,
+    and :meth:`add` appends one board and flushes it to the operating system before
+    returning (so killing the process loses nothing stored). A file may hold several runs
+    (different keys). Used by ``president simulate --store`` and
+    ``benchmarks/bench_players.py --ladder --store``.
 
     Args:
         path: the file (created by the first :meth:`add`; a missing file stores nothing).
+
+    Attributes:
+        others: after :meth:`load`, how many stored boards belong to other runs (keys).
     """
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
+        self.others = 0
 
-    def load(self, key: str) -> dict[int, dict[str, Any]]:
-        """The stored results of run ``key``: ``{board: result}``. A line cut short (the
-        process was killed while writing it; the next :meth:`add` starts a new line after
-        it) is ignored, and its board is played again.
+    def load(self, config: SimulationConfig) -> dict[int, dict[str, Any]]:
+        """The stored results of ``config``'s run (:func:`run_key`): ``{board: result}``,
+        every board number below ``config.boards`` or not. A line cut short (the process was
+        killed while writing it; the next :meth:`add` starts a new line after it) is
+        ignored, and its board is played again.
 
         Raises:
-            ValueError: a line that is not a stored board (the file is something else).
+            ValueError: a line that is not a stored board, or a stored board of this run
+                whose result is not a :func:`play_board` result (the message names the file
+                and the line).
             OSError: the file exists but cannot be read.
         """
+        key = run_key(config)
         try:
-            with open(self.path, encoding="utf-8") as f:
-                text = f.read()
+            with open(self.path, "rb") as f:
+                data = f.read()
         except FileNotFoundError:
             return {}
-        lines = text.split("\n")
+        lines = data.split(b"\n")
         found: dict[int, dict[str, Any]] = {}
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
+        self.others = 0
+        for number, raw in enumerate(lines, 1):
+            if not raw.strip():
                 continue
+            where = f"{self.path} line {number}"
             try:
+                line = raw.decode("utf-8")
                 rec = json.loads(line)
-                ok = (isinstance(rec, dict) and isinstance(rec.get("key"), str)
-                      and isinstance(rec.get("board"), int) and isinstance(rec.get("result"), dict))
-            except ValueError:
-                if line.startswith(_STORED_PREFIX):   # a write cut short: play it again
-                    continue
-                ok = False
-            if not ok:
-                raise ValueError(f"{self.path} line {number} is not a stored board result; "
-                                 "give a file written by --store, or a new file name")
-            if rec["key"] == key:
-                found[rec["board"]] = rec["result"]
+            except ValueError:    # UnicodeDecodeError is one
+                text = raw.decode("utf-8", "replace")
+                if text.startswith(_STORED_PREFIX) or _STORED_PREFIX.startswith(text):
+                    continue      # a write cut short: its board is played again
+                rec = None
+            if not (isinstance(rec, dict) and isinstance(rec.get("key"), str)
+                    and type(rec.get("board")) is int and rec["board"] >= 0 and "result" in rec):
+                raise ValueError(f"{where} is not a stored board result; give a file "
+                                 "written by --store, or a new file name")
+            if rec["key"] != key:
+                self.others += 1
+                continue
+            problem = _result_problem(config, rec["result"])
+            if problem:
+                raise ValueError(f"{where} holds board {rec['board']} of this run, but {problem}; "
+                                 "delete that line to play the board again")
+            found[rec["board"]] = rec["result"]
         return found
 
-    def add(self, key: str, board: int, result: dict[str, Any]) -> None:
-        """Append board ``board``'s ``result`` for run ``key`` and flush it to disk.
+    def add(self, config: SimulationConfig, board: int, result: dict[str, Any]) -> None:
+        """Append board ``board``'s ``result`` for ``config``'s run and flush it.
 
         Raises:
             OSError: the file cannot be written.
         """
-        line = json.dumps({"key": key, "board": board, "result": result}) + "\n"
+        line = json.dumps({"key": run_key(config), "board": board, "result": result}) + "\n"
         with open(self.path, "a+b") as f:
             if f.tell() > 0:
                 f.seek(-1, os.SEEK_END)
                 if f.read(1) != b"\n":     # after a line cut short, start a new one
                     line = "\n" + line
             f.write(line.encode("utf-8"))
-            f.flush()
-            os.fsync(f.fileno())
 
 
 def _make(level: str, seed: int, options: dict[str, dict[str, Any]]) -> Player:
@@ -263,9 +306,11 @@ def interval(values: Sequence[float]) -> dict[str, Any]:
     ``None`` (no interval), and with none ``mean`` is ``None`` too."""
     n = len(values)
     if n < 2:  # no spread to measure: no interval (``None``, JSON null), not NaN
-        return {"mean": sum(values) / n if n else None, "low": None, "high": None, "n": n}
-    mean = sum(values) / n
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+        return {"mean": math.fsum(values) / n if n else None, "low": None, "high": None, "n": n}
+    # fsum: exactly rounded, so the figures do not depend on the order of the boards (a
+    # resumed run adds its stored boards first)
+    mean = math.fsum(values) / n
+    var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = 1.96 * math.sqrt(var / n)
     return {"mean": mean, "low": mean - half, "high": mean + half, "n": n}
 
@@ -371,8 +416,8 @@ def summarise(config: SimulationConfig, results: Iterable[dict[str, Any]]) -> di
         for lv_b in levels[i + 1:]:
             # the stronger is the one measured ahead: the lower mean place (a tie keeps
             # the order of the seats)
-            mean_a = sum(per[lv_a]["place"]) / len(per[lv_a]["place"])
-            mean_b = sum(per[lv_b]["place"]) / len(per[lv_b]["place"])
+            mean_a = math.fsum(per[lv_a]["place"]) / len(per[lv_a]["place"])
+            mean_b = math.fsum(per[lv_b]["place"]) / len(per[lv_b]["place"])
             strong, weak = (lv_b, lv_a) if mean_b < mean_a else (lv_a, lv_b)
             diff = [w - s for s, w in zip(per[strong]["place"], per[weak]["place"])]
             comparisons.append({"stronger": strong, "weaker": weak, "places_ahead": interval(diff)})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
@@ -228,4 +229,150 @@ def test_store_refuses_a_file_it_did_not_write(tmp_path, capsys):
     assert "line 1 is not a stored board result" in err and "new file name" in err
     assert other.read_text() == "groceries\nmilk\n"
     assert main([*STORE_ARGS, "--deals", "3", "--store", str(tmp_path)]) == 2
-    assert "cannot use it" in capsys.readouterr().err
+    assert "is not a regular file" in capsys.readouterr().err
+    assert main([*STORE_ARGS, "--deals", "3", "--store", "/dev/null"]) == 2
+    assert "is not a regular file" in capsys.readouterr().err
+    binary = tmp_path / "program"
+    binary.write_bytes(b"\x7fELF\x02\x01\x01\xff\xfe\n\x00\x00")
+    assert main([*STORE_ARGS, "--deals", "3", "--store", str(binary)]) == 2
+    assert "program line 1 is not a stored board result" in capsys.readouterr().err
+    assert binary.read_bytes() == b"\x7fELF\x02\x01\x01\xff\xfe\n\x00\x00"
+
+
+@pytest.mark.parametrize("cut", ['{', '{"ke', '{"key": "x', '{"key": "x", "board": 3, "res'])
+def test_store_ignores_a_line_cut_short_however_short(tmp_path, capsys, cut):
+    path = tmp_path / "boards.jsonl"
+    assert main([*STORE_ARGS, "--deals", "6", "--store", str(path)]) == 0
+    whole = _summary(capsys)
+    path.write_text(path.read_text() + cut)
+    assert main([*STORE_ARGS, "--deals", "9", "--store", str(path)]) == 0
+    assert main([*STORE_ARGS, "--deals", "9", "--store", str(path)]) == 0   # cut line now inside
+    assert "3 of 3 boards already in" in capsys.readouterr().err
+    assert main([*STORE_ARGS, "--deals", "6", "--store", str(path)]) == 0
+    assert _summary(capsys) == whole
+
+
+def _stored_lines(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda rec: rec.update(result={}), "lacks rows, matches or stats"),
+    (lambda rec: rec["result"]["rows"][0].__setitem__(0, "expert"), "level seated"),
+    (lambda rec: rec["result"].update(rows="x"), "whole number of deals"),
+    (lambda rec: rec["result"]["rows"][0].__setitem__(1, 9), "place 1-3"),
+    (lambda rec: rec["result"]["stats"].update(random={"x": "y"}), "stats are not numbers"),
+    (lambda rec: rec.update(board=-1), "line 2 is not a stored board result"),
+])
+def test_store_refuses_a_damaged_result_of_this_run(tmp_path, capsys, damage, message):
+    path = tmp_path / "boards.jsonl"
+    assert main([*STORE_ARGS, "--deals", "6", "--store", str(path)]) == 0
+    capsys.readouterr()
+    recs = _stored_lines(path)
+    damage(recs[1])
+    text = "".join(json.dumps(r) + "\n" for r in recs)
+    path.write_text(text)
+    assert main([*STORE_ARGS, "--deals", "9", "--store", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert path.read_text() == text                    # nothing played, nothing added
+
+
+def test_store_with_gaps_gives_exactly_the_uninterrupted_figures(tmp_path, capsys):
+    path = tmp_path / "boards.jsonl"
+    assert main([*STORE_ARGS, "--deals", "60", "--store", str(path)]) == 0
+    capsys.readouterr()
+    lines = path.read_text().splitlines()
+    path.write_text("".join(line + "\n" for line in lines[1::3]))   # boards 1, 4, 7, ...
+    assert main([*STORE_ARGS, "--deals", "60", "--store", str(path)]) == 0
+    resumed = _summary(capsys)
+    assert main([*STORE_ARGS, "--deals", "60"]) == 0
+    assert resumed == _summary(capsys)
+
+
+def test_store_key_ignores_options_of_levels_not_seated_and_says_when_it_holds_others(
+        tmp_path, capsys):
+    path = tmp_path / "boards.jsonl"
+    assert main([*STORE_ARGS, "--deals", "6", "--store", str(path)]) == 0
+    capsys.readouterr()
+    assert main([*STORE_ARGS, "--deals", "6", "--expert-playouts", "100",
+                 "--store", str(path)]) == 0
+    assert "2 of 2 boards already in" in capsys.readouterr().err
+    assert main([*STORE_ARGS, "--deals", "6", "--seed", "4", "--store", str(path)]) == 0
+    assert "holds 2 boards of other options" in capsys.readouterr().err
+
+
+def test_a_complete_read_only_store_is_read_without_writing(tmp_path, capsys):
+    path = tmp_path / "boards.jsonl"
+    assert main([*STORE_ARGS, "--deals", "6", "--store", str(path)]) == 0
+    whole = _summary(capsys)
+    path.chmod(0o444)
+    tmp_path.chmod(0o555)
+    try:
+        assert main([*STORE_ARGS, "--deals", "6", "--store", str(path)]) == 0
+        assert _summary(capsys) == whole
+        new = tmp_path / "new.jsonl"
+        code = main([*STORE_ARGS, "--deals", "6", "--store", str(new)])
+        if os.access(tmp_path, os.W_OK):      # root writes anyway: nothing to check
+            assert code == 0
+        else:
+            assert code == 2 and "cannot write it" in capsys.readouterr().err
+            assert not new.exists()
+    finally:
+        tmp_path.chmod(0o755)
+
+
+def _start_long_run(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "president", "simulate", "--seats",
+         "intermediate,simple,simple,simple", "--deals", "400000", "--jobs", "2",
+         "--store", str(tmp_path / "boards.jsonl"), "--quiet"],
+        stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    children: list[int] = []
+    for _ in range(100):       # until both workers are up
+        time.sleep(0.1)
+        try:
+            with open(f"/proc/{proc.pid}/task/{proc.pid}/children") as f:
+                children = [int(c) for c in f.read().split()]
+        except FileNotFoundError:
+            break
+        if len(children) >= 2:
+            break
+    return proc, children
+
+
+def _gone_within(pids, seconds: float) -> bool:
+    import time
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if not any(os.path.exists(f"/proc/{p}") and "zombie" not in open(f"/proc/{p}/status").read()
+                   for p in pids):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads /proc (Linux)")
+def test_ctrl_c_stops_a_pooled_run_in_one_line_and_stops_its_workers(tmp_path):
+    import signal
+    proc, workers = _start_long_run(tmp_path)
+    assert len(workers) >= 2
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=20) == 130
+    err = proc.stderr.read()
+    assert "stopped; the boards finished are kept in" in err and "Traceback" not in err
+    assert _gone_within(workers, 5)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads /proc (Linux)")
+def test_workers_end_when_their_parent_is_killed(tmp_path):
+    proc, workers = _start_long_run(tmp_path)
+    assert len(workers) >= 2
+    proc.kill()
+    proc.wait(timeout=5)
+    assert _gone_within(workers, 6)

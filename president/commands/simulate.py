@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -61,7 +62,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="keep each board's result in FILE (JSON lines) as it finishes, "
                              "and play only the boards FILE does not hold yet for these "
                              "options: a long run can be stopped and resumed, or extended "
-                             "with a larger --deals")
+                             "with a larger --deals. One file can hold runs of several "
+                             "options; start a new file when the levels' code changes")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
@@ -174,6 +176,11 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         return _fail(f"--store {args.store}: cannot write it ({e.strerror or e}); the boards "
                      "stored before this one are kept")
+    except KeyboardInterrupt:
+        kept = (f"; the boards finished are kept in {args.store}: run the same command to "
+                "resume" if args.store is not None else "")
+        print(f"president simulate: stopped{kept}", file=sys.stderr)
+        return 130
     if args.json:
         print(json.dumps(result, indent=2))
     else:
@@ -185,24 +192,32 @@ def _resume(config: "SimulationConfig", path: str, where: dict[str, Any]) -> str
     """Set ``where`` up to play only the boards that ``path`` does not hold for this run
     (``boards``, ``done``, ``on_result`` of :func:`~president.simulate.simulate`), and say on
     standard error how many it holds. Returns what is wrong with the file, if anything."""
-    from ..simulate import BoardStore, run_key
+    from ..simulate import BoardStore
 
-    store, key = BoardStore(path), run_key(config)
+    if os.path.exists(path) and not os.path.isfile(path):
+        return f"--store {path} is not a regular file; give a file name (new or written by --store)"
+    store = BoardStore(path)
     try:
-        stored = store.load(key)
-        with open(path, "a", encoding="utf-8"):    # can the new boards be written?
-            pass
+        stored = store.load(config)
     except ValueError as e:
         return f"--store {e}"
     except OSError as e:
-        return f"--store {path}: cannot use it ({e.strerror or e}); give a file you can write"
+        return f"--store {path}: cannot read it ({e.strerror or e}); give a file you can read"
     held = sorted(b for b in stored if b < config.boards)
     where["boards"] = [b for b in range(config.boards) if b not in stored]
     where["done"] = [stored[b] for b in held]
-    where["on_result"] = lambda board, result: store.add(key, board, result)
+    where["on_result"] = lambda board, result: store.add(config, board, result)
+    folder = os.path.dirname(os.path.abspath(path))
+    if where["boards"] and not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        return (f"--store {path}: cannot write it (permission denied) and "
+                f"{len(where['boards'])} boards are still to play; give a file you can write")
     if held:
         print(f"president simulate: {len(held)} of {config.boards} boards already in {path}; "
               f"playing the other {len(where['boards'])}", file=sys.stderr)
+    elif store.others:
+        print(f"president simulate: {path} holds {store.others} boards of other options "
+              "(rules, seats, seed, --matches or the expert's budget) and none of these; "
+              f"playing all {config.boards}", file=sys.stderr)
     return None
 
 
