@@ -215,7 +215,12 @@ def ladder(args) -> int:
                                                     ("time_limit", args.expert_time)) if v}
             config = SimulationConfig(rules=rules, seats=(stronger,) + (weaker,) * (players - 1),
                                       boards=boards, seed=args.seed, player_options=opts)
-            have = {b: r for b, r in (store.load(config) if store else {}).items() if b < boards}
+            try:
+                stored = store.load(config) if store else {}
+            except (ValueError, OSError) as e:
+                print(f"bench_players.py: --store {e}", file=sys.stderr)
+                return 2
+            have = {b: r for b, r in stored.items() if b < boards}
             todo = [] if args.stored_only else [b for b in range(boards) if b not in have]
             if args.stored_only and not have:
                 continue

@@ -127,6 +127,14 @@ def _result_problem(config: SimulationConfig, result: Any) -> str | None:
                 and type(row[1]) is int and 1 <= row[1] <= n and type(row[2]) is int
                 and type(row[3]) is bool and type(row[4]) is bool):
             return f"row {row!r} is not [level seated, place 1-{n}, points, first, last]"
+    # a deal's rows are its finishing places in order, one a seat
+    for start in range(0, len(rows), n):
+        deal = rows[start:start + n]
+        if ([r[1] for r in deal] != list(range(1, n + 1))
+                or any(r[3] != (r[1] == 1) or r[4] != (r[1] == n) for r in deal)
+                or sorted(r[0] for r in deal) != sorted(config.seats)):
+            return (f"deal {start // n + 1} is not places 1 to {n} in order, one a seat "
+                    "(first and last marked)")
     if not isinstance(matches, list) or not all(
             isinstance(m, list) and len(m) == 2 and m[0] in seats and type(m[1]) is bool
             for m in matches):
@@ -186,12 +194,15 @@ class BoardStore:
             where = f"{self.path} line {number}"
             try:
                 line = raw.decode("utf-8")
-                rec = json.loads(line)
-            except ValueError:    # UnicodeDecodeError is one
-                text = raw.decode("utf-8", "replace")
-                if text.startswith(_STORED_PREFIX) or _STORED_PREFIX.startswith(text):
-                    continue      # a write cut short: its board is played again
-                rec = None
+            except UnicodeDecodeError:
+                line, rec = "", None       # not text: not ours
+            else:
+                try:
+                    rec = json.loads(line)
+                except (ValueError, RecursionError):
+                    if line.startswith(_STORED_PREFIX) or _STORED_PREFIX.startswith(line):
+                        continue      # a write cut short: its board is played again
+                    rec = None
             if not (isinstance(rec, dict) and isinstance(rec.get("key"), str)
                     and type(rec.get("board")) is int and rec["board"] >= 0 and "result" in rec):
                 raise ValueError(f"{where} is not a stored board result; give a file "

@@ -237,6 +237,25 @@ def test_store_refuses_a_file_it_did_not_write(tmp_path, capsys):
     assert main([*STORE_ARGS, "--deals", "3", "--store", str(binary)]) == 2
     assert "program line 1 is not a stored board result" in capsys.readouterr().err
     assert binary.read_bytes() == b"\x7fELF\x02\x01\x01\xff\xfe\n\x00\x00"
+    nested = tmp_path / "nested"
+    nested.write_text("[" * 100000 + "\n")
+    assert main([*STORE_ARGS, "--deals", "3", "--store", str(nested)]) == 2
+    assert "nested line 1 is not a stored board result" in capsys.readouterr().err
+    assert main([*STORE_ARGS, "--deals", "3", "--store", str(tmp_path / "no" / "x")]) == 2
+    assert "there is no folder" in capsys.readouterr().err
+    assert main([*STORE_ARGS, "--deals", "3", "--store", ""]) == 2
+    assert "--store needs a file name" in capsys.readouterr().err
+
+
+def test_store_refuses_a_line_of_this_run_that_is_not_text(tmp_path, capsys):
+    path = tmp_path / "boards.jsonl"
+    assert main([*STORE_ARGS, "--deals", "6", "--store", str(path)]) == 0
+    capsys.readouterr()
+    data = path.read_bytes().replace(b'"simple"', b'"simpl\xff"', 1)
+    path.write_bytes(data)
+    assert main([*STORE_ARGS, "--deals", "6", "--store", str(path)]) == 2
+    assert "line 1 is not a stored board result" in capsys.readouterr().err
+    assert path.read_bytes() == data
 
 
 @pytest.mark.parametrize("cut", ['{', '{"ke', '{"key": "x', '{"key": "x", "board": 3, "res'])
@@ -263,6 +282,9 @@ def _stored_lines(path) -> list[dict]:
     (lambda rec: rec["result"]["rows"][0].__setitem__(1, 9), "place 1-3"),
     (lambda rec: rec["result"]["stats"].update(random={"x": "y"}), "stats are not numbers"),
     (lambda rec: rec.update(board=-1), "line 2 is not a stored board result"),
+    (lambda rec: rec["result"]["rows"][0].__setitem__(0, "random"), "one a seat"),
+    (lambda rec: rec["result"]["rows"][1].__setitem__(1, 1), "places 1 to 3 in order"),
+    (lambda rec: rec["result"]["rows"][2].__setitem__(4, False), "first and last marked"),
 ])
 def test_store_refuses_a_damaged_result_of_this_run(tmp_path, capsys, damage, message):
     path = tmp_path / "boards.jsonl"

@@ -178,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
                      "stored before this one are kept")
     except KeyboardInterrupt:
         kept = (f"; the boards finished are kept in {args.store}: run the same command to "
-                "resume" if args.store is not None else "")
+                "resume" if args.store is not None and os.path.exists(args.store) else "")
         print(f"president simulate: stopped{kept}", file=sys.stderr)
         return 130
     if args.json:
@@ -194,6 +194,11 @@ def _resume(config: "SimulationConfig", path: str, where: dict[str, Any]) -> str
     standard error how many it holds. Returns what is wrong with the file, if anything."""
     from ..simulate import BoardStore
 
+    if not path:
+        return "--store needs a file name (new, or written by --store)"
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return f"--store {path}: there is no folder {folder}; give a file in a folder that exists"
     if os.path.exists(path) and not os.path.isfile(path):
         return f"--store {path} is not a regular file; give a file name (new or written by --store)"
     store = BoardStore(path)
@@ -207,7 +212,6 @@ def _resume(config: "SimulationConfig", path: str, where: dict[str, Any]) -> str
     where["boards"] = [b for b in range(config.boards) if b not in stored]
     where["done"] = [stored[b] for b in held]
     where["on_result"] = lambda board, result: store.add(config, board, result)
-    folder = os.path.dirname(os.path.abspath(path))
     if where["boards"] and not os.access(path if os.path.exists(path) else folder, os.W_OK):
         return (f"--store {path}: cannot write it (permission denied) and "
                 f"{len(where['boards'])} boards are still to play; give a file you can write")
@@ -215,7 +219,8 @@ def _resume(config: "SimulationConfig", path: str, where: dict[str, Any]) -> str
         print(f"president simulate: {len(held)} of {config.boards} boards already in {path}; "
               f"playing the other {len(where['boards'])}", file=sys.stderr)
     elif store.others:
-        print(f"president simulate: {path} holds {store.others} boards of other options "
+        boards = "board" if store.others == 1 else "boards"
+        print(f"president simulate: {path} holds {store.others} {boards} of other options "
               "(rules, seats, seed, --matches or the expert's budget) and none of these; "
               f"playing all {config.boards}", file=sys.stderr)
     return None
