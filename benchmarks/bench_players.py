@@ -194,6 +194,11 @@ def pairs() -> list[tuple[str, str]]:
 
 def ladder(args) -> int:
     rows = []
+    if args.stored_only and not (args.store and os.path.isfile(args.store)):
+        print(f"bench_players.py: --stored-only reports the boards of --store FILE, and "
+              f"{'no --store was given' if not args.store else args.store + ' is not a file'}",
+              file=sys.stderr)
+        return 2
     store = BoardStore(args.store) if args.store else None
     for preset, players in TABLES:
         if args.table and args.table != preset:
