@@ -382,8 +382,13 @@ def _gone_within(pids, seconds: float) -> bool:
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads /proc (Linux)")
 def test_ctrl_c_stops_a_pooled_run_in_one_line_and_stops_its_workers(tmp_path):
     import signal
+    import time
     proc, workers = _start_long_run(tmp_path)
     assert len(workers) >= 2
+    for _ in range(300):        # until a chunk of boards is stored
+        if (tmp_path / "boards.jsonl").exists():
+            break
+        time.sleep(0.1)
     proc.send_signal(signal.SIGINT)
     assert proc.wait(timeout=20) == 130
     err = proc.stderr.read()
