@@ -174,6 +174,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as e:     # e.g. a bot of one's own that returned an illegal action
         return _fail(str(e))
     except OSError as e:
+        if args.store is None:
+            raise
         return _fail(f"--store {args.store}: cannot write it ({e.strerror or e}); the boards "
                      "stored before this one are kept")
     except KeyboardInterrupt:
