@@ -166,6 +166,12 @@ class BoardStore:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = os.fspath(path)
         self.others = 0
+        self._keyed: tuple[SimulationConfig, str] | None = None   # run_key's last answer
+
+    def _key(self, config: SimulationConfig) -> str:
+        if self._keyed is None or self._keyed[0] is not config:
+            self._keyed = (config, run_key(config))
+        return self._keyed[1]
 
     def load(self, config: SimulationConfig) -> dict[int, dict[str, Any]]:
         """The stored results of ``config``'s run (:func:`run_key`): ``{board: result}``,
@@ -179,7 +185,7 @@ class BoardStore:
                 and the line).
             OSError: the file exists but cannot be read.
         """
-        key = run_key(config)
+        key = self._key(config)
         try:
             with open(self.path, "rb") as f:
                 data = f.read()
@@ -223,7 +229,7 @@ class BoardStore:
         Raises:
             OSError: the file cannot be written.
         """
-        line = json.dumps({"key": run_key(config), "board": board, "result": result}) + "\n"
+        line = json.dumps({"key": self._key(config), "board": board, "result": result}) + "\n"
         with open(self.path, "a+b") as f:
             if f.tell() > 0:
                 f.seek(-1, os.SEEK_END)
