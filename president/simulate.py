@@ -350,7 +350,9 @@ def simulate(config: SimulationConfig, *, jobs: int = 1,
 
     To resume a long run: ``boards`` lists the board numbers still to play, ``done`` the
     :func:`play_board` results already at hand (included in the statistics), and
-    ``on_result(board, result)`` is called as each board finishes (e.g. to store it).
+    ``on_result(board, result)`` is called as each board finishes (e.g. to store it); with
+    ``on_result`` a pool or Ray hands each board back on its own as it finishes, not in
+    chunks, so nothing finished waits unstored.
 
     Raises:
         ValueError: if ``jobs`` < 1, ``backend`` is not ``local`` or ``ray``, or an
@@ -371,8 +373,9 @@ def simulate(config: SimulationConfig, *, jobs: int = 1,
         if progress:
             progress(len(ch))
 
+    # with a store, chunks of one board: each is stored as soon as it finishes
     run_boards(_run_boards, config, todo, take, jobs=jobs, backend=backend, address=address,
-               largest=25, per_worker=8)
+               largest=1 if on_result else 25, per_worker=8)
     summary = summarise(config, list(done) + [results[b] for b in sorted(results)])
     summary["seconds"] = time.perf_counter() - started
     return summary

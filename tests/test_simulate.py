@@ -117,6 +117,22 @@ def test_results_do_not_depend_on_jobs():
     assert one["levels"] == two["levels"]
 
 
+def test_a_pooled_run_with_a_store_hands_over_each_board_as_it_finishes():
+    # A pool plays boards in chunks; with on_result (a store) every chunk is one board, so a
+    # kill loses at most the boards being played, not a chunk of finished ones.
+    config = SimulationConfig(rules=Rules.preset("house", players=4),
+                              seats=("random", "random", "random", "random"), boards=40, seed=3)
+    sizes: list[int] = []
+    stored: list[int] = []
+    res = simulate(config, jobs=2, progress=sizes.append,
+                   on_result=lambda b, r: stored.append(b))
+    assert sizes == [1] * 40
+    assert sorted(stored) == list(range(40))
+    plain: list[int] = []
+    assert simulate(config, jobs=2, progress=plain.append)["levels"] == res["levels"]
+    assert sum(plain) == 40 and max(plain) > 1       # without a store: chunks of several
+
+
 def test_matches_play_several_deals_with_exchanges():
     config = SimulationConfig(rules=Rules.preset("house", players=4, twists=("three-deals",)),
                               seats=("intermediate", "simple", "simple", "simple"), boards=2,
