@@ -422,3 +422,60 @@ def test_the_stats_count_the_effective_worlds():
     assert plain["searched"] >= 5 and plain["worlds"] >= 5 * 200
     assert plain["effective_worlds"] < 0.5 * plain["worlds"]
     assert chained["effective_worlds"] == pytest.approx(chained["worlds"])
+
+
+def _verdict_by_generators(bot, best, guess, weight):
+    """The paired comparison as it was written before the sums were carried on (generator
+    sums over every common world, each call): the reference for the faster one."""
+    common = [i for i in best if i in guess]
+    if len(common) < 8:
+        return None
+    tw = sum(weight[i] for i in common)
+    tw2 = sum(weight[i] ** 2 for i in common)
+    if not tw:
+        return None
+    diff = {i: guess[i] - best[i] for i in common}
+    mean = sum(weight[i] * d for i, d in diff.items()) / tw
+    var = sum(weight[i] * (d - mean) ** 2 for i, d in diff.items()) / tw
+    n_eff = tw * tw / tw2
+    se = (var / n_eff) ** 0.5 if n_eff > 1 else float("inf")
+    if mean - bot.prior > bot.z * se:
+        return True
+    if mean - bot.prior < -bot.z * se * 0.5 or se == 0:
+        return False
+    return None
+
+
+@pytest.mark.parametrize("chained", [False, True])
+def test_the_duels_carried_on_sums_give_the_verdict_of_summing_every_world_again(chained):
+    # The duel asks for a verdict after every few worlds; _verdict carries its sums on in
+    # a memo. Same figures as summing every world again, bit for bit, on uneven weights,
+    # worlds only one candidate played, and a memo emptied when the weights change. The
+    # two candidates are alike for a while (no verdict), then best pulls ahead.
+    rng = random.Random(5)
+    bot = ExpertPlayer(seed=0, playouts=100, time_limit=None)
+    bot._chained = chained          # master's worlds: the chains' spread bounds the error
+    weight: list[float] = []
+    best: dict[int, int] = {}
+    guess: dict[int, int] = {}
+    memo: dict = {}
+    answers = []
+    for step in range(150):
+        for _ in range(rng.randint(1, 6)):
+            i = len(weight)
+            weight.append(1.0 if chained else rng.random() ** 3)
+            if rng.random() < 0.9:
+                best[i] = rng.randint(1, 4) if step < 60 else rng.choice([1, 1, 1, 2])
+            guess[i] = rng.randint(1, 4)
+        if not chained and step % 40 == 39:    # the weights were learned again: all move
+            weight[:] = [w * rng.uniform(0.5, 2.0) for w in weight]
+            memo.clear()
+        want = (ExpertPlayer._verdict(bot, best, guess, weight) if chained
+                else _verdict_by_generators(bot, best, guess, weight))
+        assert bot._verdict(best, guess, weight, memo) == want, step
+        common = [i for i in best if i in guess]
+        assert memo["common"] == common and memo["tw"] == sum(weight[i] for i in common)
+        assert memo["tw2"] == sum(weight[i] ** 2 for i in common)
+        assert memo["twd"] == sum(weight[i] * (guess[i] - best[i]) for i in common)
+        answers.append(want)
+    assert None in answers[:60] and answers[-1] is True

@@ -73,7 +73,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import NotRequired, TypedDict
+from itertools import islice, repeat
+from operator import mul, sub
+from typing import Any, NotRequired, TypedDict
 
 from ..actions import Give, Pass, Play
 from ..cards import Card
@@ -344,6 +346,7 @@ class ExpertPlayer:
         cons = seat_constraints(obs)
         deadline = started + self.time_limit if self.time_limit is not None else float("inf")
         clock = self._clock
+        untimed = deadline == float("inf")
         surprise = self.surprise
         prior = self.styles
         history = [(seat, encode(a.rank, a.count) if isinstance(a, Play) else fastsim.PASS)
@@ -395,6 +398,7 @@ class ExpertPlayer:
             style's mean likelihood over them, times its prior), then every world's weight:
             the product over those seats of their mixture's likelihood."""
             nonlocal learned, weighed, top, beta
+            verdict_memo.clear()    # every world's weight may change
             if not loglik or prior is None:  # no likelihoods without a style prior
                 return
             for j, s in enumerate(live):
@@ -434,12 +438,15 @@ class ExpertPlayer:
 
         loglik_w: list[float] = []
         cache: dict[tuple[int, tuple[int, ...]], list[float]] = {}
+        verdict_memo: dict[str, Any] = {}   # _verdict's sums so far (cleared by learn)
 
         def play(alive: list[int], worlds: int, until: float = float("inf")) -> None:
             nonlocal used, out_of_time
+            # with no deadline (a play-out budget only) the clock is not read
+            timed = until != float("inf")
             try:
                 for _ in range(worlds):
-                    if used + len(alive) > budget or (weight and clock() > until):
+                    if used + len(alive) > budget or (timed and weight and clock() > until):
                         return
                     i = len(weight)
                     weight.append(1.0)
@@ -467,16 +474,19 @@ class ExpertPlayer:
                         st.apply(c)
                         places[c][i] = self._candidate_place(c, st, me, style, seed)
                         used += 1
-                        if clock() > deadline:
+                        if not untimed and clock() > deadline:
                             out_of_time = True
                             return
             finally:
                 weigh_new()
 
         def mean(c: int) -> float:
+            # the weighted mean place of c's play-outs: the sums run over the worlds in the
+            # order they were played (map: the same additions as a generator, faster)
             got = places[c]
-            tw = sum(weight[i] for i in got)
-            return sum(weight[i] * p for i, p in got.items()) / tw if tw else 99.0
+            ws = list(map(weight.__getitem__, got))
+            tw = sum(ws)
+            return sum(map(mul, ws, got.values())) / tw if tw else 99.0
 
         chains: WorldChains | None = None
         self._chained = False
@@ -529,8 +539,9 @@ class ExpertPlayer:
                 rivals = [c for c in alive if c != guess and places[c]]
                 if not rivals:
                     return guess, used
-                best = min(rivals, key=mean)
-                verdict = self._verdict(places[best], places[guess], weight)
+                # (min would work out a lone rival's mean for nothing, every duel round)
+                best = rivals[0] if len(rivals) == 1 else min(rivals, key=mean)
+                verdict = self._verdict(places[best], places[guess], weight, verdict_memo)
                 if verdict is not None or out_of_time or used + 2 > budget:
                     return (best if verdict else guess), used
                 # not told apart yet: more worlds for these two alone
@@ -666,21 +677,46 @@ class ExpertPlayer:
         return lo
 
     def _verdict(self, best: dict[int, int], guess: dict[int, int],
-                 weight: list[float]) -> bool | None:
+                 weight: list[float], memo: dict[str, Any] | None = None) -> bool | None:
         """Paired comparison of two candidates' places on the worlds both were played in:
         ``True`` when ``best`` is better than ``guess`` by more than ``prior`` places with
         ``z`` standard errors to spare, ``False`` when it is clearly not, ``None`` while
-        the difference is within the noise."""
-        common = [i for i in best if i in guess]
+        the difference is within the noise.
+
+        ``memo`` (a dict, empty at first) keeps the sums over the worlds already seen, for
+        the next call on the same two candidates after more worlds were played for both
+        (the duel): the caller empties it whenever the weights of worlds already played
+        may change. The sums are then carried on from where they were, which adds the same
+        numbers in the same order as summing every world again: the same figures."""
+        if memo is None:
+            memo = {}
+        pair = (id(best), id(guess))
+        if memo.get("pair") != pair:
+            memo.clear()
+            memo.update(pair=pair, seen=0, common=[], ws=[], ds=[], tw=0, tw2=0, twd=0)
+        # the worlds of best since the last call (played after those seen) that guess has
+        new = [i for i in islice(best, memo["seen"], None) if i in guess]
+        memo["seen"] = len(best)
+        common: list[int] = memo["common"]
+        ws: list[float] = memo["ws"]
+        ds: list[int] = memo["ds"]
+        # every sum runs over the common worlds in order (map and zip: the same operations
+        # as generators over them, faster)
+        new_ws = list(map(weight.__getitem__, new))
+        # > 0: best finishes higher
+        new_ds = list(map(sub, map(guess.__getitem__, new), map(best.__getitem__, new)))
+        common += new
+        ws += new_ws
+        ds += new_ds
+        tw = memo["tw"] = sum(new_ws, memo["tw"])
+        tw2 = memo["tw2"] = sum(map(pow, new_ws, repeat(2)), memo["tw2"])
+        twd = memo["twd"] = sum(map(mul, new_ws, new_ds), memo["twd"])
         if len(common) < 8:  # too few worlds to judge the spread
             return None
-        tw = sum(weight[i] for i in common)
-        tw2 = sum(weight[i] ** 2 for i in common)
         if not tw:
             return None
-        diff = {i: guess[i] - best[i] for i in common}  # > 0: best finishes higher
-        mean = sum(weight[i] * d for i, d in diff.items()) / tw
-        var = sum(weight[i] * (d - mean) ** 2 for i, d in diff.items()) / tw
+        mean = twd / tw
+        var = sum(map(mul, ws, map(pow, map(sub, ds, repeat(mean)), repeat(2)))) / tw
         n_eff = tw * tw / tw2
         se = (var / n_eff) ** 0.5 if n_eff > 1 else float("inf")
         if self._chained:
@@ -688,7 +724,7 @@ class ExpertPlayer:
             # the spread of the chains' own means bounds the error from below
             sums = [0.0] * CHAINS
             counts = [0] * CHAINS
-            for i, d in diff.items():
+            for i, d in zip(common, ds):
                 sums[i % CHAINS] += d
                 counts[i % CHAINS] += 1
             means = [x / k for x, k in zip(sums, counts, strict=True) if k]
