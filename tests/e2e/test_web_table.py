@@ -178,12 +178,13 @@ def test_a_computer_play_is_shown_moving(browser, served_slow, screenshots):
         # Record every frame of each flight: where it is, from start to landing, with the
         # seat's place when it starts and the pile's on its last frame (taken then, in the
         # page: on a busy machine later plays may have changed the table before Python asks).
+        # Only plays carry a seat: a clear's sweep to the discard flies too, with none.
         page.evaluate("""() => { window.paths = {}; window.ends = {}; window.landed = [];
             const mid = (e) => { const r = e.getBoundingClientRect();
                 return [r.left + r.width / 2, r.top + r.height / 2]; };
             new MutationObserver((ms) => {
             for (const m of ms) for (const n of m.addedNodes) {
-                if (!n.classList?.contains('flying')) continue;
+                if (!n.classList?.contains('flying') || !n.dataset.seat) continue;
                 const seat = n.dataset.seat, path = (window.paths[seat] = []);
                 const ends = (window.ends[seat] = {});
                 const place = document.querySelector(`#opponents [data-seat='${seat}']`);
@@ -197,7 +198,7 @@ def test_a_computer_play_is_shown_moving(browser, served_slow, screenshots):
             } }).observe(document.getElementById('fx'), {childList: true}); }""")
         page.click("#play")
         # The first computer play after yours (Robin's, or Alex's or Sam's if Robin passed).
-        page.wait_for_selector(".flying:not([data-seat='0'])", timeout=5000)
+        page.wait_for_selector(".flying[data-seat]:not([data-seat='0'])", timeout=5000)
         page.screenshot(path=str(screenshots / "table-motion.png"))
         page.wait_for_function("() => window.landed.some(s => s !== '0')", timeout=5000)
         seat = next(s for s in page.evaluate("window.landed") if s != "0")
