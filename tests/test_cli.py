@@ -102,7 +102,9 @@ def test_rules_with_twists_and_table_size(capsys):
     (["play", "--rules", "house+nope"], "the house preset has no twist 'nope'"),
     (["play", "--rules", "house", "--players", "2"], "players = 2 is not allowed"),
     (["play", "--levels", "simple,wizard"], "no computer level 'wizard' is available; "
-                                            "choose from: "),
+                                            "choose from: random, beginner, simple, "
+                                            "intermediate, expert, master, or your own bot "
+                                            "as package.module:ClassName"),
     (["play", "--hint-level", "oracle"], "no computer level 'oracle'"),
     (["play", "--players", "4", "--levels", "simple,simple,simple,expert"],
      "--levels gives 4 levels for the 3 computer seats of a 4-player table; give at most 3"),
@@ -247,6 +249,15 @@ def test_play_help_shows_the_new_options(capsys):
     assert "(default: 0.6; 0: no pause)" in out
     assert "--auto-pass pass for you, without asking, whenever nothing you hold beats" in out
     assert "--resume FILE continue the match recorded in FILE" in out
+
+
+def test_play_help_names_every_level_for_opponents_and_hints(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    levels = "from: random, beginner, simple, intermediate, expert, master, or your own bot"
+    assert f"comma separated, {levels} as package.module:ClassName" in out
+    assert f"computer level that answers 'hint', {levels} (default: simple;" in out
 
 
 def test_play_passes_delay_and_auto_pass_to_the_game(monkeypatch):

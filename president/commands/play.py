@@ -18,6 +18,7 @@ import sys
 from typing import TYPE_CHECKING, Iterator
 
 from ..errors import RulesError
+from ..players import LEVELS
 from ..rules import PRESETS, Rules
 
 if TYPE_CHECKING:
@@ -61,9 +62,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "one, printed at the start so you can play the game again)")
     parser.add_argument("--name", default=None, help="your name at the table (default: You)")
     parser.add_argument("--levels", default=None, metavar="LEVEL,...",
-                        help="computer level per opponent clockwise from your left, comma "
-                             "separated, or your own bot as package.module:ClassName; a "
-                             "shorter list repeats (default: simple)")
+                        help=f"computer level per opponent clockwise from your left, comma "
+                             f"separated, from: {', '.join(LEVELS)}, or your own bot as "
+                             f"package.module:ClassName; a shorter list repeats "
+                             f"(default: simple)")
     parser.add_argument("--record", default=None, metavar="FILE",
                         help="write the match record (JSON, docs/records.md) to FILE when the "
                              "game ends or you quit; attach it to a bug report")
@@ -72,7 +74,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "are its first player, the rules and names are the record's. "
                              "The record is written back to FILE (or to --record FILE)")
     parser.add_argument("--hint-level", default="simple", metavar="LEVEL",
-                        help="computer level that answers 'hint' (default: simple)")
+                        help=f"computer level that answers 'hint', from: {', '.join(LEVELS)}, "
+                             f"or your own bot (default: simple; 'hint LEVEL' at the prompt "
+                             f"asks another level once)")
     parser.add_argument("--delay", type=seconds, default=DEFAULT_DELAY, metavar="SECONDS",
                         help="pause before each computer play, and four times as long after "
                              f"each deal's result (default: {DEFAULT_DELAY:g}; 0: no pause)")
@@ -85,7 +89,7 @@ def _check_levels(levels: list[str], available: list[str]) -> str | None:
     for level in levels:
         if level not in available:
             return (f"no computer level {level!r} is available; choose from: "
-                    f"{', '.join(available)}")
+                    f"{', '.join(available)}, or your own bot as package.module:ClassName")
     return None
 
 
