@@ -32,7 +32,8 @@ from .deal import deal_hands
 from .errors import IllegalAction
 from .match import Match
 from .parallel import run_boards
-from .players import LEVELS, Player, is_import_path, level_class, load_class, make_player
+from .players import (LEVELS, Player, is_import_path, level_choices, level_class, load_class,
+                      make_player)
 from .rules import MatchEnd, Rules
 
 __all__ = ["SimulationConfig", "simulate", "play_board", "interval", "seed_for", "run_key",
@@ -87,8 +88,7 @@ class SimulationConfig:
             if is_import_path(level):
                 load_class(level)  # raises ValueError saying why it does not load
                 continue
-            raise ValueError(f"no computer level {level!r}; levels are: {', '.join(LEVELS)}, "
-                             "or your own bot as package.module:ClassName")
+            raise ValueError(f"no computer level {level!r}; levels are: {level_choices()}")
         if self.boards < 1:
             raise ValueError(f"boards = {self.boards} must be at least 1")
         if self.max_deals < 1:

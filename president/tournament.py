@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any, Callable, Iterable, Sequence
 
-from .players import LEVELS, is_import_path, load_class
+from .players import LEVELS, is_import_path, level_choices, load_class
 from .rules import MatchEnd, Rules
 from .parallel import check_backend, run_boards
 from .simulate import SimulationConfig, play_board
@@ -101,8 +101,7 @@ class TournamentConfig:
             if is_import_path(bot):
                 load_class(bot)  # raises ValueError saying why it does not load
                 continue
-            raise ValueError(f"no computer level {bot!r}; levels are: {', '.join(LEVELS)}, "
-                             "or your own bot as package.module:ClassName")
+            raise ValueError(f"no computer level {bot!r}; levels are: {level_choices()}")
         if isinstance(self.boards, bool) or not isinstance(self.boards, int) or self.boards < 1:
             raise ValueError(f"boards = {self.boards!r} must be a whole number of at least 1")
 

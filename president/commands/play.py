@@ -18,7 +18,7 @@ import sys
 from typing import TYPE_CHECKING, Iterator
 
 from ..errors import RulesError
-from ..players import LEVELS
+from ..players import LEVELS, level_choices
 from ..rules import PRESETS, Rules
 
 if TYPE_CHECKING:
@@ -63,9 +63,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default=None, help="your name at the table (default: You)")
     parser.add_argument("--levels", default=None, metavar="LEVEL,...",
                         help=f"computer level per opponent clockwise from your left, comma "
-                             f"separated, from: {', '.join(LEVELS)}, or your own bot as "
-                             f"package.module:ClassName; a shorter list repeats "
-                             f"(default: simple)")
+                             f"separated, from: {level_choices()}; a shorter list repeats "
+                             "(default: simple)")
     parser.add_argument("--record", default=None, metavar="FILE",
                         help="write the match record (JSON, docs/records.md) to FILE when the "
                              "game ends or you quit; attach it to a bug report")

@@ -22,7 +22,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..errors import RulesError
-from ..players import LEVELS, is_import_path
+from ..players import LEVELS, is_import_path, level_choices
 from ..rules import Rules
 
 if TYPE_CHECKING:
@@ -37,8 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=None, help="table size (default: "
                         "the number of --seats, else the preset's smallest table)")
     parser.add_argument("--seats", default=None, metavar="LEVEL,LEVEL,...",
-                        help=f"a level per seat, from: {', '.join(LEVELS)}, or your own bot "
-                             "as package.module:ClassName (default: intermediate at the first "
+                        help=f"a level per seat, from: {level_choices()} (default: "
+                             "intermediate at the first "
                              "seat, simple at the others)")
     parser.add_argument("--deals", type=int, default=400, metavar="N",
                         help="deals to play, at least (default 400): cards are dealt in "
@@ -134,8 +134,7 @@ def run(args: argparse.Namespace) -> int:
     unknown = [s for s in seats or () if s not in LEVELS and not is_import_path(s)]
     if unknown:
         return _fail(f"no computer level {', '.join(map(repr, unknown))} in --seats; "
-                     f"levels are: {', '.join(LEVELS)}, or your own bot as "
-                     "package.module:ClassName")
+                     f"levels are: {level_choices()}")
     players = args.players if args.players is not None else (len(seats) if seats else None)
     try:
         rules = Rules.parse(args.rules, players=players)

@@ -119,6 +119,12 @@ def available_levels() -> list[str]:
     return out
 
 
+def level_choices() -> str:
+    """The names a seat's level may take, for help and error texts (str): the level names of
+    :data:`LEVELS`, weakest first, then your own bot's import-path form."""
+    return f"{', '.join(LEVELS)}, or your own bot as package.module:ClassName"
+
+
 def is_import_path(level: str) -> bool:
     """Whether ``level`` is written as an import path ``"package.module:ClassName"`` (not a
     level name)."""
@@ -190,5 +196,4 @@ def make_player(level: str, *, seed: int | None = None, imports: bool = False) -
             raise ValueError(f"no computer level {shown(level)}; an import path names a bot only "
                              "where imports are allowed (president simulate, president play)")
         return load_class(level)(seed=seed)
-    raise ValueError(f"no computer level {shown(level)}; levels are: {', '.join(LEVELS)}, or "
-                     "your own bot as package.module:ClassName")
+    raise ValueError(f"no computer level {shown(level)}; levels are: {level_choices()}")
