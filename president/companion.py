@@ -611,17 +611,12 @@ def sheet_from_record(data: Mapping[str, Any] | str | bytes) -> Sheet:
         SheetError: ``bad-record``: not a valid record, a step the rules refuse, rules that are
             not a preset with twists, or a deal that did not end.
     """
-    import json
-
     from .records import RecordError, Record, count_deals_from_1, replay
+    from .records.read import decode_json
 
-    if isinstance(data, (str, bytes)):
-        try:
-            data = json.loads(data)
-        except ValueError as e:
-            raise SheetError("bad-record", f"{_NOT_A_RECORD}: it is not JSON text ({e}).") \
-                from None
     try:
+        if isinstance(data, (str, bytes)):
+            data = decode_json(data)     # hostile text (huge numbers, deep nesting) refused
         record = Record.from_dict(data)
     except RecordError as e:
         why = e.message

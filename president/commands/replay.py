@@ -39,9 +39,13 @@ def read_text(path: str) -> str:
         RecordError: the file is not UTF-8 text.
     """
     if path == "-":
-        return sys.stdin.read()
-    with open(path, "rb") as f:
-        data = f.read()
+        stdin = getattr(sys.stdin, "buffer", None)
+        if stdin is None:                   # a text stream put in place (tests)
+            return sys.stdin.read()
+        data: bytes = stdin.read()
+    else:
+        with open(path, "rb") as f:
+            data = f.read()
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

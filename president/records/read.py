@@ -11,11 +11,12 @@ This module is part of the rules core: standard library only.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import IO, Any, Mapping, Unpack
 
 from ..cards import format_mask, mask_from_cards, parse_cards
-from ..errors import NotationError, PresidentError, shown
+from ..errors import NotationError, PresidentError, shown, shown_field
 from ..rules import Rules
 from .model import FORMAT, ActionEntry, DealRecord, ExchangeEntry, Record, RecordError, _Where
 
@@ -29,11 +30,163 @@ _RULES_ERRORS = (PresidentError, TypeError, ValueError, AttributeError, KeyError
 _EXCHANGE_RE = re.compile(r"^\s*(\S+?)\s*>\s*(\S+?)\s+(\S.*?)\s*$")
 
 
+#: The most digits a number in a record may have. Every number a record holds is a seat, a
+#: count, points or a deal seed (a match draws seeds of at most 128 bits, 39 digits), so a
+#: longer one is hostile or broken; Python itself refuses to read past 4,300 digits.
+MAX_DIGITS = 100
+_NUMBERS = (f"the numbers this program reads (seats, counts, points, seeds) are whole numbers "
+            f"of at most {MAX_DIGITS} digits")
+_SURROGATE_RE = re.compile(r"[\ud800-\udfff]")
+
+
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+class _Refused:
+    """A JSON value :func:`_decode` would not make (a number too long or not finite, a key
+    given twice), kept in its place so that :func:`_check_values` names where it stands."""
+
+    __slots__ = ("message",)
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+
+def _json_int(text: str) -> int | _Refused:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_DIGITS:
+        return _Refused(f"a number of {digits:,} digits; {_NUMBERS}")
+    return int(text)
+
+
+def _json_float(text: str) -> float | _Refused:
+    value = float(text)
+    if not math.isfinite(value):
+        return _Refused(f"the number {shown(text)} is too large for a float to hold; {_NUMBERS}")
+    return value
+
+
+def _json_constant(name: str) -> _Refused:
+    return _Refused(f"{name} is not a JSON number (JSON has no NaN or Infinity); {_NUMBERS}")
+
+
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in data:
+            return {"": _Refused(f"the key {shown(key)} is given twice in one object; give "
+                                 "each field once")}
+        data[key] = value
+    return data
+
+
+def _digits(value: int) -> int:
+    """How many digits ``value`` has, without writing it out (Python refuses past 4,300)."""
+    size = abs(value)
+    count = max(1, int((size.bit_length() - 1) * 0.30102999566398120))
+    while size >= 10 ** count:
+        count += 1
+    return count
+
+
+def _refusal(value: Any) -> str | None:
+    """Why ``value`` cannot stand anywhere in a record (``None``: it may)."""
+    if isinstance(value, _Refused):
+        return value.message
+    if _is_int(value):
+        digits = _digits(value) if value.bit_length() > 300 else 0
+        if digits > MAX_DIGITS:
+            return f"a number of {digits:,} digits; {_NUMBERS}"
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            return f"{shown(value)} is not a finite number; {_NUMBERS}"
+    elif isinstance(value, str):
+        odd = _SURROGATE_RE.search(value)
+        if odd:
+            return (f"the text {shown(value)} holds {ascii(odd.group())[1:-1]}, half of a "
+                    "UTF-16 surrogate pair, which is no character; write the text as UTF-8")
+    return None
+
+
+def _check_values(data: Any) -> None:
+    """Refuse the first value, in the order of the file, that no record may hold: a number
+    of more than :data:`MAX_DIGITS` digits, one that is not finite (``NaN``, ``Infinity``,
+    ``1e999``), a key given twice in one object, or text with half a surrogate pair (which
+    cannot be written out). The error names its path (``deals[0].seed``), so a hostile
+    value deep inside a record is answered as any wrong field is, never by a crash later.
+
+    Raises:
+        RecordError: the first such value, with its field path.
+    """
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
+    seen: set[int] = set()      # a dict built in Python may hold itself: each looked at once
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, (Mapping, list, tuple)):
+            if id(value) in seen:
+                continue
+            seen.add(id(value))
+        if isinstance(value, Mapping):
+            if isinstance(value.get(""), _Refused):
+                _refuse(path, value[""].message)
+            for key in value:
+                why = _refusal(key) if isinstance(key, str) else None
+                if why is not None:
+                    _refuse(path, why)
+            stack.extend((v, (*path, k)) for k, v in reversed(list(value.items())))
+        elif isinstance(value, (list, tuple)):
+            stack.extend((v, (*path, i)) for i, v in reversed(list(enumerate(value))))
+        else:
+            why = _refusal(value)
+            if why is not None:
+                _refuse(path, why)
+
+
+def _refuse(path: tuple[str | int, ...], message: str) -> None:
+    field = ""
+    for part in path:
+        field += f"[{part}]" if isinstance(part, int) else \
+            f"{'.' if field else ''}{shown_field(part)}"
+    loc: _Where = {}
+    if len(path) >= 2 and path[0] == "deals" and isinstance(path[1], int):
+        loc = _Where(deal=path[1], step="deal")
+        if len(path) >= 4 and path[2] in ("actions", "exchange") and isinstance(path[3], int):
+            loc = _Where(deal=path[1], step="play" if path[2] == "actions" else "exchange",
+                         index=path[3])
+    raise RecordError(field, message, **loc)
+
+
+def _decode(text: str | bytes) -> Any:
+    """JSON text decoded, each value no record may hold left as a :class:`_Refused` in its
+    place (for :func:`_check_values`); the text's own faults raise :class:`RecordError`."""
+    try:
+        return json.loads(text, parse_int=_json_int, parse_float=_json_float,
+                          parse_constant=_json_constant, object_pairs_hook=_json_object)
+    except json.JSONDecodeError as e:
+        raise RecordError("", f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
+    except (UnicodeDecodeError, TypeError) as e:
+        raise RecordError("", f"not JSON text: {e}") from None
+    except RecursionError:
+        raise RecordError("", "not JSON this program reads: it is nested too deeply (a record or "
+                          "score sheet is only a few levels deep)") from None
+
+
+def decode_json(text: str | bytes) -> Any:
+    """JSON text decoded as :func:`loads` reads a record, for any file of this program (a
+    score sheet too): hostile text is refused in words, never by a crash.
+
+    Raises:
+        RecordError: not JSON text, nested too deeply, or holding a value no record may
+            (see :func:`_check_values`); the message names its path (``first_dealer: ...``).
+    """
+    data = _decode(text)
+    _check_values(data)
+    return data
+
+
 def _read_record(data: Any) -> Record:
+    _check_values(data)
     if not isinstance(data, Mapping):
         raise RecordError("", f"a record is a JSON object with \"format\": \"{FORMAT}\", "
                           f"not {type(data).__name__}")
@@ -237,17 +390,12 @@ def loads(text: str | bytes) -> Record:
 
     Raises:
         RecordError: if the text is not JSON or not a valid ``president/1`` record; the
-            message names the field (``deals[1].actions[3]: ...``).
+            message names the field (``deals[1].actions[3]: ...``). Hostile text is such
+            an error too: a number of more than :data:`MAX_DIGITS` digits, ``NaN``,
+            ``Infinity`` or a number too large for a float, a key given twice in one
+            object, half a surrogate pair, or nesting too deep to read.
     """
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError("", f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    except (UnicodeDecodeError, TypeError) as e:
-        raise RecordError("", f"not JSON text: {e}") from None
-    except RecursionError:
-        raise RecordError("", "not a record: the JSON is nested too deeply") from None
-    return _read_record(data)
+    return _read_record(_decode(text))
 
 
 def load(fp: IO[str] | IO[bytes]) -> Record:

@@ -38,6 +38,7 @@ from rich.table import Table
 
 from ..companion import Sheet, SheetError, record_from_sheet, same_name, sheet_from_record, view
 from ..errors import PresidentError, RulesError
+from ..records.read import decode_json
 from ..rules import PRESETS, TWISTS, Rules
 
 __all__ = ["ScoreKeeper", "SHEET_FILE", "default_sheet_path", "HELP"]
@@ -177,7 +178,7 @@ class ScoreKeeper:
         if self.path is None or not self.path.exists():
             return None
         try:
-            sheet = Sheet.from_dict(json.loads(self.path.read_text(encoding="utf-8")))
+            sheet = Sheet.from_dict(decode_json(self.path.read_text(encoding="utf-8")))
         except (OSError, ValueError) as e:
             why = e.message if isinstance(e, PresidentError) else str(e)
             self.say(f"[red]The saved sheet in {escape(str(self.path))} cannot be read[/] "
