@@ -40,7 +40,38 @@ per-address limit sees many people, as it would on the internet; the attacks com
    codes; target: refused with 429 past a per-address limit). A few control players keep
    playing throughout: their p95 during the floods shows whether the server stayed
    responsive (target under 100 ms).
-6. **Scale.** 100, 300, 1,000 concurrent players (the baseline mix), p95 at each (target:
+6. **floods50.** Three floods from 50 loopback addresses (127.0.0.2 ... 127.0.0.51,
+   ``--flood-addresses``), each address within the server's per-address limits, run by a
+   worker process of their own (so the attack's CPU is not in the event loop that times the
+   players), while 20 control players (``--flood-control``) play at their own tables: (a) 150
+   websockets from each address opened at once that never say hello, held 12 s (past the
+   hello timer; ``--flood-per-address``, ``--flood-hold``): accepted, refused (HTTP status and
+   reason), closed by the server (code, when); (b) 50 sockets per address sending hellos with
+   random table ids and tokens back to back, reopened when closed, for 10 s
+   (``--flood-hello-sockets``, ``--flood-seconds``); (c) 30 ``POST /api/tables`` from each
+   address at once (``--flood-tables``), then a wait. Per sub-flood the control players' p50,
+   p95, max and errors in its window, and p95 against a quiet window just before the floods
+   (target within 2x).
+7. **store.** The server on a store it cannot keep: a server plays 300 match tables
+   (``--store-tables``) and is killed (``kill -9``); a restart on that folder as the kill left
+   it (accepted actions lost: target 0); then, on copies whose write-ahead logs are folded in,
+   (a) the state folder read-only (0500, files 0400; as root the server runs without the
+   capabilities that ignore file modes, or the case says "skipped: root"), (b) the tables
+   file truncated to 0 bytes, (c) to half, (d) its 100-byte header overwritten, (e) 4 KiB of
+   garbage over its middle pages, (f) both SQLite files' headers overwritten: did a server
+   start on it, its exit code and ``president serve:`` line (target: it refuses, exit != 0,
+   within 30 s). After (f), both files deleted (a fresh store, the key file kept) and a hello
+   with an early sealed ``snapshot`` of a table: rebuilt from it (a rewind) or refused; and
+   the same with ``--recover-saved-matches``.
+8. **slow-write.** A server started through a launcher that holds one table's store write
+   (``TableStore.append_batches``) while a flag file exists: the flag held 3 s
+   (``--write-hold``) while 20 control players play: their p95 against a quiet window just
+   before (target within 2x), the victim's own latency (about the hold). Then another process
+   holds ``BEGIN IMMEDIATE`` on the tables file for 2 s (``--lock-hold``): the control
+   players' p95 (a stall is expected: SQLite locks the whole file) and failures. The store
+   file is read beside the server after each (actions the pages were shown that are not on
+   disk), then ``kill -9``, a restart and a hello to every table: actions lost (target 0).
+9. **Scale.** 100, 300, 1,000 concurrent players (the baseline mix), p95 at each (target:
    1,000 players at p95 under 100 ms).
 
 Server RSS (``/proc/PID/status`` VmRSS) is sampled every second during the whole run and
@@ -55,9 +86,10 @@ waits until the server is idle again and reports how long that took (work left o
 clients that have gone, such as queued expert searches).
 
 ``python benchmarks/bench_attack.py [--quick] [--json] [--strict] [--url-base URL]
-[--players N] [--seconds S] [--think S] [--scale 100,300,1000] [--server-log FILE]``;
-``PRESIDENT_BENCH_QUICK=1`` (``run.py --quick``) is ``--quick``: fewer players, shorter phases,
-under about a minute. Refusals (413, 422, 429, 503, closed sockets) are outcomes, counted and
+[--players N] [--seconds S] [--think S] [--scale 100,300,1000] [--server-log FILE]
+[--phases floods50,store,slow-write] ...``; ``PRESIDENT_BENCH_QUICK=1`` (``run.py --quick``) is
+``--quick``: fewer players, shorter phases (floods50 with 20 bad-hello sockets per address and
+3 s windows, the store from 60 tables), a few minutes in all. Refusals (413, 422, 429, 503, closed sockets) are outcomes, counted and
 printed, never a crash. Exit status 0 (also when targets are missed; ``--strict`` makes a
 missed target exit 1); 1 when the benchmark itself could not run (no server).
 """
@@ -83,6 +115,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve()
 
 TARGET_MS = 100.0
 """p95 per action, milliseconds."""
@@ -96,7 +129,8 @@ TARGET_SCALE_PLAYERS = 1000
 
 SPREAD_PER_ADDRESS = 50
 """Sockets per address in the flood from many addresses."""
-PHASES = ("idle", "baseline", "hints", "experts", "attacks", "scale")
+PHASES = ("idle", "baseline", "hints", "experts", "attacks", "floods50", "store", "slow-write",
+          "scale")
 ANSWER_TIMEOUT = 60.0
 """Seconds an action may wait for its answer before it counts as a timeout."""
 EVENT_PREFIX = '{"type":"event"'
@@ -158,10 +192,21 @@ class Server:
     """The server under test: our subprocess (``pid`` known: RSS and CPU readable) or one
     given by ``--url-base`` (``pid`` None)."""
 
-    def __init__(self, url_base: str | None) -> None:
+    def __init__(self, url_base: str | None, *, state: Path | None = None,
+                 runner: list[str] | None = None, extra_args: tuple[str, ...] = (),
+                 keep_state: bool = False, preexec=None, log_name: str = "server.log") -> None:
+        """``state``: the ``XDG_STATE_HOME`` to use (default a new temporary folder, removed
+        by :meth:`stop` unless ``keep_state``); ``runner``: the command before ``serve ...``
+        (default ``python -m president``); ``preexec``: run in the child before it starts
+        (the ``store`` phase drops root's power to write anywhere with it)."""
         self.proc: subprocess.Popen | None = None
-        self.state: Path | None = None
+        self.state: Path | None = state
         self.log_file = None
+        self.log_name = log_name
+        self.runner = runner or [sys.executable, "-m", "president"]
+        self.extra_args = tuple(extra_args)
+        self.keep_state = keep_state
+        self.preexec = preexec
         if url_base:
             self.base = url_base.rstrip("/")
         else:
@@ -171,26 +216,52 @@ class Server:
     def start(self) -> None:
         if self.base:
             return
-        self.state = Path(tempfile.mkdtemp(prefix="president-attack-"))
+        got = self.launch()
+        if not got["started"]:
+            raise RuntimeError(f"the server did not start: {self.log_tail()}")
+
+    def launch(self, wait: float = 30.0) -> dict:
+        """Start our server process and wait until it listens, it exits, or ``wait``
+        seconds pass: ``{"started", "exit_code", "seconds"}`` (a server still silent then is
+        killed, ``exit_code`` None)."""
+        if self.state is None:
+            self.state = Path(tempfile.mkdtemp(prefix="president-attack-"))
         port = _free_port()
         env = dict(os.environ, PRESIDENT_BOT_DELAY="0", XDG_STATE_HOME=str(self.state),
                    BROWSER="false")
         env.pop("PRESIDENT_WEB_ALLOW_SEED", None)
-        self.log_file = (self.state / "server.log").open("w+")
+        self.log_file = (self.state / self.log_name).open("w+")
+        t0 = time.monotonic()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "president", "serve", "--no-browser", "--port", str(port)],
-            cwd=ROOT, env=env, stdout=self.log_file, stderr=subprocess.STDOUT)
+            [*self.runner, "serve", "--no-browser", "--port", str(port), *self.extra_args],
+            cwd=ROOT, env=env, stdout=self.log_file, stderr=subprocess.STDOUT,
+            preexec_fn=self.preexec)
         self.pid = self.proc.pid
         self.base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
         while True:
             try:
                 with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
+                    return {"started": True, "exit_code": None, "seconds": time.monotonic() - t0}
             except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not start: {self.log_tail()}") from None
+                code = self.proc.poll()
+                if code is not None:
+                    return {"started": False, "exit_code": code, "seconds": time.monotonic() - t0}
+                if time.monotonic() - t0 > wait:
+                    self.kill()
+                    return {"started": False, "exit_code": None, "seconds": time.monotonic() - t0}
                 time.sleep(0.1)
+
+    def kill(self) -> None:
+        """``kill -9`` (nothing flushed, nothing closed: a crash)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def log_text(self) -> str:
+        if self.log_file is None:
+            return ""
+        self.log_file.flush()
+        return (self.state / self.log_name).read_text(errors="replace")
 
     @property
     def host_port(self) -> tuple[str, int]:
@@ -273,7 +344,7 @@ class Server:
         if self.state is None:
             return None
         return sum(f.stat().st_size for f in self.state.rglob("*")
-                   if f.is_file() and f.name != "server.log")
+                   if f.is_file() and not f.name.endswith(".log"))
 
     def main_thread_sched(self) -> tuple[float, float] | None:
         """(seconds on a CPU, seconds waiting for one) of the server's main thread, the one
@@ -297,18 +368,13 @@ class Server:
         return None if v is None else int(v * 1024)
 
     def log_tail(self, lines: int = 5) -> str:
-        if self.log_file is None:
-            return ""
-        self.log_file.flush()
-        text = (self.state / "server.log").read_text(errors="replace")
-        return " / ".join(text.strip().splitlines()[-lines:])
+        return " / ".join(self.log_text().strip().splitlines()[-lines:])
 
     def log_findings(self) -> dict:
         """Error lines and tracebacks the server logged (uvicorn's warning level)."""
         if self.log_file is None:
             return {"available": False}
-        self.log_file.flush()
-        text = (self.state / "server.log").read_text(errors="replace").splitlines()
+        text = self.log_text().splitlines()
         kinds: Counter = Counter()
         for i, line in enumerate(text):
             if line.startswith(("ERROR", "WARNING", "CRITICAL")):
@@ -327,7 +393,7 @@ class Server:
     def keep_log(self, path: str) -> None:
         if self.log_file is not None:
             self.log_file.flush()
-            shutil.copyfile(self.state / "server.log", path)
+            shutil.copyfile(self.state / self.log_name, path)
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -339,7 +405,7 @@ class Server:
                 self.proc.wait()
         if self.log_file is not None:
             self.log_file.close()
-        if self.state is not None:
+        if self.state is not None and not self.keep_state:
             shutil.rmtree(self.state, ignore_errors=True)
 
 
@@ -365,6 +431,9 @@ class Sink:
         """Send time of each action still waiting for its answer, by player."""
         self.stage: dict[int, str] = {}
         """What each hint spammer is doing now (making its table, joining, asking)."""
+        self.track: dict[str, dict] | None = None
+        """When a dict: table id -> ``{"token", "actions"}``, the most accepted actions
+        (``table.actions``) a ``state`` of that table showed (to count losses after a crash)."""
 
     def waiting(self) -> dict:
         """Actions unanswered now: how many, and the oldest's age (ms)."""
@@ -469,6 +538,12 @@ async def request(ctx: Ctx, method: str, path: str, body: dict | None, address: 
     """A small HTTP/1.1 request from ``address`` (a new connection each time, as a page that
     was just opened); (status, body text)."""
     host, port = ctx.server.host_port
+    return await raw_request(host, port, method, path, body, address, timeout)
+
+
+async def raw_request(host: str, port: int, method: str, path: str, body: dict | None,
+                      address: str | None, timeout: float = 30) -> tuple[int | None, str]:
+    """:func:`request` to ``host:port``."""
     data = b"" if body is None else json.dumps(body).encode()
     kind = "Content-Type: application/json\r\n" if body is not None else ""
     async with asyncio.timeout(timeout):
@@ -538,6 +613,7 @@ async def _sockets(ctx: Ctx, sink: Sink, rng: random.Random, think: float, drop_
     from websockets.exceptions import ConnectionClosed
     loads = json.loads
     joins = 0
+    track = sink.track
     while True:
         t_conn = perf()
         dropped = False
@@ -563,6 +639,10 @@ async def _sockets(ctx: Ctx, sink: Sink, rng: random.Random, think: float, drop_
                     typ = m.get("type")
                 if typ == "state":
                     now = perf()
+                    if track is not None:
+                        seen = track.get(m["table"]["id"])
+                        if seen is not None and m["table"]["actions"] > seen["actions"]:
+                            seen["actions"] = m["table"]["actions"]
                     if first:
                         sink.add_other("reconnect" if joins else "join", (now - t_conn) * 1000,
                                        ctx.window.label)
@@ -610,10 +690,11 @@ async def _sockets(ctx: Ctx, sink: Sink, rng: random.Random, think: float, drop_
         await asyncio.sleep(rng.uniform(0, 0.5))
 
 
-async def player(ctx: Ctx, sink: Sink, rng: random.Random, mode: str, think: float) -> None:
+async def player(ctx: Ctx, sink: Sink, rng: random.Random, mode: str, think: float,
+                 on_table=None) -> None:
     """One human player for as long as the phase lasts: ``practice`` (rounds one after
     another), ``match``, ``match-drops`` (drops and reconnects) or ``expert`` (a match against
-    three expert computer players)."""
+    three expert computer players). ``on_table(info)`` is called with each new table."""
     body = {"kind": "practice"} if mode == "practice" else {"kind": "match", "preset": "house", "players": 4}
     if mode == "expert":
         body["levels"] = EXPERT_LEVELS
@@ -626,6 +707,10 @@ async def player(ctx: Ctx, sink: Sink, rng: random.Random, mode: str, think: flo
                 await asyncio.sleep(1 + rng.random())
                 continue
             sink.outcome("tables joined")
+            if sink.track is not None:
+                sink.track[info["table"]] = {"token": info["token"], "actions": 0}
+            if on_table is not None:
+                on_table(info)
             await _play_table(ctx, sink, rng, info, think, drop_p, address)
         except asyncio.CancelledError:
             raise
@@ -1201,6 +1286,945 @@ async def attacks(ctx: Ctx, *, body_mb: int, flood: int, posts: int, hold: float
     return out
 
 
+# ----- floods from many addresses (floods50) -------------------------------------------------------
+
+def flood_addresses(n: int) -> list[str]:
+    """127.0.0.2, 127.0.0.3, ...: the addresses of the ``floods50`` attackers (``n`` <= 250)."""
+    return [f"127.0.0.{i}" for i in range(2, 2 + min(n, 250))]
+
+
+def _refusal_label(exc: BaseException) -> str:
+    """An outcome label for a failed websocket open: the HTTP status and the refusal's own
+    ``error`` and first words (the HTTP layer's 429 and the app's 429 say different things)."""
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    if isinstance(exc, ConnectionClosed):
+        return (f"closed during the opening handshake ({type(exc).__name__}, "
+                f"{f'code {exc.rcvd.code}' if exc.rcvd else 'no close frame'})")
+    if isinstance(exc, InvalidStatus):
+        status = exc.response.status_code
+        words = ""
+        with contextlib.suppress(Exception):
+            body = json.loads(exc.response.body or b"{}")
+            words = f" {body.get('error', '')}: {' '.join(str(body.get('message', '')).split()[:6])}..."
+        return f"refused: HTTP {status}{words}"
+    return _classify(exc)
+
+
+async def _worker_no_hello(spec: dict) -> dict:
+    """``per_address`` websockets from each address, all at once, none saying hello; held
+    ``hold`` seconds after the last one opened; then how many the server had closed and when."""
+    from websockets.asyncio.client import connect
+    outcomes: Counter = Counter()
+    opened: list = []
+    closed_after: list[float] = []
+    watchers: list[asyncio.Task] = []
+
+    async def watch(ws, t_open: float) -> None:
+        await ws.wait_closed()
+        closed_after.append(perf() - t_open)
+
+    async def one(address: str) -> None:
+        try:
+            ws = await connect(spec["ws_url"], proxy=None, local_addr=(address, 0), open_timeout=30,
+                               close_timeout=1, ping_interval=None, max_size=1 << 20)
+        except Exception as e:  # noqa: BLE001 - a refusal is an outcome
+            outcomes[_refusal_label(e)] += 1
+            return
+        outcomes["accepted"] += 1
+        opened.append(ws)
+        watchers.append(asyncio.create_task(watch(ws, perf())))
+
+    def count() -> Counter:
+        closed: Counter = Counter()
+        for ws in opened:
+            if ws.close_code is not None:
+                closed[str(ws.close_code)] += 1
+        return closed
+
+    t0 = perf()
+    await asyncio.gather(*(one(a) for a in spec["addresses"] for _ in range(spec["per_address"])))
+    open_s = perf() - t0
+    await asyncio.sleep(spec["hold"])
+    in_hold = count()
+    print("held", flush=True)                 # the measured window ends here
+    t1 = perf()
+    while perf() - t1 < spec["drain"] and sum(count().values()) < len(opened):
+        await asyncio.sleep(0.1)
+    closed = count()
+    after = sorted(closed_after)
+    for ws in opened:   # ours go at once (no close handshake)
+        with contextlib.suppress(Exception):
+            ws.transport.abort()
+    for t in watchers:
+        t.cancel()
+    return {"asked": len(spec["addresses"]) * spec["per_address"], "outcomes": dict(outcomes),
+            "open_seconds": open_s, "held_seconds": spec["hold"],
+            "closed_in_window": dict(in_hold), "drain_limit_s": spec["drain"],
+            "closed_by_server": dict(closed), "still_open": len(opened) - sum(closed.values()),
+            "closed_after_s": {"p50": pct(after, 50), "min": after[0] if after else None,
+                               "max": after[-1] if after else None}}
+
+
+async def _worker_bad_hellos(spec: dict) -> dict:
+    """From each address ``sockets`` sockets, each sending hellos with random table ids and
+    tokens back to back (the next as soon as the answer arrives), reopened when the server
+    closes it, for ``seconds``."""
+    from websockets.asyncio.client import connect
+    from websockets.exceptions import ConnectionClosed
+    stats: Counter = Counter()
+    replies: Counter = Counter()
+    closes: Counter = Counter()
+    refusals: Counter = Counter()
+    end = perf() + spec["seconds"]
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+    async def loop(address: str, rng: random.Random) -> None:
+        while perf() < end:
+            try:
+                ws = await connect(spec["ws_url"], proxy=None, local_addr=(address, 0),
+                                   open_timeout=30, close_timeout=1, ping_interval=None)
+            except Exception as e:  # noqa: BLE001
+                refusals[_refusal_label(e)] += 1
+                await asyncio.sleep(0.1)
+                continue
+            stats["sockets opened"] += 1
+            try:
+                while perf() < end:
+                    await ws.send(json.dumps({"type": "hello", "table": "".join(rng.choices(alphabet, k=22)),
+                                              "token": "".join(rng.choices(alphabet, k=22))}))
+                    stats["hellos sent"] += 1
+                    async with asyncio.timeout(30):
+                        raw = await ws.recv()
+                    m = json.loads(raw)
+                    replies[m.get("reason") or m.get("type")] += 1
+            except ConnectionClosed as e:
+                closes[str(e.rcvd.code) if e.rcvd else "no close frame"] += 1
+            except TimeoutError:
+                stats["answers over 30 s"] += 1
+            except Exception as e:  # noqa: BLE001
+                stats[type(e).__name__] += 1
+            finally:
+                with contextlib.suppress(Exception):
+                    ws.transport.abort()
+
+    t0 = perf()
+    rng = random.Random(7)
+    await asyncio.gather(*(loop(a, random.Random(rng.random())) for a in spec["addresses"]
+                           for _ in range(spec["sockets"])))
+    took = perf() - t0
+    return {"sockets_per_address": spec["sockets"], "seconds": took, **dict(stats),
+            "hellos_per_s": stats["hellos sent"] / took, "replies": dict(replies),
+            "closed_by_server": dict(closes), "refused": dict(refusals)}
+
+
+async def _worker_tables(spec: dict) -> dict:
+    """``tables`` ``POST /api/tables`` from each address, all at once; then ``seconds`` in
+    all before it ends."""
+    statuses: Counter = Counter()
+    times: list[float] = []
+    body = {"kind": "match", "preset": "house", "players": 4}
+
+    async def one(address: str) -> None:
+        t = perf()
+        try:
+            status, text = await raw_request(spec["host"], spec["port"], "POST", "/api/tables", body,
+                                             address, timeout=60)
+            label = f"HTTP {status}"
+            if status != 200:
+                with contextlib.suppress(Exception):
+                    label += f" {json.loads(text).get('error')}"
+        except Exception as e:  # noqa: BLE001
+            label = type(e).__name__
+        statuses[label] += 1
+        times.append((perf() - t) * 1000)
+
+    t0 = perf()
+    await asyncio.gather(*(one(a) for a in spec["addresses"] for _ in range(spec["tables"])))
+    posted = perf() - t0
+    await asyncio.sleep(max(0.0, spec["seconds"] - posted))
+    return {"asked": len(spec["addresses"]) * spec["tables"], "statuses": dict(statuses),
+            "post_seconds": posted, "latency": summary(times)}
+
+
+FLOOD_WORKERS = {"no-hello": _worker_no_hello, "bad-hellos": _worker_bad_hellos,
+                 "tables": _worker_tables}
+
+
+def flood_worker_main(spec_text: str) -> int:
+    """``--flood-worker SPEC``: one sub-flood in a process of its own (so the attack's own
+    CPU does not sit in the event loop that times the control players); prints ``ready``,
+    then runs, then prints its outcome as one JSON line."""
+    import resource
+    spec = json.loads(spec_text)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    import websockets.asyncio.client  # noqa: F401  (imported before "ready")
+
+    async def go() -> dict:
+        print("ready", flush=True)
+        return await FLOOD_WORKERS[spec["kind"]](spec)
+
+    # asyncio's own loop, not uvloop: the server's HTTP layer writes its 429 (more than 64
+    # connections from one address) and closes at once, and under uvloop the websockets
+    # client saw the close before it read that answer (a "closed during the opening
+    # handshake" for each; 4,300 of them in the no-hello flood, 86 per address)
+    out = asyncio.run(go())
+    use = resource.getrusage(resource.RUSAGE_SELF)
+    out["worker_cpu_s"] = use.ru_utime + use.ru_stime
+    print(json.dumps(_clean(out)), flush=True)
+    return 0
+
+
+async def run_flood_worker(spec: dict, opened, held, limit: float) -> dict:
+    """Run one sub-flood worker; ``opened()`` is called when it is ready (the window opens
+    there), ``held()`` when it says ``held`` or ends (the window closes there). Its outcome,
+    or ``{"worker_failed": why}``."""
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(HERE), "--flood-worker", json.dumps(spec),
+        cwd=ROOT, stdout=asyncio.subprocess.PIPE)
+    try:
+        async with asyncio.timeout(60):
+            line = await proc.stdout.readline()
+        if line.strip() != b"ready":
+            return {"worker_failed": f"it said {line[:200]!r}"}
+        opened()
+        last = b""
+        async with asyncio.timeout(limit):
+            while line := await proc.stdout.readline():
+                if line.strip() == b"held":
+                    held()
+                elif line.strip():
+                    last = line
+            await proc.wait()
+        held()
+        if proc.returncode != 0 or not last:
+            return {"worker_failed": f"exit {proc.returncode}"}
+        return json.loads(last)
+    except TimeoutError:
+        return {"worker_failed": "no answer in time (killed)"}
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+async def seated(sink: Sink, n: int, limit: float = 20.0) -> float:
+    """Wait until ``n`` players of ``sink`` have joined a table (a busy server, its table
+    rate spent by an earlier phase, seats them over a few seconds), then 2 s more to play;
+    at most ``limit`` seconds. The seconds waited."""
+    t0 = perf()
+    while perf() - t0 < limit and sink.outcomes["outside"]["tables joined"] < n:
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(2.0)
+    return perf() - t0
+
+
+def _control_summary(ctx: Ctx, control: Sink, name: str, usage: dict) -> dict:
+    return {**summary(control.lat[name]), "errors": dict(control.errors[name]),
+            "unanswered_at_end": control.waiting(),
+            "client_loop_lag_p99_ms": pct(ctx.lag.get(name, []), 99), **usage}
+
+
+async def floods50(ctx: Ctx, args) -> dict:
+    """Three sub-floods from ``--flood-addresses`` loopback addresses (127.0.0.2 ...), each
+    address within the server's per-address limits, while ``--flood-control`` players play
+    at their own tables; each sub-flood in its own window, against a quiet window just
+    before them."""
+    host, port = ctx.server.host_port
+    if not host.startswith("127."):
+        return {"skipped": "the server is not on this machine's loopback (127/8): the 50 "
+                           "source addresses cannot reach it"}
+    ctx.phase = "floods50"
+    addresses = flood_addresses(args.flood_addresses)
+    control = Sink(ctx.window)
+    rng = random.Random(50)
+    tasks = [asyncio.create_task(player(ctx, control, random.Random(rng.random()), "match",
+                                        args.control_think))
+             for _ in range(args.flood_control)]
+    out: dict = {"addresses": len(addresses), "first_address": addresses[0],
+                 "last_address": addresses[-1], "control_players": args.flood_control,
+                 "control_think_seconds": args.control_think, "subfloods": {}}
+    meters: dict[str, Meter] = {}
+
+    def open_window(name: str) -> None:
+        ctx.window.label = name
+        meters[name] = Meter(ctx.server)
+
+    def close_window(name: str) -> dict:
+        ctx.window.label = None
+        return meters.pop(name).stop()
+
+    base = {"ws_url": ctx.server.ws_url, "host": host, "port": port, "addresses": addresses}
+    subs = [
+        ("a", "no-hello", {**base, "kind": "no-hello", "per_address": args.flood_per_address,
+                           "hold": args.flood_hold, "drain": 10.0}),
+        ("b", "bad-hellos", {**base, "kind": "bad-hellos", "sockets": args.flood_hello_sockets,
+                             "seconds": args.flood_seconds}),
+        ("c", "tables", {**base, "kind": "tables", "tables": args.flood_tables,
+                         "seconds": args.flood_seconds}),
+    ]
+    try:
+        out["seated_after_s"] = await seated(control, args.flood_control)
+        open_window("floods50 quiet")
+        await asyncio.sleep(args.flood_quiet)
+        out["quiet"] = _control_summary(ctx, control, "floods50 quiet", close_window("floods50 quiet"))
+        log(f"  floods50 quiet: control p95 {fmt_ms(out['quiet']['p95_ms'])} "
+            f"({out['quiet']['count']} actions)")
+        for key, kind, spec in subs:
+            name = f"floods50 ({key}) {kind}"
+            rss0 = ctx.server.rss_mb()
+            usage: dict = {}
+
+            def held(name: str = name) -> None:
+                nonlocal usage
+                if name in meters:
+                    usage = close_window(name)
+
+            with PeakSampler(ctx.server) as peak:
+                got = await run_flood_worker(spec, lambda name=name: open_window(name), held,
+                                             limit=spec.get("hold", 0) + spec.get("seconds", 0) + 120)
+            res = {"kind": kind, **got, "rss_before_mb": rss0, "rss_peak_mb": peak.peak,
+                   "control": _control_summary(ctx, control, name, usage)}
+            if usage and got.get("worker_cpu_s") is not None:
+                res["attacker_cpu_percent"] = 100 * got["worker_cpu_s"] / usage["seconds"]
+            out["subfloods"][key] = res
+            c = res["control"]
+            log(f"  {name}: {({k: v for k, v in got.items() if k not in ('latency',)})}")
+            log(f"  {name}: control p50 {fmt_ms(c['p50_ms'])}, p95 {fmt_ms(c['p95_ms'])}, "
+                f"max {fmt_ms(c['max_ms'])}, {c['count']} actions, errors {sum(c['errors'].values())}")
+            await asyncio.sleep(1.0)                 # what the flood left goes before the next
+    finally:
+        ctx.window.label = None
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    out["errors_outside_windows"] = dict(control.errors["outside"])
+    out["server_busy_after_s"] = await settle(ctx, ctx.settle_limit)
+    return out
+
+
+# ----- a damaged or read-only store (store) --------------------------------------------------------
+
+TABLES_DB = "web-tables.sqlite3"
+LEDGER_DB = "web-saved-matches.sqlite3"
+STORE_CASES = {
+    "a": "state folder read-only (folder 0500, files 0400)",
+    "b": f"{TABLES_DB} truncated to 0 bytes",
+    "c": f"{TABLES_DB} truncated to half its size",
+    "d": f"{TABLES_DB}: its first 100 bytes (the header) overwritten with garbage",
+    "e": f"{TABLES_DB}: 4 KiB of garbage written over its middle pages",
+    "f": "both SQLite files damaged (the first 100 bytes of each overwritten with garbage)",
+}
+REFUSAL_PREFIX = "president serve:"
+
+
+def _no_dac_preexec():
+    """A ``preexec_fn`` that takes from a root child the capabilities that let it write where
+    file modes forbid it (``CAP_DAC_OVERRIDE``, ``CAP_DAC_READ_SEARCH``, ``CAP_FOWNER``, from
+    its bounding set, so its ``exec`` does not get them): root then obeys 0500/0400 like any
+    owner. ctypes is loaded here, before the fork."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def drop() -> None:
+        for cap in (1, 2, 3):
+            if libc.prctl(24, cap, 0, 0, 0) != 0:     # PR_CAPBSET_DROP
+                raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+    return drop
+
+
+def _read_only_works(folder: Path, preexec) -> bool:
+    """Whether a child started with ``preexec`` is refused a write into ``folder`` (0500)."""
+    code = ("import sys\ntry:\n    open(sys.argv[1], 'r+b')\nexcept OSError:\n    sys.exit(3)\n"
+            "sys.exit(0)")
+    target = next((f for f in folder.iterdir() if f.is_file()), None)
+    if target is None:
+        return False
+    try:
+        r = subprocess.run([sys.executable, "-c", code, str(target)], preexec_fn=preexec,
+                           timeout=30, capture_output=True)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return r.returncode == 3
+
+
+BUSY = ("error busy", "websocket refused: HTTP 429", "socket closed by server: 1013")
+"""Outcomes that mean "the server is busy, try again" (a rate limit), not an answer."""
+
+
+async def probe_table(ctx: Ctx, table_id: str, token: str, address: str | None,
+                      snapshot: str | None = None, timeout: float = 20, retry_for: float = 30) -> dict:
+    """A hello to a table (with ``snapshot``: a sealed record to rebuild it from): the
+    table's ``actions`` in the first ``state``, or the refusal. A ``busy`` refusal (a rate
+    limit of the server) is tried again for up to ``retry_for`` seconds."""
+    t0 = perf()
+    busy = 0
+    while True:
+        got = await _probe_once(ctx, table_id, token, address, snapshot, timeout)
+        if got["outcome"] not in BUSY or perf() - t0 > retry_for:
+            if busy:
+                got["busy_retries"] = busy
+            return got
+        busy += 1
+        await asyncio.sleep(0.2 + random.random() * 0.3)
+
+
+async def _probe_once(ctx: Ctx, table_id: str, token: str, address: str | None,
+                      snapshot: str | None, timeout: float) -> dict:
+    hello = {"type": "hello", "table": table_id, "token": token}
+    if snapshot:
+        hello["snapshot"] = snapshot
+    try:
+        async with _connect(ctx, address, open_timeout=timeout) as ws:
+            await ws.send(json.dumps(hello))
+            async with asyncio.timeout(timeout):
+                while True:
+                    raw = await ws.recv()
+                    if raw.startswith(EVENT_PREFIX):
+                        continue
+                    m = json.loads(raw)
+                    if m.get("type") == "batch":
+                        m = m["messages"][-1]
+                    if m.get("type") == "state":
+                        return {"outcome": "state", "actions": m["table"]["actions"]}
+                    if m.get("type") == "error":
+                        return {"outcome": f"error {m.get('reason')}",
+                                "message": str(m.get("message", ""))[:200]}
+    except Exception as e:  # noqa: BLE001 - a refusal is an outcome
+        return {"outcome": _classify(e)}
+
+
+async def probe_tables(ctx: Ctx, tables: dict[str, dict], concurrency: int = 16) -> dict:
+    """A hello to every table of ``tables`` (id -> ``{"token", "actions"}``, the actions it
+    had accepted): how many came back whole, short (actions lost), or not at all."""
+    sem = asyncio.Semaphore(concurrency)
+    outcomes: Counter = Counter()
+    lost = short = whole = retries = 0
+    addresses = Addresses("127.0.0.1", True)
+    addresses.n = 40000                              # apart from the players' addresses
+    ids = list(tables)
+    where = [addresses.next() for _ in range(len(ids) // 20 + 1)]
+
+    async def one(i: int, tid: str) -> None:
+        nonlocal lost, short, whole, retries
+        async with sem:
+            got = await probe_table(ctx, tid, tables[tid]["token"], where[i // 20])
+        outcomes[got["outcome"]] += 1
+        retries += got.get("busy_retries", 0)
+        had = tables[tid]["actions"]
+        if got["outcome"] == "state":
+            if got["actions"] < had:
+                short += 1
+                lost += had - got["actions"]
+            else:
+                whole += 1
+        else:
+            lost += had
+
+    await asyncio.gather(*(one(i, tid) for i, tid in enumerate(ids)))
+    return {"tables": len(ids), "whole": whole, "short": short, "outcomes": dict(outcomes),
+            "busy_retries": retries,
+            "actions_had": sum(t["actions"] for t in tables.values()), "actions_lost": lost}
+
+
+async def _fill_table(ctx: Ctx, info: dict, address: str | None, human_actions: int,
+                      rng: random.Random, keep_early: bool) -> dict:
+    """Play ``human_actions`` random legal actions at a new match table (computer replies
+    in between); its accepted actions at the end, and with ``keep_early`` the sealed
+    ``snapshot`` of the first state after the human's first action."""
+    rec = {"token": info["token"], "actions": 0, "early": None, "error": None}
+    t0 = perf()
+    while True:     # a hello refused as busy (a rate limit) before any action: again
+        done = await _fill_once(ctx, info, address, human_actions, rng, keep_early, rec)
+        if done or rec["error"] not in BUSY or perf() - t0 > 30:
+            return rec
+        rec["error"] = None
+        await asyncio.sleep(0.3 + rng.random() * 0.5)
+
+
+async def _fill_once(ctx: Ctx, info: dict, address: str | None, human_actions: int,
+                     rng: random.Random, keep_early: bool, rec: dict) -> int:
+    done = 0
+    try:
+        async with _connect(ctx, address) as ws:
+            await ws.send(json.dumps({"type": "hello", "table": info["table"], "token": info["token"]}))
+            while True:
+                async with asyncio.timeout(30):
+                    raw = await ws.recv()
+                if raw.startswith(EVENT_PREFIX):
+                    continue
+                m = json.loads(raw)
+                if m.get("type") == "error":
+                    rec["error"] = f"error {m.get('reason')}"
+                    break
+                if m.get("type") != "state":
+                    continue
+                rec["actions"] = max(rec["actions"], m["table"]["actions"])
+                mine = bool(m["legal"]) or m["phase"] in ENDED
+                if keep_early and rec["early"] is None and done >= 1 and mine and m.get("snapshot"):
+                    rec["early"] = {"snapshot": m["snapshot"], "actions": m["table"]["actions"]}
+                if m["phase"] == "match-over" or (done >= human_actions and mine):
+                    break
+                if not mine:
+                    continue
+                await ws.send(_choose(m, rng)[0])
+                done += 1
+    except Exception as e:  # noqa: BLE001
+        rec["error"] = _classify(e)
+    return done
+
+
+async def _prepare_store(home: Path, n_tables: int, quick: bool, window: Window) -> dict:
+    """A realistic store: a server on ``home`` (its ``XDG_STATE_HOME``), ``n_tables`` match
+    tables each played for a few to a few dozen human actions, then ``kill -9``."""
+    srv = Server(None, state=home, keep_state=True, log_name="prepare.log")
+    got = await asyncio.to_thread(srv.launch)
+    if not got["started"]:
+        return {"failed": f"the server did not start: {srv.log_tail()}"}
+    sctx = Ctx(srv, window, Addresses("127.0.0.1", True))
+    sink = Sink(window)
+    rng = random.Random(4)
+    tables: dict[str, dict] = {}
+    sem = asyncio.Semaphore(16)
+    addresses = [sctx.addresses.next() for _ in range(n_tables // 20 + 1)]
+    t0 = perf()
+
+    async def one(i: int, r: random.Random) -> None:
+        async with sem:
+            t = perf()
+            while True:       # a busy server (its whole-server table rate) is asked again
+                info = await create_table(sctx, sink, {"kind": "match", "preset": "house", "players": 4},
+                                          addresses[i // 20])
+                if info is not None or perf() - t > 60:
+                    break
+                await asyncio.sleep(0.3 + r.random() * 0.5)
+            if info is None:
+                return
+            human = r.randint(3, 10 if quick else 25)
+            tables[info["table"]] = await _fill_table(sctx, info, addresses[i // 20],
+                                                      max(human, 6) if i < 4 else human, r, i < 4)
+
+    try:
+        await asyncio.gather(*(one(i, random.Random(rng.random())) for i in range(n_tables)))
+        await asyncio.sleep(1.0)              # computer replies after the last answers settle
+    finally:
+        srv.kill()
+        if srv.log_file is not None:
+            srv.log_file.close()
+    folder = home / "president"
+    sizes = {f.name: f.stat().st_size for f in folder.iterdir() if f.is_file()}
+    return {"tables": tables, "seconds": perf() - t0, "refused": dict(sink.errors["outside"]),
+            "files": sizes, "errors": Counter(t["error"] for t in tables.values() if t["error"]),
+            "asked": n_tables}
+
+
+def _checkpointed_copy(src: Path, dst: Path) -> None:
+    """A copy of the state home ``src`` whose SQLite files hold everything (their write-ahead
+    logs folded in and gone), so damage to a file is damage to the whole store."""
+    import sqlite3
+    shutil.copytree(src, dst)
+    for name in (TABLES_DB, LEDGER_DB):
+        path = dst / "president" / name
+        if path.exists():
+            db = sqlite3.connect(path)
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            db.close()
+        for extra in ("-wal", "-shm"):
+            Path(f"{path}{extra}").unlink(missing_ok=True)
+
+
+def _garbage(path: Path, offset: int, n: int, seed: int) -> None:
+    with path.open("r+b") as f:
+        f.seek(offset)
+        f.write(random.Random(seed).randbytes(n))
+
+
+def _damage(case: str, folder: Path) -> None:
+    tables = folder / TABLES_DB
+    size = tables.stat().st_size
+    if case == "b":
+        os.truncate(tables, 0)
+    elif case == "c":
+        os.truncate(tables, size // 2)
+    elif case == "d":
+        _garbage(tables, 0, 100, 1)
+    elif case == "e":               # two pages in the middle (SQLite's pages are 4 KiB)
+        _garbage(tables, max(4096, size // 2 // 4096 * 4096) + 2048, 4096, 2)
+    elif case == "f":
+        _garbage(tables, 0, 100, 3)
+        _garbage(folder / LEDGER_DB, 0, 100, 4)
+
+
+def _start_outcome(srv: Server, got: dict) -> dict:
+    """What a start on a store did: started, or exited (code, its ``president serve:``
+    line), and the log's notable lines."""
+    text = srv.log_text().splitlines()
+    said = next((line.strip() for line in text if line.startswith(REFUSAL_PREFIX)), None)
+    notable = []
+    for line in text:
+        low = line.lower()
+        if line.startswith(REFUSAL_PREFIX) or any(w in low for w in ("warning", "error", "cannot", "exception")):
+            if not line.startswith((" ", "\t")) and line[:160] not in notable:
+                notable.append(line[:160])
+    return {**got, "said": said[:400] if said else None, "notable": notable[:6],
+            "traceback": any(line.startswith("Traceback") for line in text)}
+
+
+async def _launch_on(home: Path, window: Window, log_name: str, *, extra_args: tuple = (),
+                     preexec=None) -> tuple[Server, Ctx, dict]:
+    srv = Server(None, state=home, keep_state=True, log_name=log_name, extra_args=extra_args,
+                 preexec=preexec)
+    got = await asyncio.to_thread(srv.launch)
+    return srv, Ctx(srv, window, Addresses("127.0.0.1", True)), got
+
+
+async def _stop(srv: Server) -> None:
+    await asyncio.to_thread(srv.stop)
+
+
+def _remove_stores(folder: Path) -> None:
+    """Both SQLite files and their companions gone (the key file stays)."""
+    for name in (TABLES_DB, LEDGER_DB):
+        for extra in ("", "-wal", "-shm"):
+            Path(f"{folder / name}{extra}").unlink(missing_ok=True)
+
+
+def _unlock_all(work: Path) -> None:
+    for folder in work.glob("*/president"):
+        with contextlib.suppress(OSError):
+            folder.chmod(0o700)
+
+
+async def _rewind_try(home: Path, window: Window, early: list[dict], log_name: str,
+                      extra_args: tuple = ()) -> dict:
+    """Both SQLite files gone (a fresh store, the key file kept); start; a hello with an
+    early sealed snapshot: did the server rebuild the table from it (a rewind)?"""
+    _remove_stores(home / "president")
+    srv, sctx, got = await _launch_on(home, window, log_name, extra_args=extra_args)
+    out = _start_outcome(srv, got)
+    if got["started"]:
+        tries = []
+        for e in early:
+            r = await probe_table(sctx, e["table"], e["token"], "127.0.0.1", snapshot=e["snapshot"])
+            tries.append({**r, "snapshot_actions": e["snapshot_actions"], "actions_at_kill": e["actions"]})
+        out["hellos"] = tries
+        out["rewound"] = sum(1 for t in tries if t["outcome"] == "state")
+    await _stop(srv)
+    return out
+
+
+async def store_phase(ctx: Ctx, args) -> dict:
+    """The server on a store it cannot keep: a realistic store made and ``kill -9``-ed,
+    an intact restart (actions lost), then each damage of :data:`STORE_CASES` on a copy,
+    and a server started on it: did it start, its exit code and message."""
+    ctx.phase = "store"
+    work = Path(tempfile.mkdtemp(prefix="president-store-"))
+    out: dict = {"cases": {}}
+    try:
+        home = work / "prepared"
+        (home / "president").mkdir(parents=True)
+        prep = await _prepare_store(home, args.store_tables, args.quick, ctx.window)
+        if "failed" in prep:
+            out["failed"] = prep["failed"]
+            return out
+        tables = prep["tables"]
+        kept = {tid: {"token": t["token"], "actions": t["actions"]} for tid, t in tables.items()}
+        early = [{"table": tid, "token": t["token"], "snapshot": t["early"]["snapshot"],
+                  "snapshot_actions": t["early"]["actions"], "actions": t["actions"]}
+                 for tid, t in tables.items() if t["early"] and t["actions"] > t["early"]["actions"]][:3]
+        out["prepared"] = {"asked": prep["asked"], "tables": len(tables), "actions": sum(t["actions"] for t in tables.values()),
+                           "seconds": prep["seconds"], "files": prep["files"],
+                           "fill_errors": dict(prep["errors"]), "refused": prep["refused"],
+                           "early_snapshots": len(early)}
+        log(f"  store: {len(tables)} tables, {out['prepared']['actions']} accepted actions in "
+            f"{prep['seconds']:.1f} s; files {prep['files']}; killed with SIGKILL")
+
+        # the intact restart (the write-ahead log as the kill left it)
+        intact = work / "intact"
+        shutil.copytree(home, intact)
+        srv, sctx, got = await _launch_on(intact, ctx.window, "server.log")
+        res = _start_outcome(srv, got)
+        if got["started"]:
+            res["probe"] = await probe_tables(sctx, kept)
+        await _stop(srv)
+        out["intact"] = res
+        log(f"  store intact restart: {'started' if got['started'] else 'did NOT start'}; "
+            f"{res.get('probe')}")
+
+        master = work / "checkpointed"
+        _checkpointed_copy(home, master)
+        root = hasattr(os, "geteuid") and os.geteuid() == 0
+        for case, what in STORE_CASES.items():
+            case_home = work / f"case-{case}"
+            shutil.copytree(master, case_home)
+            folder = case_home / "president"
+            res = {"what": what}
+            preexec = None
+            if case == "a":
+                for f in folder.iterdir():
+                    f.chmod(0o400)
+                folder.chmod(0o500)
+                if root:
+                    preexec = _no_dac_preexec()
+                    if not _read_only_works(folder, preexec):
+                        res["skipped"] = ("root: chmod does not stop root, and its power to write "
+                                          "anywhere could not be dropped for the server")
+                        out["cases"][case] = res
+                        folder.chmod(0o700)
+                        continue
+                    res["how"] = ("run as root without CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH "
+                                  "and CAP_FOWNER, so the modes hold")
+            else:
+                _damage(case, folder)
+            srv, sctx, got = await _launch_on(case_home, ctx.window, "server.log", preexec=preexec)
+            res.update(_start_outcome(srv, got))
+            if got["started"]:
+                res["probe"] = await probe_tables(sctx, kept)
+            await _stop(srv)
+            if case == "a":
+                folder.chmod(0o700)
+            log(f"  store ({case}) {what}: "
+                + (f"started after {got['seconds']:.1f} s; tables {res['probe']['outcomes']}, "
+                   f"{res['probe']['actions_lost']} of {res['probe']['actions_had']} actions lost"
+                   if got["started"] else
+                   f"exit {got['exit_code']} after {got['seconds']:.1f} s: {res['said'] or res['notable'][:2]}"))
+            if case == "f":
+                res["fresh"] = await _rewind_try(case_home, ctx.window, early, "fresh.log")
+                res["fresh_recover"] = await _rewind_try(case_home, ctx.window, early, "recover.log",
+                                                         ("--recover-saved-matches",))
+                for key in ("fresh", "fresh_recover"):
+                    r = res[key]
+                    log(f"  store (f) {key}: " + (f"hellos with the old snapshot: "
+                                                  f"{[(h['outcome'], h.get('actions')) for h in r['hellos']]}"
+                                                  if r["started"] else
+                                                  f"did not start, exit {r['exit_code']}: {r['said'] or r['notable'][:2]}"))
+            out["cases"][case] = res
+    finally:
+        _unlock_all(work)
+        shutil.rmtree(work, ignore_errors=True)
+    return out
+
+
+# ----- one table's slow write (slow-write) ---------------------------------------------------------
+
+LAUNCHER = '''"""bench_attack.py's slow-write launcher: president serve with one table's writes held."""
+import os
+import sys
+import time
+
+sys.path.insert(0, {root!r})
+victim_file, flag = sys.argv[1], sys.argv[2]
+from president.web import store  # noqa: E402
+
+_append_batches = store.TableStore.append_batches
+
+
+def append_batches(self, batches, *, now=None):
+    try:
+        with open(victim_file, encoding="utf-8") as f:
+            victim = f.read().strip()
+    except OSError:
+        victim = ""
+    if victim and any(b[0] == victim for b in batches):
+        while os.path.exists(flag):       # held while the flag file exists
+            time.sleep(0.01)
+    return _append_batches(self, batches, now=now)
+
+
+store.TableStore.append_batches = append_batches
+from president.cli import main  # noqa: E402
+
+sys.exit(main(sys.argv[3:]))
+'''
+
+LOCKER = '''import json, sqlite3, sys, time
+path, hold = sys.argv[1], float(sys.argv[2])
+db = sqlite3.connect(path, timeout=0, isolation_level=None)
+t0 = time.monotonic()
+tries = 0
+while True:
+    tries += 1
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        break
+    except sqlite3.OperationalError as e:
+        if time.monotonic() - t0 > 10:
+            print(json.dumps({"locked": False, "error": str(e), "tries": tries}), flush=True)
+            sys.exit(0)
+        time.sleep(0.002)
+print(json.dumps({"locked": True, "tries": tries, "waited_s": time.monotonic() - t0}), flush=True)
+time.sleep(hold)
+db.execute("ROLLBACK")
+db.close()
+print("released", flush=True)
+'''
+
+
+def _exists(path: str) -> bool:
+    return os.path.exists(path)
+
+
+def _db_locks_held(pid: int | None, path: Path) -> int | None:
+    """POSIX locks process ``pid`` holds on the file ``path`` now (``/proc/locks``): a
+    process with a SQLite file open in WAL mode holds one (a shared lock), which tells another
+    process closing the file that it is not the last (else that one folds the write-ahead log
+    into the file and deletes it). None when unreadable."""
+    try:
+        inode = path.stat().st_ino
+        held = 0
+        for line in Path("/proc/locks").read_text().splitlines():
+            f = line.split()
+            if len(f) > 5 and f[4] == str(pid) and f[5].rsplit(":", 1)[-1] == str(inode):
+                held += 1
+        return held
+    except (OSError, ValueError):
+        return None
+
+
+def _disk_actions(path: Path, seen: dict[str, dict]) -> dict:
+    """Accepted actions of each table of ``seen`` in the store file now (a read-only
+    connection of our own beside the live server's), against what its pages were shown:
+    how many shown actions are not on disk (answered before they were kept)."""
+    import sqlite3
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=10)
+        try:
+            counts = dict(db.execute("SELECT table_id, COUNT(*) FROM actions GROUP BY table_id"))
+        finally:
+            db.close()
+    except sqlite3.Error as e:
+        return {"error": str(e)}
+    behind = {tid: s["actions"] - counts.get(tid, 0) for tid, s in seen.items()
+              if s["actions"] > counts.get(tid, 0)}
+    return {"tables": len(seen), "tables_behind": len(behind),
+            "actions_shown_not_on_disk": sum(behind.values()),
+            "actions_shown": sum(s["actions"] for s in seen.values())}
+
+
+async def slow_write(ctx: Ctx, args) -> dict:
+    """A server whose store write for one table (the victim's) waits while a flag file
+    exists (a launcher wraps ``TableStore.append_batches``), ``--flood-control`` players at
+    their own tables: their p95 while the flag is held ``--write-hold`` seconds against a
+    quiet window just before, the victim's own latency; then another process holding
+    ``BEGIN IMMEDIATE`` on the tables file ``--lock-hold`` seconds; then ``kill -9``, a
+    restart and a hello to every table: actions lost."""
+    ctx.phase = "slow-write"
+    home = Path(tempfile.mkdtemp(prefix="president-slow-"))
+    victim_file, flag = home / "victim", home / "hold"
+    launcher = home / "launcher.py"
+    launcher.write_text(LAUNCHER.format(root=str(ROOT)))
+    srv = Server(None, state=home, keep_state=True,
+                 runner=[sys.executable, str(launcher), str(victim_file), str(flag)])
+    out: dict = {"control_players": args.flood_control, "control_think_seconds": args.control_think,
+                 "hold_seconds": args.write_hold, "lock_seconds": args.lock_hold}
+    try:
+        got = await asyncio.to_thread(srv.launch)
+        if not got["started"]:
+            out["failed"] = f"the server did not start through the launcher: {srv.log_tail()}"
+            return out
+        sctx = Ctx(srv, ctx.window, Addresses("127.0.0.1", True))
+        sctx.lag = ctx.lag
+        sctx.settle_limit = ctx.settle_limit
+        control, victim = Sink(ctx.window), Sink(ctx.window)
+        control.track, victim.track = {}, {}
+        rng = random.Random(77)
+        tasks = [asyncio.create_task(player(sctx, control, random.Random(rng.random()), "match",
+                                            args.control_think))
+                 for _ in range(args.flood_control)]
+        tasks.append(asyncio.create_task(player(
+            sctx, victim, random.Random(rng.random()), "match", args.control_think,
+            on_table=lambda info: victim_file.write_text(info["table"]))))
+        meters: dict[str, Meter] = {}
+        windows: dict[str, dict] = {}
+
+        def open_window(name: str) -> None:
+            ctx.window.label = name
+            meters[name] = Meter(srv)
+
+        def close_window(name: str) -> None:
+            ctx.window.label = None
+            usage = meters.pop(name).stop()
+            windows[name] = {"control": _control_summary(sctx, control, name, usage),
+                             "victim": {**summary(victim.lat[name]), "errors": dict(victim.errors[name]),
+                                        "unanswered_at_end": victim.waiting()}}
+
+        try:
+            out["seated_after_s"] = await seated(control, args.flood_control)
+            open_window("slow-write quiet")
+            await asyncio.sleep(args.flood_quiet)
+            close_window("slow-write quiet")
+            open_window("slow-write hold")
+            flag.touch()
+            try:
+                await asyncio.sleep(args.write_hold)
+            finally:
+                flag.unlink(missing_ok=True)
+            await asyncio.sleep(1.0)                 # the held answers arrive
+            close_window("slow-write hold")
+            await asyncio.sleep(1.0)
+            db_file = home / "president" / TABLES_DB
+            out["on_disk_after_hold"] = _disk_actions(db_file, {**control.track, **victim.track})
+            out["server_db_locks_before_lock"] = _db_locks_held(srv.pid, db_file)
+            open_window("external-lock quiet")
+            await asyncio.sleep(args.flood_quiet)
+            close_window("external-lock quiet")
+            locker = await asyncio.create_subprocess_exec(
+                sys.executable, "-c", LOCKER, str(home / "president" / TABLES_DB), str(args.lock_hold),
+                stdout=asyncio.subprocess.PIPE)
+            try:
+                async with asyncio.timeout(30):
+                    first = json.loads(await locker.stdout.readline())
+                    out["lock"] = first
+                    if first.get("locked"):
+                        open_window("external-lock")
+                        await locker.stdout.readline()   # "released"
+                        await asyncio.sleep(1.0)
+                        close_window("external-lock")
+                    await locker.wait()
+                    out["wal_after_lock"] = _exists(f"{db_file}-wal")
+                    await asyncio.sleep(1.0)
+                    out["on_disk_after_lock"] = _disk_actions(db_file, {**control.track, **victim.track})
+            except (TimeoutError, ValueError) as e:
+                out["lock"] = {"locked": False, "error": f"the locking process: {type(e).__name__}"}
+            finally:
+                if locker.returncode is None:
+                    locker.kill()
+                    await locker.wait()
+                if "external-lock" in meters:
+                    close_window("external-lock")
+        finally:
+            flag.unlink(missing_ok=True)
+            ctx.window.label = None
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        out["windows"] = windows
+        out["errors_outside_windows"] = {"control": dict(control.errors["outside"]),
+                                         "victim": dict(victim.errors["outside"])}
+        await settle(sctx, 10.0)
+        log("  slow-write: " + "; ".join(
+            f"{name}: control p95 {fmt_ms(w['control']['p95_ms'])} ({w['control']['count']}), "
+            f"victim max {fmt_ms(w['victim']['max_ms'])} ({w['victim']['count']})"
+            for name, w in windows.items()))
+        # every accepted action still there after a crash and a restart?
+        seen = {**control.track, **victim.track}
+        out["on_disk_before_kill"] = _disk_actions(home / "president" / TABLES_DB, seen)
+        srv.kill()
+        again, actx, got = await _launch_on(home, ctx.window, "restart.log")
+        if got["started"]:
+            out["after_restart"] = await probe_tables(actx, seen)
+        else:
+            out["after_restart"] = {"failed": _start_outcome(again, got)}
+        await _stop(again)
+        log(f"  slow-write: after kill -9 and a restart: {out['after_restart']}")
+    finally:
+        flag.unlink(missing_ok=True)
+        srv.stop()
+        shutil.rmtree(home, ignore_errors=True)
+    return out
+
+
 # ----- the run ------------------------------------------------------------------------------------
 
 async def run(args, server: Server) -> dict:
@@ -1247,6 +2271,15 @@ async def run(args, server: Server) -> dict:
             res["attacks"] = await attacks(ctx, body_mb=args.body_mb, flood=args.flood, posts=args.posts,
                                            hold=args.hold, quiet=args.quiet, control_n=args.control,
                                            think=args.control_think)
+        if "floods50" in phases:
+            log("phase: floods50 (three floods from 50 addresses, with control players)")
+            res["floods50"] = await floods50(ctx, args)
+        if "store" in phases:
+            log("phase: store (a damaged or read-only store; servers of its own)")
+            res["store"] = await store_phase(ctx, args)
+        if "slow-write" in phases:
+            log("phase: slow-write (one table's store write held; a server of its own)")
+            res["slow_write"] = await slow_write(ctx, args)
         res["scale"] = []
         if "scale" in phases:
             log("phase: scale")
@@ -1381,6 +2414,12 @@ def rows_of(res: dict) -> list[tuple[str, str, str, str]]:
             f"(oldest {fmt_ms(et['unanswered_at_end']['oldest_ms'])})")
     if "attacks" in res:
         attack_rows(res["attacks"], row, under, own)
+    if "floods50" in res:
+        floods50_rows(res["floods50"], row)
+    if "store" in res:
+        store_rows(res["store"], row)
+    if "slow_write" in res:
+        slow_write_rows(res["slow_write"], row)
     scale_rows(res, row, under)
     server_rows(res, row, own)
     return rows
@@ -1462,6 +2501,202 @@ def scale_rows(res: dict, row, under) -> None:
     if res["scale"] and max(s["players"] for s in res["scale"]) < TARGET_SCALE_PLAYERS:
         row(f"scale: {TARGET_SCALE_PLAYERS} players", "not run (--quick, --scale or --phases)",
             f"p95 < {TARGET_MS:.0f} ms")
+
+
+def _ratio(x, base) -> float:
+    ok = (x is not None and base is not None and not math.isnan(x) and not math.isnan(base) and base > 0)
+    return x / base if ok else float("nan")
+
+
+def _control_rows(row, head: str, c: dict, quiet95: float, target: bool = True,
+                  note: str = "") -> None:
+    """The control players in one window: p50 / p95 / max, errors; p95 against the quiet
+    p95 (target <= 2x unless ``target`` is false)."""
+    errs = sum(c["errors"].values())
+    row(f"{head}: control p50 / p95 / max; errors",
+        f"{fmt_ms(c['p50_ms'])} / {fmt_ms(c['p95_ms'])} / {fmt_ms(c['max_ms'])} ({c['count']} actions); "
+        f"{errs}" + (f" ({', '.join(f'{k} {v}' for k, v in c['errors'].items())})" if errs else ""),
+        "0 errors", errs == 0 if c["count"] else None)
+    r = _ratio(c["p95_ms"], quiet95)
+    row(f"{head}: control p95 / quiet p95", "n/a" if math.isnan(r) else f"{r:.1f}x",
+        f"<= {TARGET_RATIO:g}x" if target else note, (r <= TARGET_RATIO) if target and not math.isnan(r) else None)
+    if c.get("server_cpu_percent") is not None or c.get("client_cpu_percent") is not None:
+        att = c.get("attacker_cpu_percent")
+        row("  ... CPU server / client / attacker / others; client loop lag p99",
+            f"{_pc(c.get('server_cpu_percent'))} / {_pc(c.get('client_cpu_percent'))} / {_pc(att)} / "
+            f"{_pc(None if c.get('other_cpu_percent') is None else max(0.0, c['other_cpu_percent'] - (att or 0)))}; "
+            f"{fmt_ms(c.get('client_loop_lag_p99_ms'))}")
+        row("  ... server event loop on a CPU / waiting for one / disk", loop_line(c))
+
+
+def floods50_rows(f: dict, row) -> None:
+    if "skipped" in f:
+        row("floods50", f"skipped: {f['skipped']}")
+        return
+    q = f["quiet"]
+    src = f"{f['addresses']} addresses {f['first_address']}-{f['last_address']}"
+    row(f"floods50: control players ({f['control_players']}, think {f['control_think_seconds']:g} s): "
+        "quiet p50 / p95 / max", f"{fmt_ms(q['p50_ms'])} / {fmt_ms(q['p95_ms'])} / {fmt_ms(q['max_ms'])} "
+        f"({q['count']} actions)")
+    for key, s in f["subfloods"].items():
+        if "worker_failed" in s:
+            row(f"floods50 ({key}) {s['kind']}", f"the flood's worker failed: {s['worker_failed']}", "", False)
+            continue
+        s["control"]["attacker_cpu_percent"] = s.get("attacker_cpu_percent")
+        if key == "a":
+            per = s["asked"] // max(1, f["addresses"])
+            head = f"floods50 (a) {s['asked']} websockets without hello ({per} from each of {src})"
+            row(f"{head}: outcomes", ", ".join(f"{k} {v}" for k, v in sorted(s["outcomes"].items()))
+                + f" (opened in {s['open_seconds']:.1f} s)")
+            ca = s["closed_after_s"]
+            row(f"floods50 (a): closed by the server in the window ({s['open_seconds']:.0f} s opening + "
+                f"{s['held_seconds']:g} s held; close code: count)",
+                ", ".join(f"{k}: {v}" for k, v in s["closed_in_window"].items()) or "none")
+            row(f"floods50 (a): closed by the server at all (waiting up to {s['drain_limit_s']:g} s more); "
+                "still open",
+                (", ".join(f"{k}: {v}" for k, v in s["closed_by_server"].items()) or "none")
+                + (f" ({ca['min']:.1f}-{ca['max']:.1f} s after opening, median {ca['p50']:.1f} s)"
+                   if ca["min"] is not None else "")
+                + f"; {s['still_open']}", "every accepted one closed (hello timer)", s["still_open"] == 0)
+            head = "floods50 (a)"
+        elif key == "b":
+            head = (f"floods50 (b) bad-token hellos ({s['sockets_per_address']} sockets from each of {src}, "
+                    f"{s['seconds']:.0f} s)")
+            row(f"{head}: hellos sent / answered by reason",
+                f"{s.get('hellos sent', 0)} ({s['hellos_per_s']:.0f}/s) / "
+                + (", ".join(f"{k} {v}" for k, v in s["replies"].items()) or "none"))
+            row("floods50 (b): sockets opened; closed by the server (code: count); refused",
+                f"{s.get('sockets opened', 0)}; "
+                + (", ".join(f"{k}: {v}" for k, v in s["closed_by_server"].items()) or "none") + "; "
+                + (", ".join(f"{k} {v}" for k, v in s["refused"].items()) or "none"))
+            head = "floods50 (b)"
+        else:
+            head = f"floods50 (c) {s['asked']} POST /api/tables at once ({s['asked'] // max(1, f['addresses'])} from each of {src})"
+            row(f"{head}: statuses", ", ".join(f"{k} x{v}" for k, v in sorted(s["statuses"].items()))
+                + f" in {s['post_seconds']:.1f} s (p95 {fmt_ms(s['latency']['p95_ms'])})")
+            head = "floods50 (c)"
+        _control_rows(row, head, s["control"], q["p95_ms"])
+        if s.get("rss_before_mb") is not None:
+            row(f"{head}: server RSS before / peak", f"{fmt_mb(s['rss_before_mb'])} / {fmt_mb(s['rss_peak_mb'])}")
+
+
+def _start_text(r: dict) -> str:
+    if r.get("started"):
+        return f"STARTED (listening after {r['seconds']:.1f} s)"
+    if r.get("exit_code") is None:
+        return f"no answer within {r['seconds']:.0f} s (killed)"
+    said = r.get("said") or (f"no '{REFUSAL_PREFIX}' line; log: " + " | ".join(r.get("notable", [])[:2]))
+    return (f"exit {r['exit_code']} after {r['seconds']:.1f} s: {said[:300]}"
+            + (" (and a traceback)" if r.get("traceback") else ""))
+
+
+def _refused_well(r: dict) -> bool:
+    return (not r.get("started") and r.get("exit_code") not in (None, 0) and bool(r.get("said"))
+            and r["seconds"] <= 30)
+
+
+def _probe_text(p: dict) -> str:
+    return (f"{p['whole']} of {p['tables']} tables whole, {p['short']} short; "
+            + ", ".join(f"{k} {v}" for k, v in p["outcomes"].items())
+            + f"; {p['actions_lost']} of {p['actions_had']} accepted actions lost")
+
+
+def store_rows(s: dict, row) -> None:
+    if "failed" in s:
+        row("store", f"could not run: {s['failed']}", "", False)
+        return
+    p = s["prepared"]
+    row("store: prepared (then kill -9)",
+        f"{p['tables']} match tables (of {p['asked']} asked), {p['actions']} accepted actions in "
+        f"{p['seconds']:.0f} s"
+        + (f" (busy refusals asked again: {', '.join(f'{k} {v}' for k, v in p['refused'].items())})"
+           if p["refused"] else "") + "; "
+        + ", ".join(f"{k} {v / 1024:.0f} KB" for k, v in sorted(p["files"].items()) if k.endswith(("sqlite3", "-wal")))
+        + (f"; fill errors {p['fill_errors']}" if p["fill_errors"] else ""))
+    i = s["intact"]
+    if i.get("started"):
+        row("store: intact restart: accepted actions lost", _probe_text(i["probe"]), "0",
+            i["probe"]["actions_lost"] == 0 and i["probe"]["whole"] == i["probe"]["tables"])
+    else:
+        row("store: intact restart", _start_text(i), "starts, 0 lost", False)
+    for case, r in s["cases"].items():
+        head = f"store ({case}) {r['what']}"
+        if "skipped" in r:
+            row(f"{head}: server", f"skipped: {r['skipped']}")
+            continue
+        row(f"{head}: server", _start_text(r),
+            f"exits != 0 within 30 s, '{REFUSAL_PREFIX} ...'", _refused_well(r))
+        if r.get("started") and "probe" in r:
+            row("  ... the tables it started with", _probe_text(r["probe"]))
+        if r.get("how"):
+            row("  ... how", r["how"])
+        for key, label, target in (("fresh", "both files deleted, fresh start", "refused: no rewind"),
+                                   ("fresh_recover", "both files deleted, --recover-saved-matches",
+                                    "rebuilt (recovery asked for)")):
+            if key not in r:
+                continue
+            f = r[key]
+            if not f.get("started"):
+                row(f"store (f) {label}: server", _start_text(f), target, False)
+                continue
+            hs = f.get("hellos", [])
+            got = "; ".join(
+                (f"REWOUND: rebuilt at action {h['actions']} (the store had {h['actions_at_kill']})"
+                 if h["outcome"] == "state" else f"{h['outcome']}: {h.get('message', '')[:120]}")
+                for h in hs) or "no early snapshot was kept"
+            ok = None if not hs else (f["rewound"] == 0 if key == "fresh" else f["rewound"] == len(hs))
+            row(f"store (f) {label}: hello with an old early snapshot", got, target, ok)
+
+
+def slow_write_rows(s: dict, row) -> None:
+    if "failed" in s:
+        row("slow-write", f"could not run: {s['failed']}", "", False)
+        return
+    w = s["windows"]
+    q = w.get("slow-write quiet", {}).get("control")
+    if q is None:
+        row("slow-write", "no quiet window measured", "", False)
+        return
+    row(f"slow-write: control players ({s['control_players']}, think {s['control_think_seconds']:g} s): "
+        "quiet p50 / p95 / max", f"{fmt_ms(q['p50_ms'])} / {fmt_ms(q['p95_ms'])} / {fmt_ms(q['max_ms'])} "
+        f"({q['count']} actions)")
+    h = w.get("slow-write hold")
+    if h:
+        _control_rows(row, f"slow-write: one table's write held {s['hold_seconds']:g} s", h["control"], q["p95_ms"])
+        v = h["victim"]
+        row("slow-write: the victim's actions in that window: count, p50 / max; errors",
+            f"{v['count']}, {fmt_ms(v['p50_ms'])} / {fmt_ms(v['max_ms'])}; {sum(v['errors'].values())}",
+            f"max ~ the hold ({s['hold_seconds'] * 1000:.0f} ms)")
+    lock = s.get("lock", {})
+    q2 = w.get("external-lock quiet", {}).get("control")
+    e = w.get("external-lock")
+    if e and q2:
+        _control_rows(row, f"external-lock: another process holds BEGIN IMMEDIATE {s['lock_seconds']:g} s",
+                      e["control"], q2["p95_ms"], target=False,
+                      note="(a stall is expected: SQLite locks the whole file)")
+    else:
+        row("external-lock", f"the lock was not taken: {lock}", "", False)
+    for key, when in (("on_disk_after_hold", "1 s after the hold, before the external lock"),
+                      ("on_disk_after_lock", "1 s after the external lock"),
+                      ("on_disk_before_kill", "at the end, before the kill")):
+        d = s.get(key)
+        if d:
+            row(f"slow-write: the store file {when} (read beside the server)",
+                f"error: {d['error']}" if "error" in d else
+                f"{d['actions_shown_not_on_disk']} of {d['actions_shown']} actions the pages were shown are "
+                f"not on disk ({d['tables_behind']} of {d['tables']} tables)", "0 (on disk before it is sent)",
+                None if "error" in d else d["actions_shown_not_on_disk"] == 0)
+    if s.get("server_db_locks_before_lock") is not None or "wal_after_lock" in s:
+        n = s.get("server_db_locks_before_lock")
+        row(f"external-lock: the server's own POSIX locks on {TABLES_DB} before; its -wal after the other "
+            "process closed", f"{'n/a' if n is None else n}; {'still there' if s.get('wal_after_lock') else 'GONE'}",
+            ">= 1 (WAL mode's shared lock); still there", (n is None or n >= 1) and bool(s.get("wal_after_lock")))
+    a = s.get("after_restart", {})
+    if "failed" in a:
+        row("slow-write: after kill -9 and a restart", _start_text(a["failed"]), "0 actions lost", False)
+    elif a:
+        row("slow-write + external-lock: after kill -9 and a restart", _probe_text(a), "0 actions lost",
+            a["actions_lost"] == 0)
 
 
 def server_rows(res: dict, row, own: bool) -> None:
@@ -1575,6 +2810,27 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--control", type=int, default=10, help="control players during the attacks (default 10)")
     p.add_argument("--control-think", type=float, default=0.25, help="their think time (default 0.25 s)")
     p.add_argument("--no-uvloop", dest="uvloop", action="store_false", help="the client on asyncio's own loop")
+    p.add_argument("--flood-addresses", type=int, default=50,
+                   help="floods50: attacking addresses, 127.0.0.2 on (default 50)")
+    p.add_argument("--flood-per-address", type=int, default=150,
+                   help="floods50 (a): websockets without hello each address opens at once (default 150)")
+    p.add_argument("--flood-hold", type=float, default=None,
+                   help="floods50 (a): seconds they are held once open (default 12; quick 11: past the 10 s hello timer)")
+    p.add_argument("--flood-hello-sockets", type=int, default=None,
+                   help="floods50 (b): sockets per address sending bad hellos (default 50; quick 20)")
+    p.add_argument("--flood-tables", type=int, default=30,
+                   help="floods50 (c): POST /api/tables each address sends at once (default 30)")
+    p.add_argument("--flood-seconds", type=float, default=None,
+                   help="floods50 (b), (c): seconds of each window (default 10; quick 3)")
+    p.add_argument("--flood-control", type=int, default=20,
+                   help="floods50, slow-write: control players (default 20; think --control-think)")
+    p.add_argument("--store-tables", type=int, default=None,
+                   help="store: match tables played before the store is damaged (default 300; quick 60)")
+    p.add_argument("--write-hold", type=float, default=3.0,
+                   help="slow-write: seconds one table's store write is held (default 3)")
+    p.add_argument("--lock-hold", type=float, default=2.0,
+                   help="slow-write: seconds another process holds the tables file locked (default 2)")
+    p.add_argument("--flood-worker", default=None, help=argparse.SUPPRESS)
     p.add_argument("--phases", default=",".join(PHASES),
                    help=f"which phases to run, comma-separated (default all: {','.join(PHASES)})")
     p.add_argument("--server-log", default=None, metavar="FILE",
@@ -1596,6 +2852,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     args.posts = args.posts or (500 if q else 2000)
     args.hold = args.hold if args.hold is not None else (2.0 if q else 10.0)
     args.quiet = 1.5 if q else 4.0
+    args.flood_hold = args.flood_hold if args.flood_hold is not None else (11.0 if q else 12.0)
+    args.flood_hello_sockets = args.flood_hello_sockets or (20 if q else 50)
+    args.flood_seconds = args.flood_seconds or (3.0 if q else 10.0)
+    args.flood_quiet = 2.0 if q else 5.0
+    args.store_tables = args.store_tables or (60 if q else 300)
     if args.uvloop:
         try:
             import uvloop  # noqa: F401
@@ -1611,6 +2872,12 @@ def missed(rows) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     sys.path.insert(0, str(ROOT))
+    if args.flood_worker:
+        return flood_worker_main(args.flood_worker)
+    with contextlib.suppress(ImportError, ValueError, OSError):   # thousands of sockets
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     server = Server(args.url_base)
     try:
         server.start()
