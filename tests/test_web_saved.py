@@ -112,20 +112,28 @@ def test_old_snapshot_is_refused_once_the_server_forgot_the_table(tmp_path):
             assert hello(ws, info, state["snapshot"])["type"] == "welcome"
 
 
-def test_a_new_state_dir_knows_no_versions(tmp_path):
-    """The ledger is what refuses: another state directory (a fresh install) accepts the
-    record, so the refusal above is not an accident of sealing."""
+def test_a_new_state_dir_vouches_for_no_record_unless_the_operator_recovers(tmp_path):
+    """Issue 33: a record of a match whose store and ledger were lost (a fresh state folder)
+    used to rebuild the match from that record, which may be older than the lost state: a
+    rewind. It is refused (``unknown-history``), unless the server was started to recover
+    saved matches; the ledger, not sealing, is what refuses."""
     with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True,
                                state_dir=tmp_path / "a")) as c:
         info = c.post("/api/tables", json={"kind": "match", "players": 4, "seed": 8}).json()
         with c.websocket_connect("/ws") as ws:
             hello(ws, info)
-            state = until_state(ws)
-            early = state["snapshot"]
-            take_turn(ws, state)
+            state = take_turn(ws, until_state(ws))
+            saved = state["snapshot"]
+            assert state["table"]["actions"] > 0
     with TestClient(create_app(bot_delay=0, secret=SECRET, state_dir=tmp_path / "b")) as c:
         with c.websocket_connect("/ws") as ws:
-            assert hello(ws, info, early)["type"] == "welcome"
+            refused = hello(ws, info, saved)
+            assert refused["reason"] == "unknown-history"
+            assert "no history of this match" in refused["message"]
+    with TestClient(create_app(bot_delay=0, secret=SECRET, state_dir=tmp_path / "b",
+                               recover_records=True)) as c:
+        with c.websocket_connect("/ws") as ws:
+            assert hello(ws, info, saved)["type"] == "welcome"
 
 
 def test_ledger_keeps_the_newest_version_across_instances(tmp_path):
@@ -146,14 +154,15 @@ def test_ledger_keeps_the_newest_version_across_instances(tmp_path):
     b.close()
 
 
-def test_ledger_in_a_place_it_cannot_write_falls_back_to_memory(tmp_path, caplog):
+def test_ledger_in_a_place_it_cannot_write_is_refused_never_kept_in_memory(tmp_path):
+    """Issue 33: it used to fall back to memory (with one log line), so the versions it
+    vouched for were gone at the next restart."""
+    from president.web.ledger import StoreError
+
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
-    book = Ledger(blocker / "sub" / "ledger.sqlite3")
-    assert book.path == ":memory:" and "in memory" in caplog.text
-    book.issued("t", 3)
-    with pytest.raises(StaleRecord):
-        book.check("t", 2)
+    with pytest.raises(StoreError, match=r"cannot make the state folder .*XDG_STATE_HOME"):
+        Ledger(blocker / "sub" / "ledger.sqlite3")
 
 
 @pytest.mark.parametrize("fernet", [False, True], ids=["gcm-siv", "fernet"])
@@ -256,7 +265,7 @@ def test_a_sealed_record_round_trips_and_records_sealed_before_the_small_window_
     assert box.open(before) == record
     # The small window (4 KB: the zlib header's first byte is 0x48, not 0x78) is what
     # seal_text writes now.
-    assert box._open_bytes(sealed, None)[0] == 0x48
+    assert box._open_bytes(sealed, None)[0][0] == 0x48
 
 
 class _CrashOnActions:

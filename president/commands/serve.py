@@ -41,6 +41,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(repeatable; its code runs in this server, so only name code you "
                              "trust)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument("--recover-saved-matches", action="store_true",
+                        help="after losing the state folder's files (restored from an old "
+                             "backup, or started afresh), rebuild a match from the copy a page "
+                             "kept even when this server has no history of it; a page holding "
+                             "an older copy could then rewind its match (docs/web.md, "
+                             "\"Backups and recovery\")")
     parser.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                         help="pause between computer plays (default $PRESIDENT_BOT_DELAY or 0.8)")
 
@@ -182,8 +188,7 @@ def hold_state_dir(state_dir: str | os.PathLike[str]) -> tuple[int | None, str |
     restart. ``(None, None)``: nothing to lock (no :mod:`fcntl`, as on Windows).
 
     Raises:
-        OSError: if the folder cannot be made or opened (a read-only home: the server then
-            keeps its tables in memory only).
+        OSError: if the folder cannot be made or opened (the server then refuses to start).
     """
     from ..web.ledger import private_dir
     try:
@@ -216,7 +221,8 @@ def hold_state_dir(state_dir: str | os.PathLike[str]) -> tuple[int | None, str |
     return fd, None
 
 
-def guarded_http_protocol(seconds: float, per_address: int | None = None) -> type:
+def guarded_http_protocol(seconds: float, per_address: int | None = None,
+                          upgrade_ready: Any = None) -> type:
     """uvicorn's h11 protocol with :data:`REQUEST_SECONDS` (``seconds``) on each request: the
     timer starts when the connection opens and again after each answer, stops when a
     websocket upgrade leaves the protocol, and closes the connection when it runs out (a head
@@ -224,8 +230,11 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None) -> typ
     request (400) comes in the documented JSON shape with the security headers, not as
     uvicorn's bare text. At most ``per_address`` (default
     :data:`HTTP_CONNECTIONS_PER_ADDRESS`) connections of one client address are open at once
-    before their websocket upgrade; one more gets 429 ``busy`` at once and is closed. Imports
-    uvicorn (the web extra)."""
+    before their websocket upgrade; one more gets 429 ``busy`` at once and is closed. With
+    ``upgrade_ready`` (a function: ``False`` when the whole server takes no new websocket
+    now, the app's :data:`~president.web.limits.HANDSHAKES_PER_SECOND`), an upgrade past that
+    rate gets its 429 ``busy`` here, before the websocket protocol and the app do any work
+    for it (the app still counts the ones it accepts). Imports uvicorn (the web extra)."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -283,6 +292,10 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None) -> typ
         def handle_websocket_upgrade(self, event: h11.Request) -> None:
             self._stop_request_timer()     # the websocket protocol takes the connection over
             self._uncount()                # and counts it under its own limits
+            if upgrade_ready is not None and not upgrade_ready():
+                self._refuse(429, "busy", "the server is opening as many connections as it "
+                             "can just now; try again in a few seconds")
+                return
             if event.http_version != b"1.1":
                 # RFC 6455, 4.1: the opening handshake is HTTP/1.1. uvicorn writes the request
                 # line again as HTTP/1.1 for the websocket protocol, which would open it.
@@ -493,8 +506,11 @@ def _serve(args: argparse.Namespace) -> int:
     from ..web.ledger import default_state_dir
     try:
         lock, held = hold_state_dir(default_state_dir())
-    except OSError:
-        lock, held = None, None     # a folder it cannot write: the store is in memory anyway
+    except OSError as e:
+        print(f"president serve: cannot use the state folder {default_state_dir()} "
+              f"({e.strerror or e}), where the server keeps every table; give it a folder it "
+              "can write, e.g. XDG_STATE_HOME=/some/folder", file=sys.stderr)
+        return 1
     if held is not None:
         print(f"president serve: {held}", file=sys.stderr)
         return 1
@@ -511,6 +527,7 @@ def _serve_holding(args: argparse.Namespace) -> int:
 
     from ..web.app import WS_MAX_BYTES, create_app
     from ..web.guard import allowed_hosts_for
+    from ..web.ledger import StoreError
     wildcard = args.host in ("0.0.0.0", "::")
     lan = own_addresses() if wildcard else []
     try:
@@ -519,7 +536,13 @@ def _serve_holding(args: argparse.Namespace) -> int:
         hosts = allowed_hosts_for(args.host, [*lan, *(getattr(args, "allow_host", None) or ())])
         friend_url = f"http://{lan[0]}:{args.port}/" if lan else None
         app = create_app(bot_delay=args.bot_delay, allowed_hosts=hosts, friend_url=friend_url,
-                         extra_levels=getattr(args, "extra_levels", None) or ())
+                         extra_levels=getattr(args, "extra_levels", None) or (),
+                         recover_records=bool(getattr(args, "recover_saved_matches", False)))
+    except StoreError as e:
+        # never on memory instead: the tables and actions it accepted would be lost at the
+        # next restart
+        print(f"president serve: {e.message}", file=sys.stderr)
+        return 1
     except ValueError as e:
         print(f"president serve: {e}", file=sys.stderr)
         return 2
@@ -538,7 +561,8 @@ def _serve_holding(args: argparse.Namespace) -> int:
                             server_header=False, ws_per_message_deflate=False,
                             http=guarded_http_protocol(request_seconds, int(
                                 os.environ.get("PRESIDENT_WEB_CONNECTIONS_PER_ADDRESS")
-                                or HTTP_CONNECTIONS_PER_ADDRESS)),
+                                or HTTP_CONNECTIONS_PER_ADDRESS),
+                                upgrade_ready=app.state.upgrade_ready),
                             ws=guarded_ws_protocol(request_seconds, float(
                                 os.environ.get("PRESIDENT_WEB_STUCK_SECONDS") or STUCK_SECONDS)),
                             h11_max_incomplete_event_size=16 * 1024,

@@ -52,9 +52,10 @@ from ..lessons import LESSONS, MAX_MOVE_CHARS, LessonError
 from ..players import register_level
 from ..rules import OPTION_HELP, PRESETS, TWISTS, Rules, describe_items
 from . import guard
+from . import limits
 from . import protocol as P
 from .companion import add_routes as add_companion_routes
-from .ledger import LEDGER_FILE, Ledger, default_state_dir
+from .ledger import LEDGER_FILE, Ledger, StoreError, default_state_dir
 from .names import MAX_NAME_CHARS, BadName, check_names
 from .sealing import SECRET_FILE, Sealer, load_secret
 from .store import TABLES_FILE, TableStore
@@ -65,7 +66,7 @@ from .tables import (DEFAULT_GRACE_SECONDS, DEFAULT_HINT_LEVEL, DEFAULT_NAMES, D
 
 __all__ = ["create_app", "NewTable", "STATIC", "WS_MAX_BYTES", "MAX_BAD_HELLOS", "MAX_BEFORE_HELLO",
            "REFUSAL_DELAY_SECONDS",
-           "HELLO_SECONDS", "MAX_WAITING_PER_ADDRESS"]
+           "HELLO_SECONDS", "MAX_WAITING_PER_ADDRESS", "StoreError"]
 
 WS_MAX_BYTES = 1 << 20
 """Largest websocket message uvicorn takes (bytes; ``president serve``); a bigger one closes
@@ -73,9 +74,10 @@ the socket with code 1009 ("message too big") before the app sees it. Messages u
 size but over :data:`~president.web.protocol.MAX_MESSAGE_CHARS` get a ``bad-message`` reply."""
 GZIP_MINIMUM_BYTES = 500
 """HTTP bodies at least this long are gzip-compressed for a client that accepts gzip."""
-HELLO_SECONDS = 10.0
-"""A socket that has not joined a table within this many seconds of opening is closed (code
-1008), whatever it sent meanwhile."""
+HELLO_SECONDS = limits.HELLO_SECONDS
+"""A socket that has not joined a table within this many seconds of opening (plus a random
+share of :data:`~president.web.limits.HELLO_SPREAD_SECONDS`) is closed (code 1008), whatever
+it sent meanwhile."""
 REFUSAL_DELAY_SECONDS = 1.0
 """Seconds before an address past its table-making rate gets its 429 (``guard.EarlyRefusal``):
 one refused request a second per connection, however fast the client asks again."""
@@ -87,6 +89,11 @@ after which the server closes the socket."""
 MAX_BEFORE_HELLO = 5
 """Messages other than ``hello`` (or not valid at all) a socket may send before it joins a table;
 at this many the server answers a last ``bad-message`` error and closes it (code 1008)."""
+
+STORE_ERROR_MESSAGE = ("the server cannot read its saved tables just now (a problem with its "
+                       "disk, which its operator has been told of); your seat is kept on this "
+                       "device: try again later")
+"""The ``store-error`` answer to a ``hello`` the store could not serve (docs/web.md)."""
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("president.web")
@@ -185,7 +192,12 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                workers: int | None = None, per_address: int | None = None,
                max_sockets_per_address: int = 2000,
                friend_url: str | None = None, extra_levels: Sequence[str] = (),
-               refusal_delay: float = REFUSAL_DELAY_SECONDS) -> FastAPI:
+               refusal_delay: float = REFUSAL_DELAY_SECONDS,
+               recover_records: bool = False,
+               max_waiting_total: int = limits.MAX_WAITING_TOTAL,
+               handshakes_per_second: float = limits.HANDSHAKES_PER_SECOND,
+               hellos_per_second: float = limits.HELLOS_PER_SECOND,
+               tables_per_minute: float = limits.TABLES_PER_MINUTE) -> FastAPI:
     """The browser game as an ASGI app.
 
     Args:
@@ -222,8 +234,17 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         refusal_delay: seconds before a request refused for the table-making rate gets its
             429 (:data:`REFUSAL_DELAY_SECONDS`; 0 answers at once), so a flood of them
             costs the server one answer a second per connection.
+        recover_records: rebuild a match from a page's saved copy even when the server has
+            no history of it (after its store and ledger were lost;
+            :class:`~president.web.tables.Tables` ``recover_records``; ``president serve
+            --recover-saved-matches``; docs/web.md, "Backups and recovery").
+        max_waiting_total, handshakes_per_second, hellos_per_second, tables_per_minute: the
+            limits of the whole server (:mod:`president.web.limits`; a rate of 0: none).
 
     Raises:
+        StoreError: the state folder's store or ledger cannot be kept (read-only, damaged,
+            truncated, of a newer version): the message names the file, the problem and
+            what to do. The server never runs on memory in their place.
         ValueError: for a bad ``$PRESIDENT_BOT_DELAY``, a negative ``refusal_delay``, or an
             ``extra_levels`` entry that does not load (saying why, see
             :func:`president.players.load_class`).
@@ -243,10 +264,18 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     if per_address is None:
         per_address = int(os.environ.get("PRESIDENT_WEB_TABLES_PER_MINUTE") or 30)
     ledger = Ledger(state / LEDGER_FILE)
-    store = TableStore(state / TABLES_FILE)
+    try:
+        store = TableStore(state / TABLES_FILE)
+    except StoreError:
+        ledger.close()
+        raise
     tables = Tables(sealer=Sealer(secret), bot_delay=bot_delay, allow_seed=allow_seed,
                     max_tables=max_tables, ledger=ledger, store=store,
-                    thinker=Thinker(workers), per_address=per_address)
+                    thinker=Thinker(workers), per_address=per_address,
+                    recover_records=recover_records,
+                    tables_per_minute=tables_per_minute)
+    handshakes = limits.Rate(handshakes_per_second, limits.HANDSHAKE_BURST)
+    hellos = limits.Rate(hellos_per_second, limits.HELLO_BURST)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -264,6 +293,9 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     """Set by ``president serve`` when it is told to stop (a signal): only then is a socket
     closed with code 1012 ("service restart") the server going away."""
     app.state.allowed_hosts = hosts
+    app.state.upgrade_ready = handshakes.ready
+    """Whether the server takes a new websocket now (its rate for the whole server): ``president
+    serve``'s HTTP protocol refuses an upgrade past it before any work is done for it."""
 
     # Compression sits inside the headers middleware below (added first, so innermost): it sees
     # each answer whole, as the routes send it, so it can leave bodies under
@@ -455,6 +487,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
 
     sockets_open: dict[str, int] = {}        # open sockets by client address
     sockets_waiting: dict[str, int] = {}     # of those, not yet joined to a table
+    waiting_total = [0]                      # sockets not yet joined, whole server
 
     @app.websocket("/ws")
     async def socket(ws: WebSocket) -> None:
@@ -469,19 +502,25 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                 await ws.close(code=1008)
             return
         address = guard.client_key(ws.client.host) or "?" if ws.client else "?"
+        why = None
         if (sockets_open.get(address, 0) >= max_sockets_per_address
                 or sockets_waiting.get(address, 0) >= MAX_WAITING_PER_ADDRESS):
+            why = (f"too many open sockets from your address (at most {max_sockets_per_address}, "
+                   f"of which {MAX_WAITING_PER_ADDRESS} not yet joined to a table); close some "
+                   "and try again")
+        elif waiting_total[0] >= max_waiting_total or not handshakes.take():
+            why = ("the server is opening as many connections as it can just now; try again "
+                   "in a few seconds")
+        if why is not None:
             try:
-                await ws.send_denial_response(guard.refusal(
-                    429, "busy", f"too many open sockets from your address (at most "
-                    f"{max_sockets_per_address}, of which {MAX_WAITING_PER_ADDRESS} not yet "
-                    "joined to a table); close some and try again"))
+                await ws.send_denial_response(guard.refusal(429, "busy", why))
             except RuntimeError:
                 await ws.close(code=1013)
             return
         await ws.accept()
         sockets_open[address] = sockets_open.get(address, 0) + 1
         sockets_waiting[address] = sockets_waiting.get(address, 0) + 1
+        waiting_total[0] += 1
         waiting = True
         conn = _Socket(ws)
         table = None
@@ -505,7 +544,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         closed_code = None
         # one window from the socket's opening: each message before the join used to start
         # it again, so a socket sending a message every 9 s stayed unjoined for minutes
-        hello_by = time.monotonic() + HELLO_SECONDS
+        # (spread: sockets opened together do not all time out together)
+        hello_by = limits.hello_deadline(time.monotonic(), HELLO_SECONDS)
         try:
             while True:
                 if table is None:
@@ -541,12 +581,30 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                                 "bad-message", 'join a table first: {"type": "hello", "table": ..., "token": ...}')):
                             break
                         continue
-                    found = await tables.get_async(msg.table, msg.token)
+                    if not hellos.take():
+                        await conn.send(P.error_message(
+                            "busy", "the server is busy just now; this page tries again in a "
+                            "moment"))
+                        await ws.close(code=1013, reason="busy: try again later")
+                        break
+                    try:
+                        found = await tables.get_async(msg.table, msg.token)
+                    except Exception as e:   # the store could not be read (a damaged file)
+                        log.error("a hello for table %s failed on the store: %r", msg.table, e)
+                        await conn.send(P.error_message("store-error", STORE_ERROR_MESSAGE))
+                        await ws.close(code=1011, reason="store error")
+                        break
                     if found is None and msg.snapshot:
                         try:
                             found = tables.restore(msg.snapshot, msg.table,
                                                    rebuild_stored=False)
-                        except TableError as e:
+                        except Exception as e:
+                            if not isinstance(e, TableError):
+                                log.error("a saved match for table %s failed on the store: %r",
+                                          msg.table, e)
+                                await conn.send(P.error_message("store-error", STORE_ERROR_MESSAGE))
+                                await ws.close(code=1011, reason="store error")
+                                break
                             bad_hellos += 1
                             await conn.send(P.error_message(e.reason, e.message))
                             if bad_hellos >= MAX_BAD_HELLOS:
@@ -575,6 +633,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                         break
                     waiting = False
                     sockets_waiting[address] -= 1
+                    waiting_total[0] -= 1
                     continue
                 try:
                     await table.handle(player, conn, msg)
@@ -598,6 +657,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                 del sockets_open[address]
             if waiting:
                 sockets_waiting[address] -= 1
+                waiting_total[0] -= 1
             if not sockets_waiting.get(address, 1):
                 del sockets_waiting[address]
             if table is not None:

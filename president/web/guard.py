@@ -20,6 +20,7 @@ import asyncio
 import ipaddress
 import json
 import os
+import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Mapping
 from urllib.parse import urlsplit
@@ -117,10 +118,12 @@ class EarlyRefusal:
     the request through). The server uses it to turn away an address past its
     table-making rate cheaply, however fast it asks.
 
-    A refusal is sent after ``delay`` seconds (a sleep: no CPU is spent waiting), so a
-    client that asks again as soon as it is answered can make at most one request a
-    ``delay`` per connection: a flood over a few keep-alive connections no longer keeps the
-    event loop busy answering it, and the other tables' players are not slowed.
+    A refusal is sent after ``delay`` seconds or up to half as long again (a sleep: no CPU
+    is spent waiting; random, so that a burst of refused requests is answered over half a
+    second, not all in one moment), so a client that asks again as soon as it is answered
+    can make at most one request a ``delay`` per connection: a flood
+    over a few keep-alive connections no longer keeps the event loop busy answering it, and
+    the other tables' players are not slowed.
     """
 
     def __init__(self, app: ASGIApp, refuse: Callable[[Scope], Response | None], *,
@@ -136,7 +139,7 @@ class EarlyRefusal:
             answer = self.refuse(scope)
             if answer is not None:
                 if self.delay:
-                    await asyncio.sleep(self.delay)
+                    await asyncio.sleep(self.delay * random.uniform(1.0, 1.5))
                 await answer(scope, receive, send)
                 return
         await self.app(scope, receive, send)

@@ -21,7 +21,10 @@ president.web.ledger.StaleRecord: this saved match is older than its latest stat
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import logging
+import math
 import os
 import sqlite3
 import stat
@@ -31,7 +34,7 @@ from pathlib import Path
 from typing import Sequence
 
 __all__ = ["Ledger", "StaleRecord", "default_state_dir", "private_dir", "private_file",
-           "tighten", "open_private_sqlite", "LEDGER_FILE", "KEEP_SECONDS"]
+           "tighten", "open_private_sqlite", "StoreError", "STORE_SCHEMA", "BUSY_SECONDS", "LEDGER_FILE", "KEEP_SECONDS"]
 
 LEDGER_FILE = "web-saved-matches.sqlite3"
 KEEP_SECONDS = 400 * 24 * 3600
@@ -100,31 +103,143 @@ def private_file(path: str | os.PathLike[str]) -> Path:
     return path
 
 
+class StoreError(RuntimeError):
+    """The server's state on disk cannot be kept: a folder or file it cannot write, a
+    damaged or truncated SQLite file, or one made by a newer version. The server refuses to
+    start rather than keep tables in memory that a restart would lose.
+
+    Attributes:
+        message: what is wrong, with which file, and what to do (one paragraph of text).
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+STORE_SCHEMA = 1
+"""The version of the state files' layout (SQLite's ``user_version``): a file of a later
+version (a newer ``president``) is refused, an older one is brought up to date when opened."""
+
+BUSY_SECONDS = 30.0
+"""How long a write waits for a lock another program holds on a state file (a backup tool,
+the ``sqlite3`` shell) before it fails: the action waits, answered once kept, and is not lost."""
+
+RECOVERY = ("restore it from a backup (docs/web.md, \"Backups and recovery\"), or move it aside "
+            "to start with no saved {what}")
+
+
+def _damaged(path: str, what: str, why: str) -> StoreError:
+    return StoreError(f"{path} cannot be used ({why}): it holds the server's {what}, and "
+                      f"starting on it could lose or rewind them. Stop here and "
+                      + RECOVERY.format(what=what))
+
+
+def _connect(where: str) -> sqlite3.Connection:
+    db = sqlite3.connect(where, check_same_thread=False, isolation_level=None,
+                         timeout=BUSY_SECONDS)
+    if where != ":memory:":
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+    return db
+
+
+def _create(path: str) -> None:
+    """Make a new, empty SQLite file at ``path`` (mode 0600) in one step: it is set up under
+    another name and renamed into place, so a file at ``path`` is always one that was set up
+    (an empty file there is a damaged one, never a store cut short at its creation)."""
+    partial = f"{path}.new-{os.getpid()}"
+    private_file(partial)
+    try:
+        db = _connect(partial)
+        db.execute(f"PRAGMA user_version = {STORE_SCHEMA}")
+        db.close()
+        os.replace(partial, path)
+    finally:
+        for leftover in (partial, partial + "-wal", partial + "-shm"):
+            with contextlib.suppress(OSError):
+                os.unlink(leftover)
+
+
 def open_private_sqlite(path: str, what: str) -> tuple[str, sqlite3.Connection]:
     """Open the SQLite file ``path`` for this user only (its folder 0700, the file and its
     ``-wal``/``-shm`` companions 0600, looser modes tightened), with a write-ahead log and
     ``synchronous=NORMAL`` (a commit survives the death of the process without a flush of the
-    file). If it cannot be opened (a read-only home), log a warning naming ``what`` it keeps
-    and open an in-memory database instead. Returns ``(the path used, the connection)``:
-    ``":memory:"`` after a fallback. The connection has autocommit and may be shared between
-    threads behind the caller's lock."""
-    def connect(where: str) -> sqlite3.Connection:
-        db = sqlite3.connect(where, check_same_thread=False, isolation_level=None)
-        if where != ":memory:":
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")
-        return db
+    file), after checking that it can be kept: the folder and file can be written (a real
+    write, committed), the file is whole (SQLite's ``quick_check``; a file cut to 0 bytes is
+    damaged, since a new one is made whole in one step) and its layout is not newer than
+    :data:`STORE_SCHEMA`. ``":memory:"`` opens an in-memory database (tests).
+
+    Returns ``(path, connection)``: the connection has autocommit, waits up to
+    :data:`BUSY_SECONDS` for another program's lock, and may be shared between threads
+    behind the caller's lock.
+
+    Raises:
+        StoreError: naming the file, what it keeps (``what``), what is wrong and what to do.
+    """
+    if path == ":memory:":
+        return path, _connect(path)
+    folder = Path(path).parent
     try:
-        if path != ":memory:":
-            private_dir(Path(path).parent)
-            private_file(path)
-            for extra in ("-wal", "-shm"):
-                if os.path.exists(path + extra):
-                    tighten(Path(path + extra), 0o600)
-        return path, connect(path)
-    except (OSError, sqlite3.Error) as e:
-        log.warning("cannot keep %s in %s (%s); keeping them in memory", what, path, e)
-        return ":memory:", connect(":memory:")
+        private_dir(folder)
+    except OSError as e:
+        raise StoreError(f"cannot make the state folder {folder} ({e.strerror or e}), where the "
+                         f"server keeps its {what}; give it a folder it can write, e.g. "
+                         "XDG_STATE_HOME=/some/folder") from None
+    try:
+        # Never open and close the file itself here: closing any descriptor of a file drops
+        # every POSIX lock this process holds on it, the SQLite locks of a connection already
+        # open included (a second connection to a store opened here would otherwise let
+        # another program fold the write-ahead log and delete it under the first, whose
+        # later commits would then be lost). Its mode is tightened by name.
+        if not os.path.lexists(path):
+            _create(path)
+        elif os.path.isfile(path) and os.path.getsize(path) == 0:
+            raise _damaged(path, what, "the file is empty: it was cut short")
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        tighten(Path(path), 0o600)
+        for extra in ("-wal", "-shm"):
+            if os.path.exists(path + extra):
+                tighten(Path(path + extra), 0o600)
+    except OSError as e:
+        raise StoreError(f"cannot write {path} ({e.strerror or e}), where the server keeps its "
+                         f"{what}: a server that cannot keep them would lose them at its next "
+                         "restart. Make the folder and the file writable by this user, or give "
+                         "the server another folder (XDG_STATE_HOME=/some/folder)") from None
+    db: sqlite3.Connection | None = None
+    try:
+        db = _connect(path)
+        found = db.execute("PRAGMA quick_check").fetchall()
+        if found != [("ok",)]:
+            raise _damaged(path, what, "SQLite's check finds it damaged: "
+                           + "; ".join(str(r[0]) for r in found[:3]))
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version > STORE_SCHEMA:
+            raise StoreError(f"{path} was written by a newer version of president (layout "
+                             f"{version}; this one reads up to {STORE_SCHEMA}); run that "
+                             "version, or give this one another state folder")
+        db.execute("BEGIN IMMEDIATE")        # a real write: a read-only file fails here
+        db.execute(f"PRAGMA user_version = {STORE_SCHEMA}")
+        db.execute("COMMIT")
+        return path, db
+    except sqlite3.Error as e:
+        if db is not None:
+            db.close()
+        text = str(e)
+        if "readonly" in text or "read-only" in text or "unable to open" in text:
+            raise StoreError(f"cannot write {path} ({text}), where the server keeps its {what}: "
+                             "a server that cannot keep them would lose them at its next "
+                             "restart. Make the folder and the file writable by this user, or "
+                             "give the server another folder (XDG_STATE_HOME=/some/folder)") from None
+        if "locked" in text or "busy" in text:
+            raise StoreError(f"{path} is locked by another program ({text}); stop it (another "
+                             "server, a backup, the sqlite3 shell) and start again") from None
+        raise _damaged(path, what, f"SQLite says: {text}") from None
+    except StoreError:
+        if db is not None:
+            db.close()
+        raise
 
 
 class Ledger:
@@ -134,9 +249,10 @@ class Ledger:
         path: the SQLite file (``":memory:"`` for a ledger that lasts as long as the process).
             Its directory is created (mode 0700) if missing, and the file (and SQLite's
             ``-wal`` and ``-shm`` files beside it, which take its mode) with mode 0600;
-            looser modes of existing ones are tightened. If the file cannot be opened
-            (read-only home), the ledger falls back to memory and logs a warning: old records
-            are then refused only until the process ends.
+            looser modes of existing ones are tightened.
+
+    Raises:
+        StoreError: the file cannot be kept (:func:`open_private_sqlite`).
 
     Thread-safe (one connection behind a lock); every write is committed at once (WAL journal,
     so a commit costs no disk flush of the whole file).
@@ -147,7 +263,14 @@ class Ledger:
         self.path, db = open_private_sqlite(str(path), "saved-match versions")
         db.execute("CREATE TABLE IF NOT EXISTS issued (table_id TEXT PRIMARY KEY, "
                    "version INTEGER NOT NULL, at REAL NOT NULL)")
+        db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value REAL NOT NULL)")
+        # (a ledger from before this row existed counts from now: what it knew before is
+        # still known by table, but a record it has no entry for is not vouched for)
+        db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES ('created', ?)", (time.time(),))
         db.execute("DELETE FROM issued WHERE at < ?", (time.time() - KEEP_SECONDS,))
+        self.created = float(db.execute("SELECT value FROM meta WHERE key = 'created'").fetchone()[0])
+        """When this ledger began (seconds since the epoch): a record sealed before then, of a
+        table it has no entry for, has a history this server cannot vouch for."""
         self._db = db
 
     def issued(self, table_id: str, version: int) -> None:
@@ -176,6 +299,17 @@ class Ledger:
             row = self._db.execute("SELECT version FROM issued WHERE table_id = ?",
                                    (table_id,)).fetchone()
         return None if row is None else int(row[0])
+
+    def vouches(self, table_id: str, version: int, sealed_at: float) -> bool:
+        """Whether a record of ``table_id`` with ``version`` actions, sealed at ``sealed_at``
+        (seconds since the epoch), has a history this ledger knows: it has an entry for the
+        table (then :meth:`check` says whether the record is the newest), or the record has
+        no action and was sealed since this ledger began. A record it does not vouch for may
+        be older than a state the server has lost (a damaged or lost store and ledger):
+        rebuilding from it could rewind a match."""
+        if self.latest(table_id) is not None:
+            return True
+        return version == 0 and sealed_at >= math.floor(self.created)   # (whole seconds)
 
     def check(self, table_id: str, version: int) -> None:
         """Accept a record of ``table_id`` with ``version`` actions, or refuse an old one.

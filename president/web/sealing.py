@@ -163,8 +163,9 @@ class Sealer:
         sealed = self._siv.encrypt(nonce, data, _SEAL_AAD + stamp)
         return SEAL_PREFIX + base64.urlsafe_b64encode(stamp + nonce + sealed).decode()
 
-    def _open_bytes(self, text: str, max_age: int | None) -> bytes:
-        """The compressed record sealed in ``text`` (either format).
+    def _open_bytes(self, text: str, max_age: int | None) -> tuple[bytes, int]:
+        """The compressed record sealed in ``text`` (either format) and its sealing time
+        (seconds since the epoch).
 
         Raises:
             InvalidToken: not sealed by this server, or changed.
@@ -201,7 +202,7 @@ class Sealer:
         if max_age is not None and now - at > max_age:
             raise SealError(f"the saved record is more than {max_age // 86400} days old; "
                             "start a new match")
-        return self._fernet.decrypt(token) if fernet else data
+        return (self._fernet.decrypt(token) if fernet else data), at
 
     def open(self, text: str, *, max_age: int | None = None) -> Any:
         """The record sealed in ``text``.
@@ -215,15 +216,25 @@ class Sealer:
             SealError: if the text is not a record sealed with this server's secret, was
                 changed in any way, or is older than ``max_age``.
         """
+        return self.open_dated(text, max_age=max_age)[0]
+
+    def open_dated(self, text: str, *, max_age: int | None = None) -> tuple[Any, int]:
+        """:meth:`open`, and when the record was sealed (seconds since the epoch, as the
+        sealed text says: only this server could have written it).
+
+        Raises:
+            SealError: as :meth:`open`.
+        """
         bad = SealError("the saved record is damaged or was not made by this server")
         if not isinstance(text, str) or len(text) > MAX_SEALED_CHARS:
             raise bad
         try:
             unpack = zlib.decompressobj()
-            plain = unpack.decompress(self._open_bytes(text, max_age), MAX_RECORD_BYTES)
+            data, at = self._open_bytes(text, max_age)
+            plain = unpack.decompress(data, MAX_RECORD_BYTES)
             if unpack.unconsumed_tail or not unpack.eof:
                 raise SealError("the saved record is damaged or was not made by this server")
-            return json.loads(plain)
+            return json.loads(plain), at
         except SealError:
             raise
         except (InvalidToken, UnicodeError, zlib.error, ValueError):

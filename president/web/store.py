@@ -34,9 +34,9 @@ import threading
 import time
 from typing import Any, Callable, Iterator, Sequence
 
-from .ledger import open_private_sqlite
+from .ledger import StoreError, open_private_sqlite
 
-__all__ = ["TableStore", "TABLES_FILE"]
+__all__ = ["TableStore", "TABLES_FILE", "StoreError"]
 
 TABLES_FILE = "web-tables.sqlite3"
 
@@ -51,8 +51,13 @@ class TableStore:
 
     Args:
         path: the SQLite file, or ``":memory:"`` (nothing survives the process). Its folder
-            is made with mode 0700. If the file cannot be opened (a read-only home), the store
-            falls back to memory and logs a warning: tables then last as long as the process.
+            is made with mode 0700.
+
+    Raises:
+        StoreError: the file cannot be kept: a folder or file that cannot be written, a
+            damaged or truncated file, one of a newer version
+            (:func:`~president.web.ledger.open_private_sqlite`). The server refuses to start
+            then; it never keeps tables in memory that a restart would lose.
 
     Thread-safe. Each method is one committed transaction. Writes go through one connection
     behind a lock; reads (:meth:`load`, :meth:`setup`, ``in``, ``len``) through a second one
@@ -72,11 +77,12 @@ class TableStore:
         self._db = db
         self._read_lock, self._reader = self._lock, db
         if self.path != ":memory:":
-            where, reader = open_private_sqlite(self.path, "tables")
-            if where == self.path:      # (else reads share the writer's connection)
-                self._read_lock, self._reader = threading.Lock(), reader
-            else:
-                reader.close()
+            try:
+                _, reader = open_private_sqlite(self.path, "tables")
+            except StoreError:
+                db.close()
+                raise
+            self._read_lock, self._reader = threading.Lock(), reader
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:

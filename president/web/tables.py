@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-import queue
 import secrets
 import threading
 import time
@@ -22,6 +21,7 @@ from ..rules import PRESETS, Rules
 from . import protocol as P
 from .hints import HINT_REFUSAL_SECONDS, Hints
 from .ledger import KEEP_SECONDS, Ledger, StaleRecord
+from .limits import TABLE_BURST, TABLES_PER_MINUTE, Rate
 from .levels import DEFAULT_HINT_LEVEL, DEFAULT_STANDIN, FAST_LEVELS, HUMAN, known_levels
 from .names import BadName, check_names
 from .runner import ComputerPlayers
@@ -323,39 +323,67 @@ class Table(ComputerPlayers, Hints):
             self._runner.cancel()
 
 
-class GroupCommit:
-    """Accepted actions of every table kept on disk with one write per moment, not per table.
+WRITERS = 4
+"""Writer threads of a :class:`GroupCommit`: while one waits on a slow write, the others keep
+the other tables' actions."""
 
-    ``await keep(table, start, entries)`` returns once the entries are committed. One writer
-    thread takes every call waiting when it comes round (those made while it was writing,
-    or in the same turn of the event loop) and writes them in one transaction: one hand-off
-    and one commit for a burst of tables, where a worker-thread hop each cost about 0.1 ms
-    of the event loop per action under load. Works from any number of event loops.
+
+class _Item:
+    """One write asked of a :class:`GroupCommit`: a table's actions, or a job."""
+
+    __slots__ = ("key", "job", "table", "start", "entries", "loop", "done")
+
+    def __init__(self, key: str | None, job: Callable[[], Any] | None, table: Any, start: int,
+                 entries: list[Any], loop: asyncio.AbstractEventLoop | None,
+                 done: asyncio.Future[Any] | None) -> None:
+        self.key, self.job, self.table, self.start, self.entries = key, job, table, start, entries
+        self.loop, self.done = loop, done
+
+
+class GroupCommit:
+    """Accepted actions kept on disk with one write per moment for the tables ready then, and
+    one slow write holding up only its own table.
+
+    ``await keep(table, start, entries)`` returns once the entries are committed. Each table's
+    writes are done one at a time in the order asked; different tables' are independent.
+    :data:`WRITERS` threads share the work: a free one takes every write then waiting whose
+    table has no write under way and writes them in one transaction (a group commit: one
+    hand-off and one commit for a burst of tables). So a write that is slow (a lock on its
+    table's row, a slow disk) holds only the tables of its own transaction, for that write:
+    the other threads go on with the rest, and the table's next writes wait for it.
 
     The table store's other writes (a new table, a join, a table forgotten) go through the
-    same thread (:meth:`run`, :meth:`later`), in the order they are asked for among the
-    actions: the event loop does not wait on the disk for them, nor for the lock of a write
-    under way.
+    same threads (:meth:`run`, :meth:`later`), in order among that table's actions when given
+    its ``key`` (the table id); a job without a key is a barrier: it runs alone, after every
+    write asked before it and before every write asked after it.
 
     Args:
-        write: ``write(batches)`` with ``batches`` a list of ``(table, start, entries)``;
-            runs in this object's one writer thread, so writes are in order.
+        write: ``write(batches)`` with ``batches`` a list of ``(table, start, entries)``,
+            at most one write under way per table; runs in a writer thread.
+        writers: the number of writer threads.
     """
 
-    def __init__(self, write: Callable[[list[tuple[TableState, int, list[Any]]]], None]) -> None:
+    def __init__(self, write: Callable[[list[tuple[TableState, int, list[Any]]]], None], *,
+                 writers: int = WRITERS) -> None:
         self._write = write
-        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="president-store", daemon=True)
-        self._started = False
-        self._start_lock = threading.Lock()
+        self._writers = max(1, writers)
+        self._cond = threading.Condition()
+        self._items: list[_Item] = []
+        self._busy: set[str] = set()        # tables with a write under way
+        self._under_way = 0                 # writes under way (a barrier waits for none)
+        self._barrier = False               # a barrier job is running
+        self._closing = False
+        self._threads: list[threading.Thread] = []
 
-    def _put(self, item: tuple[Any, ...]) -> None:
-        if not self._started:                   # started by the first write
-            with self._start_lock:
-                if not self._started:
-                    self._thread.start()
-                    self._started = True
-        self._queue.put(item)
+    def _put(self, item: _Item) -> None:
+        with self._cond:
+            if not self._threads:           # started by the first write
+                self._threads = [threading.Thread(target=self._run, name="president-store",
+                                                  daemon=True) for _ in range(self._writers)]
+                for thread in self._threads:
+                    thread.start()
+            self._items.append(item)
+            self._cond.notify()
 
     async def keep(self, table: TableState, start: int, entries: list[Any]) -> None:
         """Return once ``entries`` (log entries ``start``, ``start + 1``, ...) are on disk.
@@ -365,93 +393,119 @@ class GroupCommit:
         """
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
-        self._put((table, start, entries, loop, done))
+        self._put(_Item(table.id, None, table, start, entries, loop, done))
         await done
 
-    async def run(self, job: Callable[[], Any]) -> Any:
-        """``job()`` run in the writer thread after every write asked for before it; returns
-        its result once it is done.
+    async def run(self, job: Callable[[], Any], key: str | None = None) -> Any:
+        """``job()`` run in a writer thread after the writes asked before it for table
+        ``key`` (``None``: every write asked before it); returns its result once done.
 
         Raises:
             Exception: whatever ``job`` raised.
         """
         loop = asyncio.get_running_loop()
         done: asyncio.Future[Any] = loop.create_future()
-        self._put((_JOB, job, None, loop, done))
+        self._put(_Item(key, job, None, 0, [], loop, done))
         return await done
 
     def flush(self, timeout: float = 30.0) -> None:
         """Block until every write asked for so far is done (at most ``timeout`` seconds).
         For rare paths that must see the store as the queued writes leave it."""
-        if not self._started:
+        if not self._threads:
             return
         done = threading.Event()
-        self._put((_JOB, done.set, None, None, None))
+        self._put(_Item(None, done.set, None, 0, [], None, None))
         done.wait(timeout)
 
-    def later(self, job: Callable[[], Any]) -> None:
-        """``job()`` run in the writer thread after every write asked for before it, without
-        waiting for it (an error is logged)."""
-        self._put((_JOB, job, None, None, None))
+    def later(self, job: Callable[[], Any], key: str | None = None) -> None:
+        """``job()`` run in a writer thread (in order as :meth:`run`), without waiting for
+        it (an error is logged)."""
+        self._put(_Item(key, job, None, 0, [], None, None))
+
+    def _take(self) -> list[_Item]:
+        """The next writes to do (the caller holds the condition): a job alone, or every
+        table's actions that may go now; ``[]`` if none may."""
+        if self._barrier:
+            return []
+        taken: list[_Item] = []
+        blocked = set(self._busy)
+        for i, item in enumerate(self._items):
+            if item.key is None:            # a barrier: nothing after it goes before it
+                if i == 0 and not self._under_way:
+                    taken, self._barrier = [item], True
+                break
+            if item.key in blocked:
+                continue
+            if item.job is not None:
+                if not taken:
+                    taken = [item]
+                    break
+                blocked.add(item.key)       # that table's later actions wait for the job
+                continue
+            taken.append(item)
+        if taken:
+            chosen = {id(t) for t in taken}
+            self._items = [t for t in self._items if id(t) not in chosen]
+            self._busy.update(t.key for t in taken if t.key is not None)
+            self._under_way += 1
+        return taken
 
     def _run(self) -> None:
         while True:
-            first = self._queue.get()
-            if first is None:
-                return
-            items = [first]
-            while True:                 # everything else already waiting joins this write
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    self._queue.put(None)
-                    break
-                items.append(more)
-            i = 0
-            while i < len(items):
-                if items[i][0] is _JOB:
-                    self._run_job(items[i])
-                    i += 1
-                    continue
-                j = i                   # the actions up to the next job: one transaction
-                while j < len(items) and items[j][0] is not _JOB:
-                    j += 1
-                batch = items[i:j]
-                i = j
-                try:
-                    self._write([b[:3] for b in batch])
-                    error: BaseException | None = None
-                except Exception as e:      # reaches every caller of this write
-                    error = e
-                by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
-                for *_, loop, done in batch:
-                    by_loop.setdefault(loop, []).append(done)
-                for loop, futures in by_loop.items():
-                    _call_soon(loop, _settle, futures, error)
+            with self._cond:
+                while True:
+                    taken = self._take()
+                    if taken:
+                        break
+                    if self._closing and not self._items and not self._under_way:
+                        self._cond.notify_all()
+                        return
+                    self._cond.wait()
+            try:
+                if taken[0].job is not None:
+                    self._run_job(taken[0])
+                else:
+                    self._write_batch(taken)
+            finally:
+                with self._cond:
+                    self._under_way -= 1
+                    if taken[0].key is None:
+                        self._barrier = False
+                    self._busy.difference_update(t.key for t in taken)
+                    self._cond.notify_all()
+
+    def _write_batch(self, batch: list[_Item]) -> None:
+        try:
+            self._write([(b.table, b.start, b.entries) for b in batch])
+            error: BaseException | None = None
+        except Exception as e:      # reaches every caller of this write
+            error = e
+        by_loop: dict[asyncio.AbstractEventLoop, list[asyncio.Future[None]]] = {}
+        for b in batch:
+            if b.loop is not None and b.done is not None:
+                by_loop.setdefault(b.loop, []).append(b.done)
+        for loop, futures in by_loop.items():
+            _call_soon(loop, _settle, futures, error)
 
     @staticmethod
-    def _run_job(item: tuple[Any, ...]) -> None:
-        _, job, _, loop, done = item
+    def _run_job(item: _Item) -> None:
+        assert item.job is not None
         try:
-            result, error = job(), None
+            result, error = item.job(), None
         except Exception as e:
             result, error = None, e
-            if done is None:
+            if item.done is None:
                 log.error("a write of the table store failed: %r", e)
-        if done is not None:
-            _call_soon(loop, _settle_one, done, result, error)
+        if item.done is not None and item.loop is not None:
+            _call_soon(item.loop, _settle_one, item.done, result, error)
 
     def close(self) -> None:
-        """Stop the writer thread after the writes already asked for."""
-        if self._thread.ident is not None:
-            self._queue.put(None)
-            self._thread.join(timeout=30)
-
-
-_JOB = object()
-"""Marks a :class:`GroupCommit` queue item that is a job, not a table's actions."""
+        """Stop the writer threads after the writes already asked for."""
+        with self._cond:
+            self._closing = True
+            self._cond.notify_all()
+        for thread in self._threads:
+            thread.join(timeout=30)
 
 
 def _call_soon(loop: asyncio.AbstractEventLoop, *call: Any) -> None:
@@ -498,10 +552,19 @@ class Tables:
         unjoined_seconds: a table nobody joined is forgotten after this long.
         memory_seconds: a table with no socket for this long leaves memory (store only).
         per_address: the most tables one client address may make per minute.
+        tables_per_minute: the most new tables all clients together may make a minute (a
+            token bucket with a burst of :data:`~president.web.limits.TABLE_BURST`; 0: no
+            limit).
         ledger: remembers the newest record version issued or action accepted per table, so
             an older sealed record is refused (``None``: no such check).
         store: keeps every table on disk (``None``: memory only; a restart loses them).
         thinker: the worker processes of slow computer players (``None``: threads).
+        recover_records: rebuild a table from any saved match a page sends that the
+            ledger does not refuse as old, also one whose history the ledger cannot vouch for
+            (the operator's way back after losing the store and the ledger; docs/web.md,
+            "Backups and recovery": a page holding an older copy than the lost state could
+            rewind its match). Default ``False``: such a record is refused
+            (``unknown-history``).
     """
 
     SWEEP_SECONDS = 5.0
@@ -518,8 +581,13 @@ class Tables:
                  max_tables: int = 20_000, idle_seconds: float = 6 * 3600,
                  unjoined_seconds: float = 600, memory_seconds: float = 120,
                  per_address: int = 30, ledger: Ledger | None = None,
-                 store: TableStore | None = None, thinker: Thinker | None = None) -> None:
+                 store: TableStore | None = None, thinker: Thinker | None = None,
+                 recover_records: bool = False,
+                 tables_per_minute: float = TABLES_PER_MINUTE) -> None:
         self.sealer = sealer
+        self._total = Rate(tables_per_minute / 60.0, TABLE_BURST)
+        """New tables of the whole server (:data:`~president.web.limits.TABLES_PER_MINUTE`)."""
+        self.recover_records = recover_records
         self.ledger = ledger
         self.store = store
         self.thinker = thinker
@@ -663,7 +731,7 @@ class Tables:
         self._touch(table)
         if self.store is not None:
             store, tid = self.store, table.id
-            self._commit.later(lambda: store.joined(tid))
+            self._commit.later(lambda: store.joined(tid), key=tid)
 
     def _sweep(self, *, force: bool = False) -> None:
         """Let idle tables leave memory, and forget stale ones; O(tables swept)."""
@@ -706,7 +774,11 @@ class Tables:
 
     def busy(self, client: str | None) -> str | None:
         """Why ``client`` may not make a table now (it made :attr:`per_address` in the last
-        minute), or ``None``. Only looks: :meth:`create` counts the tables made."""
+        minute, or the whole server is at its ``tables_per_minute``), or ``None``. Only
+        looks: :meth:`create` counts the tables made."""
+        if not self._total.ready():
+            return (f"the server makes at most {self._total.per_second * 60:g} new tables a "
+                    "minute, and is at that rate now; try again in a minute")
         if client is None or not self.per_address:
             return None
         made = self._made.get(client)
@@ -719,9 +791,12 @@ class Tables:
                     "make; wait a minute and try again")
         return None
 
-    def _admit(self, client: str | None) -> None:
-        """Refuse a new table past the per-address rate or the total."""
+    def _admit(self, client: str | None, *, new: bool = True) -> None:
+        """Refuse a new table (``new``; a table rebuilt from a saved match is not) past the
+        per-address rate, the whole server's rate, or the most tables held."""
         now = time.monotonic()
+        if new and not self._total.ready():
+            raise TableError("busy", self.busy(None) or "too many new tables")
         if client is not None and self.per_address:
             made = self._made.setdefault(client, deque())
             while made and now - made[0] > 60:
@@ -736,6 +811,8 @@ class Tables:
         if len(self) >= self.max_tables:
             raise TableError("full", f"this server already holds {self.max_tables} tables; "
                              "try again later")
+        if new:
+            self._total.take(now)
 
     def create(self, **options: Any) -> Table:
         """Make a table (the options of :meth:`make`) and keep it in the store at once."""
@@ -751,7 +828,7 @@ class Tables:
         if self.store is not None:
             store, tid, setup = self.store, table.id, table.setup()
             try:
-                await self._commit.run(lambda: store.add(tid, setup))
+                await self._commit.run(lambda: store.add(tid, setup), key=tid)
             except Exception:           # not kept (a disk error; a request that went away
                 # is kept all the same: the write goes on without it)
                 self._fresh.pop(tid, None)
@@ -872,7 +949,10 @@ class Tables:
                 ``unknown-table``, without the rebuild's cost).
 
         Raises:
-            TableError: ``bad-record`` for a damaged, foreign or too old record (sealed more
+            TableError: ``unknown-history`` for a record the ledger cannot vouch for
+                (:meth:`~president.web.ledger.Ledger.vouches`: sealed before a lost store and
+                ledger were replaced), unless :attr:`recover_records`;
+                ``bad-record`` for a damaged, foreign or too old record (sealed more
                 than :data:`~president.web.ledger.KEEP_SECONDS` ago) or one of another table
                 than ``table_id``; ``old-record`` for a
                 record older than the newest one this server issued for that table (the
@@ -881,7 +961,8 @@ class Tables:
         if self.sealer is None:
             raise TableError("bad-record", "this server keeps no saved matches")
         try:
-            record = self.sealer.open(sealed, max_age=KEEP_SECONDS if self.ledger else None)
+            record, sealed_at = self.sealer.open_dated(
+                sealed, max_age=KEEP_SECONDS if self.ledger else None)
         except SealError as e:
             raise TableError("bad-record", str(e)) from None
         tid = record.get("id") if isinstance(record, dict) else None
@@ -906,7 +987,12 @@ class Tables:
                 self.ledger.check(tid, len(log))
             except StaleRecord as e:
                 raise TableError("old-record", str(e)) from None
-        self._admit(None)
+            if not self.recover_records and not self.ledger.vouches(tid, len(log), sealed_at):
+                raise TableError("unknown-history", "this server has no history of this match "
+                                 "(its saved tables were lost or replaced), so it cannot tell "
+                                 "whether this saved copy is the newest; start a new match, or "
+                                 "ask the server's operator to recover saved matches")
+        self._admit(None, new=False)
         table = Table.from_record(record, bot_delay=self.bot_delay, sealer=self.sealer,
                                   thinker=self.thinker)
         self._watch(table)
@@ -935,7 +1021,7 @@ class Tables:
                     store.remove(table_id)
                 finally:
                     removing.discard(table_id)
-            self._commit.later(remove)
+            self._commit.later(remove, key=table_id)
 
     def close_all(self) -> None:
         """Stop every table in memory (server shutdown); the store keeps them for the next

@@ -888,6 +888,16 @@ function onError(msg) {
   app.sentAt = -1;          // the action was refused: the player may try again
   if (app.state) renderControls();
   if (!app.state) {   // the hello was refused
+    // The server is too busy to take this hello now: it closes the socket (1013) and the
+    // page tries again after its usual pause (the seat stays as it is).
+    if (msg.reason === "busy") return;
+    if (msg.reason === "store-error") {
+      // The server cannot read its saved tables (a problem with its disk): the seat is
+      // kept on this device for a later try, and the page stops knocking.
+      notice(`The server cannot open this game just now: ${msg.message}`);
+      showStart();
+      return;
+    }
     if (app.session?.kind === "match") {
       const saved = store.get(STORE_MATCH);
       if (saved && saved.table === app.session.table) archive(saved);
