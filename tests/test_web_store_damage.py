@@ -387,3 +387,61 @@ def test_another_program_closing_the_store_never_takes_the_servers_log_away(tmp_
                           capture_output=True, text=True, check=True, timeout=30)
     assert seen.stdout.strip() == "5"
     store.close()
+
+
+def test_an_address_refused_as_busy_is_refused_before_a_byte_is_read_for_a_second(tmp_path):
+    """A client reconnecting as fast as it is refused used to cost the server a parsed
+    request and the app's refusal each time; for a second after a busy refusal its new
+    connections get a ready-made 429 in the documented shape, and other addresses are not
+    touched."""
+    import json as _json
+    import socket as _socket
+
+    with _socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path), PRESIDENT_WEB_SECRET="x" * 20,
+               PRESIDENT_WEB_CONNECTIONS_PER_ADDRESS="2")
+    proc = subprocess.Popen([sys.executable, "-m", "president", "serve", "--no-browser",
+                             "--port", str(port)], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+
+    def connect(address: str) -> _socket.socket:
+        sock = _socket.socket()
+        sock.bind((address, 0))
+        sock.settimeout(10)
+        sock.connect(("127.0.0.1", port))
+        return sock
+
+    def ask(address: str) -> tuple[int, dict]:
+        with connect(address) as sock:
+            sock.sendall(f"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                         "Connection: close\r\n\r\n".encode())
+            data = b""
+            while chunk := sock.recv(65536):
+                data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        return int(head.split(b" ")[1]), (_json.loads(body) if head.split(b" ")[1] != b"200"
+                                           else {})
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                _socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        time.sleep(0.2)
+        held = [connect("127.0.0.70"), connect("127.0.0.70")]     # its two connections
+        status, body = ask("127.0.0.70")                           # a third: refused
+        assert status == 429 and body["error"] == "busy"
+        for sock in held:
+            sock.close()
+        status, body = ask("127.0.0.70")                           # cooling down
+        assert status == 429 and body["error"] == "busy" and "a moment ago" in body["message"]
+        assert ask("127.0.0.71")[0] == 200                         # another address
+        time.sleep(1.2)
+        assert ask("127.0.0.70")[0] == 200                         # cooled down
+    finally:
+        proc.kill()
+        proc.wait()

@@ -221,8 +221,15 @@ def hold_state_dir(state_dir: str | os.PathLike[str]) -> tuple[int | None, str |
     return fd, None
 
 
+def _peer_key(transport: Any) -> str | None:
+    """The client address of a connection (:func:`president.web.guard.client_key`)."""
+    from ..web.guard import client_key
+    peer = transport.get_extra_info("peername") if transport is not None else None
+    return client_key(peer[0] if isinstance(peer, tuple) and peer else None)
+
+
 def guarded_http_protocol(seconds: float, per_address: int | None = None,
-                          upgrade_ready: Any = None) -> type:
+                          upgrade_ready: Any = None, cooldown: Any = None) -> type:
     """uvicorn's h11 protocol with :data:`REQUEST_SECONDS` (``seconds``) on each request: the
     timer starts when the connection opens and again after each answer, stops when a
     websocket upgrade leaves the protocol, and closes the connection when it runs out (a head
@@ -234,13 +241,21 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None,
     ``upgrade_ready`` (a function: ``False`` when the whole server takes no new websocket
     now, the app's :data:`~president.web.limits.HANDSHAKES_PER_SECOND`), an upgrade past that
     rate gets its 429 ``busy`` here, before the websocket protocol and the app do any work
-    for it (the app still counts the ones it accepts). Imports uvicorn (the web extra)."""
+    for it (the app still counts the ones it accepts). With ``cooldown`` (a
+    :class:`~president.web.limits.Cooldown`), a connection from an address refused as busy
+    in the last second gets a ready-made 429 ``busy`` before a byte of it is read, and every
+    429 ``busy`` sent here starts that address's cooldown. Imports uvicorn (the web extra)."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     from ..web.guard import client_key
     limit = HTTP_CONNECTIONS_PER_ADDRESS if per_address is None else per_address
     open_by_address: dict[str | None, int] = {}
+    cooling_headers, cooling_body = _refusal_bytes(
+        429, "busy", "your address was refused as busy a moment ago; try again in a few seconds")
+    cooling = (b"HTTP/1.1 429 Too Many Requests\r\n"
+               + b"".join(k + b": " + v + b"\r\n" for k, v in cooling_headers)
+               + b"\r\n" + cooling_body)
 
     class GuardedH11(H11Protocol):
         _request_timer: asyncio.TimerHandle | None = None
@@ -283,6 +298,12 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None,
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            if cooldown is not None:
+                peer = transport.get_extra_info("peername")
+                if cooldown.active(client_key(peer[0] if isinstance(peer, tuple) and peer
+                                              else None)):
+                    self._turned_away(cooling)
+                    return
             if not self._count(transport):
                 self._refuse(429, "busy", "too many connections from your address are open "
                              f"at once (at most {limit}); close some and try again")
@@ -326,9 +347,40 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None,
                 cycle.message_event.set()
             self._refuse(400, "bad-request", BAD_HTTP_MESSAGE)
 
+        _away = False        # answered before reading: what arrives is dropped
+
+        def _turned_away(self, answer: bytes) -> None:
+            """Send ``answer`` without reading the request, then end the connection: our
+            side is shut at once (the client reads the answer, then the end), and the
+            connection closed when the client closes or a second later. (Closed at once
+            with the request unread, the system would reset the connection, and the client
+            could lose the answer.)"""
+            self._away = True
+            if answer:
+                self.transport.write(answer)
+            try:
+                self.transport.write_eof()
+            except (NotImplementedError, OSError, RuntimeError):
+                self.transport.close()
+                return
+            self.loop.call_later(1.0, self.transport.close)
+
+        def data_received(self, data: bytes) -> None:
+            if self._away:
+                return                   # nothing of it is read
+            super().data_received(data)
+
+        def eof_received(self) -> None:
+            if self._away:
+                self.transport.close()
+                return
+            super().eof_received()
+
         def _refuse(self, status: int, error: str, message: str) -> None:
             """Answer ``status`` in the documented shape (if an answer can still be sent)
             and close the connection."""
+            if cooldown is not None and error == "busy":
+                cooldown.refused(self._key if self._counted else _peer_key(self.transport))
             if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
                 headers, body = _refusal_bytes(status, error, message)
                 head = (self.scope or {}).get("method") == "HEAD"   # a head, no body
@@ -340,7 +392,7 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None,
                         self.transport.write(self.conn.send(event) or b"")
                 except h11.LocalProtocolError:
                     pass
-            self.transport.close()
+            self._turned_away(b"")
 
     return GuardedH11
 
@@ -562,7 +614,8 @@ def _serve_holding(args: argparse.Namespace) -> int:
                             http=guarded_http_protocol(request_seconds, int(
                                 os.environ.get("PRESIDENT_WEB_CONNECTIONS_PER_ADDRESS")
                                 or HTTP_CONNECTIONS_PER_ADDRESS),
-                                upgrade_ready=app.state.upgrade_ready),
+                                upgrade_ready=app.state.upgrade_ready,
+                                cooldown=app.state.cooldown),
                             ws=guarded_ws_protocol(request_seconds, float(
                                 os.environ.get("PRESIDENT_WEB_STUCK_SECONDS") or STUCK_SECONDS)),
                             h11_max_incomplete_event_size=16 * 1024,

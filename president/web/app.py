@@ -275,6 +275,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                     recover_records=recover_records,
                     tables_per_minute=tables_per_minute)
     handshakes = limits.Rate(handshakes_per_second, limits.HANDSHAKE_BURST)
+    cooldown = limits.Cooldown()
     hellos = limits.Rate(hellos_per_second, limits.HELLO_BURST)
 
     @asynccontextmanager
@@ -294,6 +295,9 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     closed with code 1012 ("service restart") the server going away."""
     app.state.allowed_hosts = hosts
     app.state.upgrade_ready = handshakes.ready
+    app.state.cooldown = cooldown
+    """Addresses lately refused as busy (:class:`~president.web.limits.Cooldown`): ``president
+    serve`` refuses their new connections before reading them."""
     """Whether the server takes a new websocket now (its rate for the whole server): ``president
     serve``'s HTTP protocol refuses an upgrade past it before any work is done for it."""
 
@@ -315,8 +319,12 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         if scope["method"] != "POST" or scope["path"] != "/api/tables":
             return None
         client = scope.get("client")
-        why = tables.busy(guard.client_key(client[0]) if client else None)
-        return None if why is None else guard.refusal(429, "busy", why)
+        key = guard.client_key(client[0]) if client else None
+        why = tables.busy(key)
+        if why is None:
+            return None
+        cooldown.refused(key)
+        return guard.refusal(429, "busy", why)
 
     app.add_middleware(guard.EarlyRefusal, refuse=over_rate, delay=refusal_delay)
 
@@ -512,6 +520,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             why = ("the server is opening as many connections as it can just now; try again "
                    "in a few seconds")
         if why is not None:
+            cooldown.refused(address)
             try:
                 await ws.send_denial_response(guard.refusal(429, "busy", why))
             except RuntimeError:
@@ -582,6 +591,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                             break
                         continue
                     if not hellos.take():
+                        cooldown.refused(address)
                         await conn.send(P.error_message(
                             "busy", "the server is busy just now; this page tries again in a "
                             "moment"))

@@ -34,7 +34,7 @@ from __future__ import annotations
 import random
 import time
 
-__all__ = ["Rate", "hello_deadline", "MAX_WAITING_TOTAL", "HANDSHAKES_PER_SECOND",
+__all__ = ["Rate", "Cooldown", "hello_deadline", "COOLDOWN_SECONDS", "MAX_WAITING_TOTAL", "HANDSHAKES_PER_SECOND",
            "HANDSHAKE_BURST", "HELLOS_PER_SECOND", "HELLO_BURST", "TABLES_PER_MINUTE",
            "TABLE_BURST", "HELLO_SECONDS", "HELLO_SPREAD_SECONDS"]
 
@@ -65,6 +65,58 @@ HELLO_SPREAD_SECONDS = HELLO_SECONDS / 2
 """Each socket's hello deadline is :data:`HELLO_SECONDS` plus a random part of this (half
 the hello time): a thousand sockets opened together are closed over five seconds, not in one
 moment."""
+
+
+COOLDOWN_SECONDS = 1.0
+"""After an address is refused as ``busy`` (any limit, its own or the server's), its new
+connections are refused this long at once (:class:`Cooldown`)."""
+
+
+class Cooldown:
+    """Addresses lately refused as ``busy``: ``president serve`` answers their new
+    connections with a ready-made 429 ``busy`` before reading a byte of them, for
+    ``seconds`` after the refusal. A client that reconnects as fast as it is refused (a
+    flood from many addresses, each within its limits) then costs the server an accept and a
+    write per connection, not the parsing of a request, an upgrade and the app's refusal.
+
+    Args:
+        seconds: how long an address cools down after a refusal.
+        most: the most addresses remembered (the oldest are forgotten past it: bounded
+            memory).
+
+    >>> box = Cooldown(seconds=1.0)
+    >>> box.refused("127.0.0.9", now=10.0)
+    >>> box.active("127.0.0.9", now=10.5), box.active("127.0.0.9", now=11.5), box.active("x", now=10.5)
+    (True, False, False)
+    """
+
+    def __init__(self, seconds: float = COOLDOWN_SECONDS, most: int = 100_000) -> None:
+        self.seconds = seconds
+        self.most = most
+        self._until: dict[str, float] = {}
+
+    def refused(self, address: str | None, now: float | None = None) -> None:
+        """Note that ``address`` was just refused as ``busy``."""
+        if address is None or self.seconds <= 0:
+            return
+        at = time.monotonic() if now is None else now
+        self._until.pop(address, None)          # (to the end: the dict stays in time order)
+        self._until[address] = at + self.seconds
+        if len(self._until) > self.most:
+            for old in list(self._until)[: len(self._until) - self.most]:
+                del self._until[old]
+
+    def active(self, address: str | None, now: float | None = None) -> bool:
+        """Whether ``address`` is still cooling down (its connections are refused at once)."""
+        if address is None:
+            return False
+        until = self._until.get(address)
+        if until is None:
+            return False
+        if (time.monotonic() if now is None else now) < until:
+            return True
+        del self._until[address]
+        return False
 
 
 class Rate:
