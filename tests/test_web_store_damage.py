@@ -10,8 +10,11 @@ every table, and a flood within the per-address limits had no bound at all."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -311,17 +314,14 @@ def test_hello_deadlines_of_sockets_opened_together_are_spread():
     assert max(per_second) < 600                        # not all in one moment
 
 
-def test_flood_from_fifty_loopback_addresses_is_capped_by_the_total(tmp_path):
-    """A real server; 50 addresses (127.0.0.2-51), each opening 21 sockets that never say
-    hello (within its 100), in waves within the server's handshake rate: the server holds at
-    most MAX_WAITING_TOTAL of them and refuses the rest with 429 busy."""
-    import socket as _socket
-
-    with _socket.socket() as s:
+@contextlib.contextmanager
+def _served(tmp_path, connections_per_address: int):
+    """A real ``president serve`` on a free port of its own state folder; yields the port."""
+    with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     env = dict(os.environ, XDG_STATE_HOME=str(tmp_path), PRESIDENT_WEB_SECRET="x" * 20,
-               PRESIDENT_WEB_CONNECTIONS_PER_ADDRESS="200")
+               PRESIDENT_WEB_CONNECTIONS_PER_ADDRESS=str(connections_per_address))
     proc = subprocess.Popen([sys.executable, "-m", "president", "serve", "--no-browser",
                              "--port", str(port)], env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -329,12 +329,24 @@ def test_flood_from_fifty_loopback_addresses_is_capped_by_the_total(tmp_path):
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
-                _socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
                 break
             except OSError:
                 time.sleep(0.1)
+        time.sleep(0.2)
+        yield port
+    finally:
+        proc.kill()
+        proc.wait()
 
-        async def one(address: str) -> tuple[str, object]:
+
+def test_flood_from_fifty_loopback_addresses_is_capped_by_the_total(tmp_path):
+    """A real server; 50 addresses (127.0.0.2-51), each opening 21 sockets that never say
+    hello (within its 100), in waves within the server's handshake rate: the server holds at
+    most MAX_WAITING_TOTAL of them and refuses the rest with 429 busy."""
+    with _served(tmp_path, 200) as port:
+
+        async def one(address: str) -> tuple[str, asyncio.StreamWriter]:
             reader, writer = await asyncio.open_connection("127.0.0.1", port,
                                                            local_addr=(address, 0))
             writer.write((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
@@ -343,28 +355,58 @@ def test_flood_from_fifty_loopback_addresses_is_capped_by_the_total(tmp_path):
             line = await reader.readline()
             return line.decode().split(" ")[1], writer
 
-        async def flood() -> list[tuple[str, object]]:
-            got: list[tuple[str, object]] = []
+        async def flood() -> list[str]:
+            got: list[tuple[str, asyncio.StreamWriter]] = []
             addresses = [f"127.0.0.{a}" for a in range(2, 52)] * 21     # 1,050 sockets
             step = int(limits.HANDSHAKE_BURST * 0.8)
             for i in range(0, len(addresses), step):   # in waves within the handshake rate
                 got += await asyncio.gather(*(one(a) for a in addresses[i:i + step]))
                 await asyncio.sleep(step / limits.HANDSHAKES_PER_SECOND * 1.1)
-            return got
-
-        async def flood_and_close() -> list[str]:
-            got = await flood()
             for _, writer in got:
-                writer.close()       # type: ignore[attr-defined]
+                writer.close()
             return [code for code, _ in got]
 
-        codes = run_async(flood_and_close)   # (its own thread: a browser test's loop may run here)
-        assert len(codes) == 1050
-        assert codes.count("101") == limits.MAX_WAITING_TOTAL
-        assert codes.count("429") == 1050 - limits.MAX_WAITING_TOTAL
-    finally:
-        proc.kill()
-        proc.wait()
+        codes = run_async(flood)   # (its own thread: a browser test's loop may run in this one)
+    assert len(codes) == 1050
+    assert codes.count("101") == limits.MAX_WAITING_TOTAL
+    assert codes.count("429") == 1050 - limits.MAX_WAITING_TOTAL
+
+
+def test_an_address_refused_as_busy_is_refused_before_a_byte_is_read_for_a_second(tmp_path):
+    """A client reconnecting as fast as it is refused used to cost the server a parsed
+    request and the app's refusal each time; for a second after a busy refusal its new
+    connections get a ready-made 429 in the documented shape, and other addresses are not
+    touched."""
+    with _served(tmp_path, 2) as port:
+
+        def connect(address: str) -> socket.socket:
+            sock = socket.socket()
+            sock.bind((address, 0))
+            sock.settimeout(10)
+            sock.connect(("127.0.0.1", port))
+            return sock
+
+        def ask(address: str) -> tuple[int, dict]:
+            with connect(address) as sock:
+                sock.sendall(f"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                             "Connection: close\r\n\r\n".encode())
+                data = b""
+                while chunk := sock.recv(65536):
+                    data += chunk
+            head, _, body = data.partition(b"\r\n\r\n")
+            status = int(head.split(b" ")[1])
+            return status, (json.loads(body) if status != 200 else {})
+
+        held = [connect("127.0.0.70"), connect("127.0.0.70")]     # its two connections
+        status, body = ask("127.0.0.70")                           # a third: refused
+        assert status == 429 and body["error"] == "busy"
+        for sock in held:
+            sock.close()
+        status, body = ask("127.0.0.70")                           # cooling down
+        assert status == 429 and body["error"] == "busy" and "a moment ago" in body["message"]
+        assert ask("127.0.0.71")[0] == 200                         # another address
+        time.sleep(1.2)
+        assert ask("127.0.0.70")[0] == 200                         # cooled down
 
 
 def test_another_program_closing_the_store_never_takes_the_servers_log_away(tmp_path):
@@ -387,61 +429,3 @@ def test_another_program_closing_the_store_never_takes_the_servers_log_away(tmp_
                           capture_output=True, text=True, check=True, timeout=30)
     assert seen.stdout.strip() == "5"
     store.close()
-
-
-def test_an_address_refused_as_busy_is_refused_before_a_byte_is_read_for_a_second(tmp_path):
-    """A client reconnecting as fast as it is refused used to cost the server a parsed
-    request and the app's refusal each time; for a second after a busy refusal its new
-    connections get a ready-made 429 in the documented shape, and other addresses are not
-    touched."""
-    import json as _json
-    import socket as _socket
-
-    with _socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path), PRESIDENT_WEB_SECRET="x" * 20,
-               PRESIDENT_WEB_CONNECTIONS_PER_ADDRESS="2")
-    proc = subprocess.Popen([sys.executable, "-m", "president", "serve", "--no-browser",
-                             "--port", str(port)], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-
-    def connect(address: str) -> _socket.socket:
-        sock = _socket.socket()
-        sock.bind((address, 0))
-        sock.settimeout(10)
-        sock.connect(("127.0.0.1", port))
-        return sock
-
-    def ask(address: str) -> tuple[int, dict]:
-        with connect(address) as sock:
-            sock.sendall(f"GET /api/options HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                         "Connection: close\r\n\r\n".encode())
-            data = b""
-            while chunk := sock.recv(65536):
-                data += chunk
-        head, _, body = data.partition(b"\r\n\r\n")
-        return int(head.split(b" ")[1]), (_json.loads(body) if head.split(b" ")[1] != b"200"
-                                           else {})
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                _socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        time.sleep(0.2)
-        held = [connect("127.0.0.70"), connect("127.0.0.70")]     # its two connections
-        status, body = ask("127.0.0.70")                           # a third: refused
-        assert status == 429 and body["error"] == "busy"
-        for sock in held:
-            sock.close()
-        status, body = ask("127.0.0.70")                           # cooling down
-        assert status == 429 and body["error"] == "busy" and "a moment ago" in body["message"]
-        assert ask("127.0.0.71")[0] == 200                         # another address
-        time.sleep(1.2)
-        assert ask("127.0.0.70")[0] == 200                         # cooled down
-    finally:
-        proc.kill()
-        proc.wait()
