@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.store_engines import store_engine  # noqa: F401  (the store tests' engines)
+
 
 @pytest.fixture(autouse=True)
 def _testclient_host(monkeypatch):
@@ -21,3 +23,10 @@ def _no_table_rate(monkeypatch):
     """Every test's client is one address making tables fast: no per-address rate limit on
     new tables unless a test asks for one (``create_app(per_address=...)`` wins over this)."""
     monkeypatch.setenv("PRESIDENT_WEB_TABLES_PER_MINUTE", "0")
+
+
+@pytest.fixture(autouse=True)
+def _no_store_from_environment(monkeypatch):
+    """A ``$PRESIDENT_STORE`` of the shell (a PostgreSQL store) never reaches a test's app:
+    tests name their store (``store_engine``), else they use their own SQLite files."""
+    monkeypatch.delenv("PRESIDENT_STORE", raising=False)

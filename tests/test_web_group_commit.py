@@ -1,5 +1,7 @@
 """The group commit of accepted actions (president.web.tables.GroupCommit) and the store's
-and ledger's batch writes under it."""
+and ledger's batch writes under it. Tests taking ``store_engine`` run on SQLite and on
+PostgreSQL (tests/store_engines.py: PostgreSQL must be reachable, or
+``PRESIDENT_TEST_NO_POSTGRES=1`` skips those)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,6 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from president.web.ledger import Ledger  # noqa: E402
 from president.web.store import TableStore  # noqa: E402
 from president.web.tables import GroupCommit  # noqa: E402
 from tests.helpers import run_async  # noqa: E402
@@ -112,8 +113,8 @@ def test_a_failed_write_reaches_every_caller_of_that_write_and_the_next_one_work
     assert calls == [["a", "b"], ["a"]]
 
 
-def test_store_batches_keep_each_tables_actions_in_order(tmp_path):
-    store = TableStore(tmp_path / "tables.sqlite3")
+def test_store_batches_keep_each_tables_actions_in_order(store_engine):
+    store = store_engine.table_store()
     store.add("a", {"v": 1}, now=1.0)
     store.add("b", {"v": 1}, now=1.0)
     store.append_batches([("a", 0, ['[0,"3C"]', '[1,"pass"]']), ("b", 0, ['[2,"4D"]'])], now=5.0)
@@ -124,11 +125,12 @@ def test_store_batches_keep_each_tables_actions_in_order(tmp_path):
     store.close()
 
 
-def test_ledger_issued_many_only_ever_raises_a_version(tmp_path):
-    ledger = Ledger(tmp_path / "ledger.sqlite3")
+def test_ledger_issued_many_only_ever_raises_a_version(store_engine):
+    ledger = store_engine.ledger()
     ledger.issued_many([("a", 7), ("b", 2)])
     ledger.issued_many([("a", 5), ("b", 3)])
-    assert (ledger.latest("a"), ledger.latest("b")) == (7, 3)
+    ledger.issued_many([("c", 4), ("c", 6), ("c", 5)])       # one table twice in one write
+    assert (ledger.latest("a"), ledger.latest("b"), ledger.latest("c")) == (7, 3, 6)
     ledger.close()
 
 
@@ -179,11 +181,11 @@ def test_store_reads_do_not_wait_for_a_write_under_way(tmp_path):
     store.close()
 
 
-def test_a_table_dropped_twice_is_counted_once_and_gone_for_a_hello(tmp_path):
+def test_a_table_dropped_twice_is_counted_once_and_gone_for_a_hello(store_engine):
     from president.web.tables import Tables
 
     async def main():
-        tables = Tables(sealer=None, bot_delay=0.0, store=TableStore(tmp_path / "t.sqlite3"))
+        tables = Tables(sealer=None, bot_delay=0.0, store=store_engine.table_store())
         made = await tables.create_async(kind="practice")
         token = made.humans[0].token
         assert len(tables) == 1 and made.id in tables.store
@@ -197,11 +199,12 @@ def test_a_table_dropped_twice_is_counted_once_and_gone_for_a_hello(tmp_path):
     assert run_async(main) == (None, False)
 
 
-def test_a_new_table_is_joined_from_memory_and_only_the_newest_wait_there(tmp_path, monkeypatch):
+def test_a_new_table_is_joined_from_memory_and_only_the_newest_wait_there(store_engine,
+                                                                         monkeypatch):
     from president.web.tables import Tables
 
     tables = Tables(sealer=None, bot_delay=0.0, per_address=0,
-                    store=TableStore(tmp_path / "t.sqlite3"))
+                    store=store_engine.table_store())
     monkeypatch.setattr(Tables, "FRESH_TABLES", 3)
     made = [tables.create(kind="practice") for _ in range(5)]
     assert list(tables._fresh) == [t.id for t in made[2:]]       # the newest 3
@@ -310,13 +313,13 @@ def test_a_new_table_the_store_cannot_keep_is_refused_and_takes_no_place(tmp_pat
     tables.close_all()
 
 
-def test_a_table_dropped_and_then_expired_is_counted_once(tmp_path):
+def test_a_table_dropped_and_then_expired_is_counted_once(store_engine):
     import time as _time
 
     from president.web.tables import Tables
 
     tables = Tables(sealer=None, bot_delay=0.0, per_address=0, unjoined_seconds=0,
-                    store=TableStore(tmp_path / "t.sqlite3"))
+                    store=store_engine.table_store())
     made = [tables.create(kind="practice") for _ in range(3)]
     gate = threading.Event()
     tables._commit.later(lambda: gate.wait(5))        # the writer is busy: the removal waits

@@ -1,5 +1,7 @@
 """Saved matches cannot rewind a game: the server refuses a sealed record older than the
-newest it issued for that table, also after a restart (the ledger in the state directory)."""
+newest it issued for that table, also after a restart (the ledger in the state directory).
+Tests taking ``store_engine`` run on SQLite and on PostgreSQL (tests/store_engines.py:
+PostgreSQL must be reachable, or ``PRESIDENT_TEST_NO_POSTGRES=1`` skips those)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,7 @@ import base64
 import json
 import time
 import zlib
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +20,6 @@ from fastapi.testclient import TestClient  # noqa: E402
 from president.web.app import create_app  # noqa: E402
 from president.web.ledger import KEEP_SECONDS, LEDGER_FILE, Ledger, StaleRecord  # noqa: E402
 from president.web.sealing import SEAL_PREFIX, SealError, Sealer  # noqa: E402
-from president.web.store import TABLES_FILE  # noqa: E402
 
 SECRET = b"saved-test-secret-0123456789abcd"
 
@@ -48,9 +50,15 @@ def take_turn(ws, state):
     return until_state(ws, my_turn)
 
 
-def test_old_snapshot_is_refused_after_a_restart(tmp_path):
-    """The tester's rewind: keep an early snapshot, restart the server, restore it."""
-    with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)) as c:
+def test_old_snapshot_is_refused_after_a_restart(store_engine):
+    """The tester's rewind: keep an early snapshot, restart the server, restore it. On each
+    engine: the table comes back from the store with every action, and once the table store
+    is lost (the ledger kept) the early copy is refused."""
+    def app():
+        return create_app(bot_delay=0, secret=SECRET, allow_seed=True,
+                          state_dir=store_engine.state_dir, store=store_engine.address)
+
+    with TestClient(app()) as c:
         info = c.post("/api/tables", json={"kind": "match", "preset": "house", "players": 4,
                                            "seed": 11}).json()
         with c.websocket_connect("/ws") as ws:
@@ -61,20 +69,23 @@ def test_old_snapshot_is_refused_after_a_restart(tmp_path):
             state = take_turn(ws, state)
             late, late_actions = state["snapshot"], state["table"]["actions"]
     assert early and late and late_actions > early_actions
-    assert (tmp_path / LEDGER_FILE).exists()
+    if store_engine.engine == "sqlite":
+        assert (Path(store_engine.address) / LEDGER_FILE).exists()
 
-    # A restart with the state folder: the table comes back from the store by itself, and
-    # the early copy cannot rewind it (a live or stored table is never rebuilt from a record).
-    with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)) as c:
+    # A restart on the same store: the table comes back from the store by itself, with every
+    # action, and the early copy cannot rewind it (a live or stored table is never rebuilt
+    # from a record).
+    with TestClient(app()) as c:
+        stored = c.app.state.tables.store.load(info["table"])
+        assert len(stored["log"]) == late_actions
         with c.websocket_connect("/ws") as ws:
             assert hello(ws, info, early)["type"] == "welcome"
             back = until_state(ws)
     assert back["table"]["actions"] == late_actions and back["hand"] == state["hand"]
 
     # The restart after the table store was lost (the ledger kept): the early copy is refused.
-    for suffix in ("", "-wal", "-shm"):
-        (tmp_path / f"{TABLES_FILE}{suffix}").unlink(missing_ok=True)
-    with TestClient(create_app(bot_delay=0, secret=SECRET, allow_seed=True, state_dir=tmp_path)) as c:
+    store_engine.lose_tables()
+    with TestClient(app()) as c:
         tables = c.app.state.tables
         with c.websocket_connect("/ws") as ws:
             r = hello(ws, info, early)
@@ -136,16 +147,21 @@ def test_a_new_state_dir_vouches_for_no_record_unless_the_operator_recovers(tmp_
             assert hello(ws, info, saved)["type"] == "welcome"
 
 
-def test_ledger_keeps_the_newest_version_across_instances(tmp_path):
-    path = tmp_path / "deep" / "ledger.sqlite3"
-    a = Ledger(path)
+def test_ledger_keeps_the_newest_version_across_instances(store_engine):
+    a = store_engine.ledger()
+    created = a.created
     a.issued("t", 4)
     a.issued("t", 9)
     a.issued("t", 2)                       # an older one never lowers the mark
     a.issued("u", 1)
     a.close()
-    b = Ledger(path)
+    b = store_engine.ledger()
+    assert b.created == created                       # when the ledger began, kept
     assert (b.latest("t"), b.latest("u"), b.latest("nope")) == (9, 1, None)
+    assert b.vouches("t", 3, sealed_at=0.0)           # an entry: check() decides
+    assert b.vouches("nope", 0, sealed_at=created + 1)
+    assert not b.vouches("nope", 0, sealed_at=created - 5)
+    assert not b.vouches("nope", 2, sealed_at=created + 1)
     b.check("t", 9)
     b.check("t", 12)
     b.check("nope", 0)

@@ -1,4 +1,5 @@
-"""``president serve [--host H] [--port N] [--allow-host NAME] [--no-browser] [--bot-delay S]``:
+"""``president serve [--host H] [--port N] [--allow-host NAME] [--no-browser] [--bot-delay S]
+[--store URL]``:
 the browser game.
 
 Starts the web app (:mod:`president.web.app`) with uvicorn, prints the address and opens the
@@ -47,6 +48,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "kept even when this server has no history of it; a page holding "
                              "an older copy could then rewind its match (docs/web.md, "
                              "\"Backups and recovery\")")
+    parser.add_argument("--store", default=None, metavar="URL",
+                        help="where the tables and saved-match versions are kept: "
+                             "postgresql://user:password@host:port/database for PostgreSQL "
+                             "(needs pip install 'president-game[postgres]'), or a folder for "
+                             "SQLite files (default $PRESIDENT_STORE, else SQLite files in the "
+                             "state folder; docs/web.md, \"The store: SQLite or PostgreSQL\")")
     parser.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                         help="pause between computer plays (default $PRESIDENT_BOT_DELAY or 0.8)")
 
@@ -566,9 +573,25 @@ def _serve(args: argparse.Namespace) -> int:
     if held is not None:
         print(f"president serve: {held}", file=sys.stderr)
         return 1
+    from ..web.store import store_from_env
+    store = getattr(args, "store", None) or store_from_env()
+    store_lock: int | None = None
     try:
+        if (store is not None and "://" not in store     # another folder of SQLite files: held too
+                and os.path.realpath(store) != os.path.realpath(default_state_dir())):
+            try:
+                store_lock, held = hold_state_dir(store)
+            except OSError as e:
+                print(f"president serve: cannot use the store folder {store} "
+                      f"({e.strerror or e}); give it a folder it can write", file=sys.stderr)
+                return 1
+            if held is not None:
+                print(f"president serve: {held}", file=sys.stderr)
+                return 1
         return _serve_holding(args)
     finally:
+        if store_lock is not None:
+            os.close(store_lock)
         if lock is not None:
             os.close(lock)          # the state folder is free for the next server
 
@@ -580,6 +603,8 @@ def _serve_holding(args: argparse.Namespace) -> int:
     from ..web.app import WS_MAX_BYTES, create_app
     from ..web.guard import allowed_hosts_for
     from ..web.ledger import StoreError
+    from ..web.store import store_from_env
+    from ..web.store_pg import is_postgres_address, mask_address
     wildcard = args.host in ("0.0.0.0", "::")
     lan = own_addresses() if wildcard else []
     try:
@@ -589,7 +614,8 @@ def _serve_holding(args: argparse.Namespace) -> int:
         friend_url = f"http://{lan[0]}:{args.port}/" if lan else None
         app = create_app(bot_delay=args.bot_delay, allowed_hosts=hosts, friend_url=friend_url,
                          extra_levels=getattr(args, "extra_levels", None) or (),
-                         recover_records=bool(getattr(args, "recover_saved_matches", False)))
+                         recover_records=bool(getattr(args, "recover_saved_matches", False)),
+                         store=getattr(args, "store", None))
     except StoreError as e:
         # never on memory instead: the tables and actions it accepted would be lost at the
         # next restart
@@ -650,11 +676,17 @@ def _serve_holding(args: argparse.Namespace) -> int:
     logging.getLogger("uvicorn.error").addFilter(
         lambda record: record.getMessage() != "ASGI callable returned without completing handshake.")
 
+    store_address = getattr(args, "store", None) or store_from_env()
+    store_shown = (f"PostgreSQL at {mask_address(store_address)}"
+                   if store_address and is_postgres_address(store_address) else None)
+
     def announce() -> None:
         while not server.started and not server.should_exit:
             threading.Event().wait(0.05)
         if server.started:
             print(f"President is being served at {url} (Ctrl+C stops it)", flush=True)
+            if store_shown:
+                print(f"Tables are kept in {store_shown}", flush=True)
             if wildcard:
                 if lan:
                     print(f"Friends on your network: open {url} (make the match there, so the "

@@ -55,10 +55,10 @@ from . import guard
 from . import limits
 from . import protocol as P
 from .companion import add_routes as add_companion_routes
-from .ledger import LEDGER_FILE, Ledger, StoreError, default_state_dir
+from .ledger import StoreError, default_state_dir
 from .names import MAX_NAME_CHARS, BadName, check_names
 from .sealing import SECRET_FILE, Sealer, load_secret
-from .store import TABLES_FILE, TableStore
+from .store import open_stores, store_from_env
 from .thinker import Thinker
 from .tables import (DEFAULT_GRACE_SECONDS, DEFAULT_HINT_LEVEL, DEFAULT_NAMES, DEFAULT_STANDIN,
                      HUMAN, MATCH_PRESETS, PRACTICE_NAMES, TableError, Tables, bot_delay_from_env,
@@ -197,7 +197,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                max_waiting_total: int = limits.MAX_WAITING_TOTAL,
                handshakes_per_second: float = limits.HANDSHAKES_PER_SECOND,
                hellos_per_second: float = limits.HELLOS_PER_SECOND,
-               tables_per_minute: float = limits.TABLES_PER_MINUTE) -> FastAPI:
+               tables_per_minute: float = limits.TABLES_PER_MINUTE,
+               store: str | None = None) -> FastAPI:
     """The browser game as an ASGI app.
 
     Args:
@@ -240,11 +241,17 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             --recover-saved-matches``; docs/web.md, "Backups and recovery").
         max_waiting_total, handshakes_per_second, hellos_per_second, tables_per_minute: the
             limits of the whole server (:mod:`president.web.limits`; a rate of 0: none).
+        store: where the tables and the saved-match versions are kept
+            (:func:`~president.web.store.open_stores`): ``None`` for ``$PRESIDENT_STORE``, and
+            without it the SQLite files of ``state_dir``; ``postgresql://user:password@host:
+            port/database`` for PostgreSQL (``president serve --store``; docs/web.md, "The
+            store: SQLite or PostgreSQL").
 
     Raises:
         StoreError: the state folder's store or ledger cannot be kept (read-only, damaged,
-            truncated, of a newer version): the message names the file, the problem and
-            what to do. The server never runs on memory in their place.
+            truncated, of a newer version; a PostgreSQL store unreachable, refusing the login,
+            read-only or newer): the message names the file or the address (never its
+            password), the problem and what to do. The server never runs on memory in their place.
         ValueError: for a bad ``$PRESIDENT_BOT_DELAY``, a negative ``refusal_delay``, or an
             ``extra_levels`` entry that does not load (saying why, see
             :func:`president.players.load_class`).
@@ -263,14 +270,9 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         secret = load_secret(state / SECRET_FILE if state_dir is not None else None)
     if per_address is None:
         per_address = int(os.environ.get("PRESIDENT_WEB_TABLES_PER_MINUTE") or 30)
-    ledger = Ledger(state / LEDGER_FILE)
-    try:
-        store = TableStore(state / TABLES_FILE)
-    except StoreError:
-        ledger.close()
-        raise
+    table_store, ledger = open_stores(store if store is not None else store_from_env(), state)
     tables = Tables(sealer=Sealer(secret), bot_delay=bot_delay, allow_seed=allow_seed,
-                    max_tables=max_tables, ledger=ledger, store=store,
+                    max_tables=max_tables, ledger=ledger, store=table_store,
                     thinker=Thinker(workers), per_address=per_address,
                     recover_records=recover_records,
                     tables_per_minute=tables_per_minute)
@@ -283,7 +285,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         yield
         tables.close_all()
         ledger.close()
-        store.close()
+        table_store.close()
 
     app = FastAPI(title="President", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)

@@ -31,9 +31,9 @@ import stat
 import threading
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Protocol, Sequence, runtime_checkable
 
-__all__ = ["Ledger", "StaleRecord", "default_state_dir", "private_dir", "private_file",
+__all__ = ["Ledger", "LedgerLike", "LedgerChecks", "StaleRecord", "default_state_dir", "private_dir", "private_file",
            "tighten", "open_private_sqlite", "StoreError", "STORE_SCHEMA", "BUSY_SECONDS", "LEDGER_FILE", "KEEP_SECONDS"]
 
 LEDGER_FILE = "web-saved-matches.sqlite3"
@@ -242,7 +242,40 @@ def open_private_sqlite(path: str, what: str) -> tuple[str, sqlite3.Connection]:
         raise
 
 
-class Ledger:
+class LedgerChecks:
+    """:meth:`vouches` and :meth:`check`, the same for every engine of the ledger: they ask
+    only ``self.latest`` and ``self.created``."""
+
+    created: float
+
+    def latest(self, table_id: str) -> int | None:   # pragma: no cover - each engine's own
+        raise NotImplementedError
+
+    def vouches(self, table_id: str, version: int, sealed_at: float) -> bool:
+        """Whether a record of ``table_id`` with ``version`` actions, sealed at ``sealed_at``
+        (seconds since the epoch), has a history this ledger knows: it has an entry for the
+        table (then :meth:`check` says whether the record is the newest), or the record has
+        no action and was sealed since this ledger began. A record it does not vouch for may
+        be older than a state the server has lost (a damaged or lost store and ledger):
+        rebuilding from it could rewind a match."""
+        if self.latest(table_id) is not None:
+            return True
+        return version == 0 and sealed_at >= math.floor(self.created)   # (whole seconds)
+
+    def check(self, table_id: str, version: int) -> None:
+        """Accept a record of ``table_id`` with ``version`` actions, or refuse an old one.
+
+        Raises:
+            StaleRecord: if a record with more actions was issued for that table.
+        """
+        newest = self.latest(table_id)
+        if newest is not None and version < newest:
+            raise StaleRecord(f"this saved match is older than its latest state (it has {version} "
+                              f"actions; the server issued one with {newest}); continue from the "
+                              "newest copy or start a new match")
+
+
+class Ledger(LedgerChecks):
     """Table id → version of the newest sealed record issued, in one SQLite file.
 
     Args:
@@ -300,30 +333,27 @@ class Ledger:
                                    (table_id,)).fetchone()
         return None if row is None else int(row[0])
 
-    def vouches(self, table_id: str, version: int, sealed_at: float) -> bool:
-        """Whether a record of ``table_id`` with ``version`` actions, sealed at ``sealed_at``
-        (seconds since the epoch), has a history this ledger knows: it has an entry for the
-        table (then :meth:`check` says whether the record is the newest), or the record has
-        no action and was sealed since this ledger began. A record it does not vouch for may
-        be older than a state the server has lost (a damaged or lost store and ledger):
-        rebuilding from it could rewind a match."""
-        if self.latest(table_id) is not None:
-            return True
-        return version == 0 and sealed_at >= math.floor(self.created)   # (whole seconds)
-
-    def check(self, table_id: str, version: int) -> None:
-        """Accept a record of ``table_id`` with ``version`` actions, or refuse an old one.
-
-        Raises:
-            StaleRecord: if a record with more actions was issued for that table.
-        """
-        newest = self.latest(table_id)
-        if newest is not None and version < newest:
-            raise StaleRecord(f"this saved match is older than its latest state (it has {version} "
-                              f"actions; the server issued one with {newest}); continue from the "
-                              "newest copy or start a new match")
-
     def close(self) -> None:
         """Close the file."""
         with self._lock:
             self._db.close()
+
+
+@runtime_checkable
+class LedgerLike(Protocol):
+    """What the server asks of a ledger of saved-match versions, whichever engine keeps it:
+    :class:`Ledger` (SQLite) or :class:`~president.web.store_pg.PgLedger` (PostgreSQL)."""
+
+    created: float
+
+    def issued(self, table_id: str, version: int) -> None: ...
+
+    def issued_many(self, versions: Sequence[tuple[str, int]]) -> None: ...
+
+    def latest(self, table_id: str) -> int | None: ...
+
+    def vouches(self, table_id: str, version: int, sealed_at: float) -> bool: ...
+
+    def check(self, table_id: str, version: int) -> None: ...
+
+    def close(self) -> None: ...

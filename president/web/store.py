@@ -32,11 +32,13 @@ import json
 import os
 import threading
 import time
-from typing import Any, Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, Callable, Iterator, Protocol, Sequence, runtime_checkable
 
-from .ledger import StoreError, open_private_sqlite
+from .ledger import LEDGER_FILE, Ledger, LedgerLike, StoreError, open_private_sqlite
 
-__all__ = ["TableStore", "TABLES_FILE", "StoreError"]
+__all__ = ["TableStore", "TableStoreLike", "TABLES_FILE", "StoreError", "open_stores",
+           "store_from_env", "STORE_ENV"]
 
 TABLES_FILE = "web-tables.sqlite3"
 
@@ -217,3 +219,85 @@ class TableStore:
         with self._lock, self._read_lock if self._reader is not self._db else contextlib.nullcontext():
             self._db.close()
             self._reader.close()
+
+
+@runtime_checkable
+class TableStoreLike(Protocol):
+    """What the server asks of a table store, whichever engine keeps it: :class:`TableStore`
+    (SQLite, the default) or :class:`~president.web.store_pg.PgTableStore` (PostgreSQL).
+    Every method is one committed transaction and thread-safe; the meanings are
+    :class:`TableStore`'s."""
+
+    def add(self, table_id: str, setup: dict[str, Any], *, entries: Sequence[Any] = (),
+            now: float | None = None) -> None: ...
+
+    def append(self, table_id: str, n: int, entry: Any, *, now: float | None = None) -> None: ...
+
+    def append_many(self, table_id: str, start: int, entries: Sequence[Any], *,
+                    now: float | None = None) -> None: ...
+
+    def append_batches(self, batches: Sequence[tuple[str, int, Sequence[str]]], *,
+                       now: float | None = None) -> None: ...
+
+    def joined(self, table_id: str, *, now: float | None = None) -> None: ...
+
+    def load(self, table_id: str) -> dict[str, Any] | None: ...
+
+    def setup(self, table_id: str) -> dict[str, Any] | None: ...
+
+    def __contains__(self, table_id: object) -> bool: ...
+
+    def __len__(self) -> int: ...
+
+    def remove(self, table_id: str) -> None: ...
+
+    def expire(self, *, before: float, unjoined_before: float | None = None,
+               limit: int = 1000, keep: Callable[[str], bool] | None = None,
+               now: float | None = None) -> list[str]: ...
+
+    def close(self) -> None: ...
+
+
+STORE_ENV = "PRESIDENT_STORE"
+"""The environment variable that names the store when ``president serve --store`` does not."""
+
+
+def store_from_env() -> str | None:
+    """``$PRESIDENT_STORE``, or ``None`` when unset or empty (the SQLite files)."""
+    return os.environ.get(STORE_ENV) or None
+
+
+def open_stores(store: str | None, state_dir: str | os.PathLike[str]
+                ) -> tuple[TableStoreLike, LedgerLike]:
+    """The table store and the ledger of saved matches, from a store address.
+
+    Args:
+        store: ``None`` (or a folder's path): the SQLite files of the state folder
+            (``web-tables.sqlite3`` and ``web-saved-matches.sqlite3`` in ``state_dir``, or in
+            the folder given); ``postgresql://user:password@host:port/database``: both in that
+            PostgreSQL database (:mod:`president.web.store_pg`).
+        state_dir: the server's state folder (the SQLite files' home).
+
+    Raises:
+        StoreError: either cannot be kept (the message names the file or the address, never
+            its password, the problem and what to do); nothing stays open then.
+    """
+    if store is not None and store.startswith(("postgresql://", "postgres://")):
+        from .store_pg import PgLedger, PgTableStore
+        pg_ledger = PgLedger(store)
+        try:
+            return PgTableStore(store), pg_ledger
+        except BaseException:
+            pg_ledger.close()
+            raise
+    if store is not None and "://" in store:
+        raise StoreError(f"the store address {store.split('://', 1)[0]}://… is not one this "
+                         "server knows; give a folder for SQLite files, or "
+                         "postgresql://user:password@host:port/database")
+    folder = Path(store) if store is not None else Path(state_dir)
+    ledger = Ledger(folder / LEDGER_FILE)
+    try:
+        return TableStore(folder / TABLES_FILE), ledger
+    except BaseException:
+        ledger.close()
+        raise

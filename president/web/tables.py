@@ -20,7 +20,7 @@ from ..events import Event
 from ..rules import PRESETS, Rules
 from . import protocol as P
 from .hints import HINT_REFUSAL_SECONDS, Hints
-from .ledger import KEEP_SECONDS, Ledger, StaleRecord
+from .ledger import KEEP_SECONDS, LedgerLike, StaleRecord
 from .limits import TABLE_BURST, TABLES_PER_MINUTE, Rate
 from .levels import DEFAULT_HINT_LEVEL, DEFAULT_STANDIN, FAST_LEVELS, HUMAN, known_levels
 from .names import BadName, check_names
@@ -39,7 +39,7 @@ from .state import (
     TableState,
     bot_delay_from_env,
 )
-from .store import TableStore
+from .store import TableStoreLike
 from .thinker import Thinker
 
 log = logging.getLogger("president.web")
@@ -580,8 +580,8 @@ class Tables:
     def __init__(self, *, sealer: Sealer | None, bot_delay: float = 0.8, allow_seed: bool = False,
                  max_tables: int = 20_000, idle_seconds: float = 6 * 3600,
                  unjoined_seconds: float = 600, memory_seconds: float = 120,
-                 per_address: int = 30, ledger: Ledger | None = None,
-                 store: TableStore | None = None, thinker: Thinker | None = None,
+                 per_address: int = 30, ledger: LedgerLike | None = None,
+                 store: TableStoreLike | None = None, thinker: Thinker | None = None,
                  recover_records: bool = False,
                  tables_per_minute: float = TABLES_PER_MINUTE) -> None:
         self.sealer = sealer
