@@ -429,3 +429,21 @@ def test_another_program_closing_the_store_never_takes_the_servers_log_away(tmp_
                           capture_output=True, text=True, check=True, timeout=30)
     assert seen.stdout.strip() == "5"
     store.close()
+
+
+def test_a_stored_table_that_does_not_replay_is_kept_and_its_page_told_in_words(tmp_path):
+    """A table whose stored actions do not replay (a damaged row) used to be deleted from the
+    store on the first hello, and the page told there was no such table: one damaged row
+    lost the whole table for good. It stays as it is, and the page gets ``store-error``."""
+    with TestClient(_app(tmp_path)) as c:
+        info = c.post("/api/tables", json={"kind": "match", "players": 4, "seed": 5}).json()
+        c.portal.call(c.app.state.tables._commit.flush)
+        tables = c.app.state.tables
+        tables._fresh.clear()                            # on disk only, as after a restart
+        tables.store.append(info["table"], 0, [9, "not a move"])
+        with c.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
+            answer = ws.receive_json()
+            assert answer["type"] == "error" and answer["reason"] == "store-error"
+            assert ws.receive()["code"] == 1011
+        assert tables.store.load(info["table"])["log"] == [[9, "not a move"]]

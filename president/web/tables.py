@@ -20,7 +20,7 @@ from ..events import Event
 from ..rules import PRESETS, Rules
 from . import protocol as P
 from .hints import HINT_REFUSAL_SECONDS, Hints
-from .ledger import KEEP_SECONDS, LedgerLike, StaleRecord
+from .ledger import KEEP_SECONDS, LedgerLike, StaleRecord, StoreError
 from .limits import TABLE_BURST, TABLES_PER_MINUTE, Rate
 from .levels import DEFAULT_HINT_LEVEL, DEFAULT_STANDIN, FAST_LEVELS, HUMAN, known_levels
 from .names import BadName, check_names
@@ -688,8 +688,15 @@ class Tables:
             return e
 
     def _settle_rebuilt(self, table_id: str, built: Table | TableError | None) -> Table | None:
-        """Put a rebuilt table in memory (in the event loop's thread), or forget one that does
-        not replay. A table that came into memory meanwhile wins."""
+        """Put a rebuilt table in memory (in the event loop's thread). A table that came into
+        memory meanwhile wins.
+
+        Raises:
+            StoreError: the stored table does not replay (its saved state is damaged). It
+                stays in the store as it is, for its operator to look at or restore: it was
+                forgotten once, which lost a table for good over what may be a damaged page
+                of the file.
+        """
         live = self.tables.get(table_id)
         if live is not None:
             return live
@@ -698,13 +705,9 @@ class Tables:
         if self.store is not None and (table_id in self._removing or table_id not in self.store):
             return None     # forgotten while it was rebuilt
         if isinstance(built, TableError):
-            log.error("table %s cannot be rebuilt from the store (%s); forgetting it",
+            log.error("table %s cannot be rebuilt from the store (%s); it stays there as it is",
                       table_id, built.message)
-            assert self.store is not None
-            if table_id in self.store:
-                self.store.remove(table_id)
-                self._count -= 1
-            return None
+            raise StoreError(f"table {table_id} cannot be rebuilt from the store: {built.message}")
         self._watch(built)
         self.tables[built.id] = built
         return built
