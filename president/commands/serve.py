@@ -54,6 +54,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(needs pip install 'president-game[postgres]'), or a folder for "
                              "SQLite files (default $PRESIDENT_STORE, else SQLite files in the "
                              "state folder; docs/web.md, \"The store: SQLite or PostgreSQL\")")
+    parser.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
+                        dest="trusted_proxy",
+                        help="the address (or network, e.g. 172.16.0.0/12) of a reverse proxy "
+                             "in front of this server whose X-Forwarded-For and "
+                             "X-Forwarded-Proto are honoured, so the per-address limits see "
+                             "the real clients (repeatable; also $PRESIDENT_TRUSTED_PROXIES, "
+                             "comma-separated; default none: docs/deploy.md)")
     parser.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                         help="pause between computer plays (default $PRESIDENT_BOT_DELAY or 0.8)")
 
@@ -236,7 +243,8 @@ def _peer_key(transport: Any) -> str | None:
 
 
 def guarded_http_protocol(seconds: float, per_address: int | None = None,
-                          upgrade_ready: Any = None, cooldown: Any = None) -> type:
+                          upgrade_ready: Any = None, cooldown: Any = None,
+                          trusted: Any = None) -> type:
     """uvicorn's h11 protocol with :data:`REQUEST_SECONDS` (``seconds``) on each request: the
     timer starts when the connection opens and again after each answer, stops when a
     websocket upgrade leaves the protocol, and closes the connection when it runs out (a head
@@ -251,7 +259,10 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None,
     for it (the app still counts the ones it accepts). With ``cooldown`` (a
     :class:`~president.web.limits.Cooldown`), a connection from an address refused as busy
     in the last second gets a ready-made 429 ``busy`` before a byte of it is read, and every
-    429 ``busy`` sent here starts that address's cooldown. Imports uvicorn (the web extra)."""
+    429 ``busy`` sent here starts that address's cooldown. With ``trusted`` (a
+    :class:`~president.web.proxy.TrustedProxies`), a connection from a trusted reverse proxy
+    (many clients behind one address) is neither counted nor cooled down here: the app's
+    per-address limits count the client it forwards. Imports uvicorn (the web extra)."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -303,8 +314,16 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None,
             if not self.transport.is_closing():
                 self.transport.close()
 
+        _proxied = False                  # from a trusted proxy: not counted here
+
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            if trusted:
+                peer = transport.get_extra_info("peername")
+                if trusted.trusts(peer[0] if isinstance(peer, tuple) and peer else None):
+                    self._proxied = True
+                    self._start_request_timer()
+                    return
             if cooldown is not None:
                 peer = transport.get_extra_info("peername")
                 if cooldown.active(client_key(peer[0] if isinstance(peer, tuple) and peer
@@ -386,7 +405,7 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None,
         def _refuse(self, status: int, error: str, message: str) -> None:
             """Answer ``status`` in the documented shape (if an answer can still be sent)
             and close the connection."""
-            if cooldown is not None and error == "busy":
+            if cooldown is not None and error == "busy" and not self._proxied:
                 cooldown.refused(self._key if self._counted else _peer_key(self.transport))
             if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
                 headers, body = _refusal_bytes(status, error, message)
@@ -603,8 +622,15 @@ def _serve_holding(args: argparse.Namespace) -> int:
     from ..web.app import WS_MAX_BYTES, create_app
     from ..web.guard import allowed_hosts_for
     from ..web.ledger import StoreError
+    from ..web.proxy import TrustedProxies, parse_proxies, proxies_from_env
     from ..web.store import store_from_env
     from ..web.store_pg import is_postgres_address, mask_address
+    try:
+        proxies = parse_proxies([*(getattr(args, "trusted_proxy", None) or ()),
+                                 *proxies_from_env()])
+    except ValueError as e:
+        print(f"president serve: {e}", file=sys.stderr)
+        return 2
     wildcard = args.host in ("0.0.0.0", "::")
     lan = own_addresses() if wildcard else []
     try:
@@ -641,14 +667,16 @@ def _serve_holding(args: argparse.Namespace) -> int:
                                 os.environ.get("PRESIDENT_WEB_CONNECTIONS_PER_ADDRESS")
                                 or HTTP_CONNECTIONS_PER_ADDRESS),
                                 upgrade_ready=app.state.upgrade_ready,
-                                cooldown=app.state.cooldown),
+                                cooldown=app.state.cooldown, trusted=TrustedProxies(proxies)),
                             ws=guarded_ws_protocol(request_seconds, float(
                                 os.environ.get("PRESIDENT_WEB_STUCK_SECONDS") or STUCK_SECONDS)),
                             h11_max_incomplete_event_size=16 * 1024,
                             # the peer's own address counts, never a client's X-Forwarded-For
                             # (uvicorn trusts it from 127.0.0.1 by default: any local program
-                            # could name any address and escape every per-address limit)
-                            proxy_headers=False)
+                            # could name any address and escape every per-address limit),
+                            # unless the peer is a proxy named by --trusted-proxy
+                            proxy_headers=bool(proxies),
+                            forwarded_allow_ips=proxies or [])
     problem = listen_problem(args.host, args.port)
     if problem:
         print(f"president serve: {problem}", file=sys.stderr)
@@ -687,6 +715,9 @@ def _serve_holding(args: argparse.Namespace) -> int:
             print(f"President is being served at {url} (Ctrl+C stops it)", flush=True)
             if store_shown:
                 print(f"Tables are kept in {store_shown}", flush=True)
+            if proxies:
+                print("Client addresses come from X-Forwarded-For on connections from "
+                      f"{', '.join(proxies)} (--trusted-proxy)", flush=True)
             if wildcard:
                 if lan:
                     print(f"Friends on your network: open {url} (make the match there, so the "

@@ -56,6 +56,7 @@ from . import limits
 from . import protocol as P
 from .companion import add_routes as add_companion_routes
 from .ledger import StoreError, default_state_dir
+from .metrics import CountRefusals, Metrics, add_metrics_route
 from .names import MAX_NAME_CHARS, BadName, check_names
 from .sealing import SECRET_FILE, Sealer, load_secret
 from .store import open_stores, store_from_env
@@ -152,13 +153,16 @@ def _lesson_try(raw: bytes) -> LessonTry | JSONResponse:
 class _Socket:
     """A websocket as a :class:`~president.web.tables.Connection` (sends one at a time)."""
 
-    def __init__(self, ws: WebSocket) -> None:
+    def __init__(self, ws: WebSocket, metrics: Metrics | None = None) -> None:
         self.ws = ws
+        self.metrics = metrics
         self._lock = asyncio.Lock()
         self.batches = False
         """The client said (``hello`` with ``batch``) that it takes ``batch`` messages."""
 
     async def send(self, message: dict[str, Any]) -> None:
+        if self.metrics is not None and message.get("type") == "error":
+            self.metrics.socket_error(message.get("reason"))
         async with self._lock:
             if self.ws.application_state == WebSocketState.CONNECTED:
                 try:
@@ -185,6 +189,10 @@ def _twist_help(preset: str, twist: str) -> str:
                     for option, label, text in describe_items(rules) if option in changed)
 
 
+READY_SECONDS = 5.0
+"""How long ``GET /readyz`` waits for the store's trivial read before answering 503."""
+
+
 def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                allow_seed: bool | None = None, max_tables: int = 20_000,
                allowed_hosts: Sequence[str] | None = None,
@@ -198,7 +206,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                handshakes_per_second: float = limits.HANDSHAKES_PER_SECOND,
                hellos_per_second: float = limits.HELLOS_PER_SECOND,
                tables_per_minute: float = limits.TABLES_PER_MINUTE,
-               store: str | None = None) -> FastAPI:
+               store: str | None = None, metrics_from: Sequence[str] = ()) -> FastAPI:
     """The browser game as an ASGI app.
 
     Args:
@@ -246,6 +254,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             without it the SQLite files of ``state_dir``; ``postgresql://user:password@host:
             port/database`` for PostgreSQL (``president serve --store``; docs/web.md, "The
             store: SQLite or PostgreSQL").
+        metrics_from: addresses or networks besides this machine's loopback allowed to read
+            ``GET /metrics`` (:mod:`president.web.metrics`; ``president serve --metrics-from``).
 
     Raises:
         StoreError: the state folder's store or ledger cannot be kept (read-only, damaged,
@@ -409,6 +419,31 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        """The process is up and its event loop answers (docs/deploy.md)."""
+        return {"status": "ok"}
+
+    @app.get("/readyz", include_in_schema=False)
+    async def readyz() -> JSONResponse:
+        """The server can take tables: it is not stopping and its store and ledger each
+        answer a trivial read within :data:`READY_SECONDS`; else 503 ``not-ready``."""
+        if app.state.stopping:
+            return guard.refusal(503, "not-ready", "the server is stopping; it takes no new "
+                                 "tables")
+
+        def probe() -> None:
+            _ = "readyz-probe" in table_store
+            ledger.latest("readyz-probe")
+        try:
+            await asyncio.wait_for(asyncio.to_thread(probe), READY_SECONDS)
+        except Exception as e:   # a store that fails or does not answer in time
+            why = "it did not answer in time" if isinstance(e, asyncio.TimeoutError) else (
+                type(e).__name__)
+            return guard.refusal(503, "not-ready", "the server cannot read its store just now "
+                                 f"({why}); it takes no new tables until it can")
+        return JSONResponse({"status": "ready"})
+
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
         """Presets (table sizes, twists with a one-line explanation), computer levels and
@@ -498,6 +533,12 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     sockets_open: dict[str, int] = {}        # open sockets by client address
     sockets_waiting: dict[str, int] = {}     # of those, not yet joined to a table
     waiting_total = [0]                      # sockets not yet joined, whole server
+    metrics = Metrics(tables_in_memory=lambda: tables.in_memory, tables_kept=lambda: len(tables),
+                      sockets_open=lambda: sum(sockets_open.values()),
+                      sockets_waiting=lambda: waiting_total[0])
+    app.state.metrics = metrics
+    add_metrics_route(app, metrics, metrics_from)       # GET /metrics (president.web.metrics)
+    app.add_middleware(CountRefusals, metrics=metrics)  # outermost: sees every refusal go out
 
     @app.websocket("/ws")
     async def socket(ws: WebSocket) -> None:
@@ -533,7 +574,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         sockets_waiting[address] = sockets_waiting.get(address, 0) + 1
         waiting_total[0] += 1
         waiting = True
-        conn = _Socket(ws)
+        conn = _Socket(ws, metrics)
         table = None
         player = -1
         bad_hellos = 0
@@ -571,6 +612,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                         break
                 else:
                     message = await ws.receive()
+                received = time.perf_counter()
                 if message["type"] == "websocket.disconnect":
                     closed_code = message.get("code")
                     break
@@ -648,7 +690,10 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                     waiting_total[0] -= 1
                     continue
                 try:
+                    actions = len(table.log)
                     await table.handle(player, conn, msg)
+                    if len(table.log) > actions:     # accepted, its result sent
+                        metrics.acted(time.perf_counter() - received)
                 except WebSocketDisconnect:
                     raise  # the browser left while its answer was on the way: not a failure
                 except Exception:  # never let one table take the server down
