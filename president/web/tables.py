@@ -614,6 +614,11 @@ class Tables:
         """Tables kept (in the store, or in memory without one)."""
         return self._count if self.store is not None else len(self.tables)
 
+    @property
+    def in_memory(self) -> int:
+        """Tables held in memory: in use, and the newest ones nobody joined yet."""
+        return len(self.tables) + len(self._fresh)
+
     def get(self, table_id: str) -> Table | None:
         """The table with this id (from memory, else rebuilt from the store), or ``None``."""
         table = self.tables.get(table_id)
