@@ -25,6 +25,7 @@ COMMANDS = {
     "tournament": "Round robin of computer levels or your own bots on duplicate deals, with ratings.",
     "export": "Export decisions (observation, mask, action, reward, seat) from records or self-play to NPZ.",
     "keep-score": "Keep the score of a match played at a real table with real cards.",
+    "admin": "Back up, restore or list the browser game's stored tables.",
 }
 
 
