@@ -15,7 +15,9 @@ import argparse
 import asyncio
 import errno
 import http
+import logging
 import os
+import signal
 import socket
 import sys
 import threading
@@ -63,6 +65,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "comma-separated; default none: docs/deploy.md)")
     parser.add_argument("--bot-delay", type=float, default=None, metavar="SECONDS",
                         help="pause between computer plays (default $PRESIDENT_BOT_DELAY or 0.8)")
+    parser.add_argument("--log-json", action="store_true",
+                        help="write the server's log as one JSON object a line on stderr "
+                             "(also $PRESIDENT_LOG_JSON=1; docs/web.md, \"Operating the "
+                             "server\")")
+    parser.add_argument("--metrics-from", action="append", default=[], metavar="ADDRESS",
+                        dest="metrics_from",
+                        help="an address or network (e.g. 10.0.0.0/24) besides this "
+                             "machine's loopback that may read the Prometheus metrics at "
+                             "/metrics (repeatable; default: loopback only)")
 
 
 def own_addresses() -> list[str]:
@@ -96,6 +107,11 @@ def _open_browser(url: str) -> None:
     except Exception:  # no browser here: the printed address is enough
         pass
 
+
+SHUTDOWN_SECONDS = 10
+"""The most seconds a stop (SIGTERM, Ctrl-C) waits for the connections to close after their
+pages were told to come back (1012) before it cancels what is left; the store's pending
+writes are then finished (``Tables.close_all``) before the process ends."""
 
 DOUBLE_SIGNAL_SECONDS = 0.5
 """A second stop signal this soon after the first (a double Ctrl-C) is the same request, not
@@ -244,7 +260,7 @@ def _peer_key(transport: Any) -> str | None:
 
 def guarded_http_protocol(seconds: float, per_address: int | None = None,
                           upgrade_ready: Any = None, cooldown: Any = None,
-                          trusted: Any = None) -> type:
+                          trusted: Any = None, refused: Any = None) -> type:
     """uvicorn's h11 protocol with :data:`REQUEST_SECONDS` (``seconds``) on each request: the
     timer starts when the connection opens and again after each answer, stops when a
     websocket upgrade leaves the protocol, and closes the connection when it runs out (a head
@@ -262,7 +278,9 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None,
     429 ``busy`` sent here starts that address's cooldown. With ``trusted`` (a
     :class:`~president.web.proxy.TrustedProxies`), a connection from a trusted reverse proxy
     (many clients behind one address) is neither counted nor cooled down here: the app's
-    per-address limits count the client it forwards. Imports uvicorn (the web extra)."""
+    per-address limits count the client it forwards. With ``refused`` (a function of the
+    status and reason: the app's :meth:`~president.web.metrics.Metrics.refused`), each
+    refusal made here is counted. Imports uvicorn (the web extra)."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -328,6 +346,8 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None,
                 peer = transport.get_extra_info("peername")
                 if cooldown.active(client_key(peer[0] if isinstance(peer, tuple) and peer
                                               else None)):
+                    if refused is not None:
+                        refused(429, "busy")
                     self._turned_away(cooling)
                     return
             if not self._count(transport):
@@ -405,6 +425,8 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None,
         def _refuse(self, status: int, error: str, message: str) -> None:
             """Answer ``status`` in the documented shape (if an answer can still be sent)
             and close the connection."""
+            if refused is not None:
+                refused(status, error)
             if cooldown is not None and error == "busy" and not self._proxied:
                 cooldown.refused(self._key if self._counted else _peer_key(self.transport))
             if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
@@ -625,6 +647,13 @@ def _serve_holding(args: argparse.Namespace) -> int:
     from ..web.proxy import TrustedProxies, parse_proxies, proxies_from_env
     from ..web.store import store_from_env
     from ..web.store_pg import is_postgres_address, mask_address
+    from uvicorn.config import LOGGING_CONFIG
+
+    from ..web.logs import json_log_config, log_json_from_env
+    log_json = bool(getattr(args, "log_json", False)) or log_json_from_env()
+    if log_json:      # from the start: a refusal to start is a JSON line too
+        from logging.config import dictConfig
+        dictConfig(json_log_config())
     try:
         proxies = parse_proxies([*(getattr(args, "trusted_proxy", None) or ()),
                                  *proxies_from_env()])
@@ -641,11 +670,15 @@ def _serve_holding(args: argparse.Namespace) -> int:
         app = create_app(bot_delay=args.bot_delay, allowed_hosts=hosts, friend_url=friend_url,
                          extra_levels=getattr(args, "extra_levels", None) or (),
                          recover_records=bool(getattr(args, "recover_saved_matches", False)),
-                         store=getattr(args, "store", None))
+                         store=getattr(args, "store", None),
+                         metrics_from=getattr(args, "metrics_from", None) or ())
     except StoreError as e:
         # never on memory instead: the tables and actions it accepted would be lost at the
         # next restart
-        print(f"president serve: {e.message}", file=sys.stderr)
+        if log_json:
+            logging.getLogger("president.serve").error("president serve: %s", e.message)
+        else:
+            print(f"president serve: {e.message}", file=sys.stderr)
         return 1
     except ValueError as e:
         print(f"president serve: {e}", file=sys.stderr)
@@ -660,14 +693,19 @@ def _serve_holding(args: argparse.Namespace) -> int:
     # httptools would read a header of any size (a 250 MB header froze the server for
     # minutes). A head that arrives whole in one socket read (about 100 KiB) is still read.
     request_seconds = float(os.environ.get("PRESIDENT_WEB_REQUEST_SECONDS") or REQUEST_SECONDS)
-    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning",
+    config = uvicorn.Config(app, host=args.host, port=args.port,
+                            log_level="info" if log_json else "warning",
+                            log_config=json_log_config() if log_json else LOGGING_CONFIG,
+                            access_log=not log_json,
+                            timeout_graceful_shutdown=SHUTDOWN_SECONDS,
                             ws_max_size=WS_MAX_BYTES, ws_ping_interval=20, ws_ping_timeout=20,
                             server_header=False, ws_per_message_deflate=False,
                             http=guarded_http_protocol(request_seconds, int(
                                 os.environ.get("PRESIDENT_WEB_CONNECTIONS_PER_ADDRESS")
                                 or HTTP_CONNECTIONS_PER_ADDRESS),
                                 upgrade_ready=app.state.upgrade_ready,
-                                cooldown=app.state.cooldown, trusted=TrustedProxies(proxies)),
+                                cooldown=app.state.cooldown, trusted=TrustedProxies(proxies),
+                                refused=app.state.metrics.refused),
                             ws=guarded_ws_protocol(request_seconds, float(
                                 os.environ.get("PRESIDENT_WEB_STUCK_SECONDS") or STUCK_SECONDS)),
                             h11_max_incomplete_event_size=16 * 1024,
@@ -694,9 +732,17 @@ def _serve_holding(args: argparse.Namespace) -> int:
                 self.first_exit = now
             app.state.stopping = True
             super().handle_exit(sig, frame)
+            if sig == signal.SIGTERM and sig in self._captured_signals:
+                # a service manager's stop: the graceful stop is the whole answer (uvicorn
+                # would raise SIGTERM again once stopped, ending with its status, not 0)
+                self._captured_signals.remove(sig)
+            if self.first_exit == now:
+                logging.getLogger("president.serve").info(
+                    "stopping on %s: no new tables or sockets, pages closed with 1012 to come "
+                    "back, then the store's pending writes", signal.Signals(sig).name,
+                    extra={"signal": signal.Signals(sig).name})
 
     server = Server(config)
-    import logging
 
     # uvicorn's websockets-sansio protocol logs this error after a refusal sent as an HTTP
     # denial response (403 bad origin, 429 busy): its handshake flag stays unset although the

@@ -96,6 +96,10 @@ STORE_ERROR_MESSAGE = ("the server cannot read its saved tables just now (a prob
                        "device: try again later")
 """The ``store-error`` answer to a ``hello`` the store could not serve (docs/web.md)."""
 
+STOPPING_MESSAGE = ("the server is restarting and takes no new tables or sockets just now; "
+                    "try again in a few seconds")
+"""The ``503 stopping`` refusal while the server stops (docs/web.md, "Operating the server")."""
+
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("president.web")
 
@@ -293,9 +297,14 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        tables.close_all()
+        started = time.monotonic()
+        tables.close_all()      # after the store's pending writes (GroupCommit.close)
         ledger.close()
         table_store.close()
+        if app.state.stopping:
+            log.info("stopped: the store's pending writes were finished in %.3f s",
+                     time.monotonic() - started,
+                     extra={"seconds": round(time.monotonic() - started, 3)})
 
     app = FastAPI(title="President", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url=None)
@@ -339,6 +348,15 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         return guard.refusal(429, "busy", why)
 
     app.add_middleware(guard.EarlyRefusal, refuse=over_rate, delay=refusal_delay)
+
+    def while_stopping(scope: Scope) -> Response | None:
+        """While the server stops (a signal: ``app.state.stopping``), a new table gets
+        ``503 stopping``: its page asks again, of this server once back or of another."""
+        if app.state.stopping and scope["method"] == "POST" and scope["path"] == "/api/tables":
+            return guard.refusal(503, "stopping", STOPPING_MESSAGE)
+        return None
+
+    app.add_middleware(guard.EarlyRefusal, refuse=while_stopping)
 
     def cross_site(scope: Scope) -> Response | None:
         """A request that changes or computes something (any method but GET, HEAD and
@@ -552,6 +570,12 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             except RuntimeError:  # a server without the denial-response extension
                 await ws.close(code=1008)
             return
+        if app.state.stopping:      # a restart: the page knocks again in a moment
+            try:
+                await ws.send_denial_response(guard.refusal(503, "stopping", STOPPING_MESSAGE))
+            except RuntimeError:
+                await ws.close(code=1012, reason="service restart")
+            return
         address = guard.client_key(ws.client.host) or "?" if ws.client else "?"
         why = None
         if (sockets_open.get(address, 0) >= max_sockets_per_address
@@ -634,6 +658,9 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                                 "bad-message", 'join a table first: {"type": "hello", "table": ..., "token": ...}')):
                             break
                         continue
+                    if app.state.stopping:      # the page comes back once the server does
+                        await ws.close(code=1012, reason="service restart")
+                        break
                     if not hellos.take():
                         cooldown.refused(address)
                         await conn.send(P.error_message(
@@ -644,7 +671,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                     try:
                         found = await tables.get_async(msg.table, msg.token)
                     except Exception as e:   # the store could not be read (a damaged file)
-                        log.error("a hello for table %s failed on the store: %r", msg.table, e)
+                        log.error("a hello for table %s failed on the store: %r", msg.table, e,
+                                  extra={"table": msg.table})
                         await conn.send(P.error_message("store-error", STORE_ERROR_MESSAGE))
                         await ws.close(code=1011, reason="store error")
                         break
@@ -655,7 +683,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                         except Exception as e:
                             if not isinstance(e, TableError):
                                 log.error("a saved match for table %s failed on the store: %r",
-                                          msg.table, e)
+                                          msg.table, e, extra={"table": msg.table})
                                 await conn.send(P.error_message("store-error", STORE_ERROR_MESSAGE))
                                 await ws.close(code=1011, reason="store error")
                                 break
@@ -697,7 +725,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                 except WebSocketDisconnect:
                     raise  # the browser left while its answer was on the way: not a failure
                 except Exception:  # never let one table take the server down
-                    log.exception("table %s failed on %r", table.id, msg)
+                    log.exception("table %s failed on %r", table.id, msg,
+                                  extra={"table": table.id})
                     if table.closed:    # its action could not be kept (Tables._lost)
                         await conn.send(P.error_message(
                             "server-error", "the server could not keep that action on its disk; "
