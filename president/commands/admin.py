@@ -197,7 +197,8 @@ def backup(folder: Path, target: Path) -> int:
         raise StoreError(f"could not write the backup {target} ({e.strerror or e}); give a "
                          "file in a folder this user can write") from None
     ledger_note = "" if ledger_rows else f" (no {ledger_file.name} yet: no ledger in it)"
-    print(f"Backed up {counts[0]} tables and {counts[1]} actions from {folder} to {target}"
+    print(f"Backed up {_many(counts[0], 'table')} and {_many(counts[1], 'action')} from "
+          f"{folder} to {target}"
           f"{ledger_note}. Keep web-secret (or $PRESIDENT_WEB_SECRET) too: it opens the saved "
           "matches and is not in the backup.")
     return 0
@@ -283,7 +284,8 @@ def restore(folder: Path, source: Path, *, also: Path | None = None) -> int:
             os.close(fd)
     note = "" if has_ledger else (" The backup has no ledger: the saved-match ledger was "
                                   "left as it was.")
-    print(f"Restored {counts[0]} tables and {counts[1]} actions from {source} into {folder} "
+    print(f"Restored {_many(counts[0], 'table')} and {_many(counts[1], 'action')} from "
+          f"{source} into {folder} "
           f"(the files it replaced are kept as *.before-restore-{stamp}).{note} Start the "
           "server again.")
     return 0
@@ -368,6 +370,10 @@ def _print_pg_commands(action: str, store: str, file: str) -> None:
 # ---------------------------------------------------------------------------- listing
 
 
+def _many(n: int, what: str) -> str:
+    return f"{n} {what}{'' if n == 1 else 's'}"
+
+
 def _when(seconds: float) -> str:
     return dt.datetime.fromtimestamp(float(seconds), dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
 
@@ -396,5 +402,5 @@ def _show(rows: list[dict[str, Any]], as_json: bool) -> int:
     for c in cells:
         print("  ".join(v.rjust(w) if i == 4 else v.ljust(w)
                         for i, (v, w) in enumerate(zip(c, widths))).rstrip())
-    print(f"{len(rows)} table{'s' if len(rows) != 1 else ''}.")
+    print(f"{_many(len(rows), 'table')}.")
     return 0

@@ -770,7 +770,7 @@ def _serve_holding(args: argparse.Namespace) -> int:
                           "seat links carry that address)", flush=True)
                 print("Another name for this machine (a host name, a tunnel): add it with "
                       "--allow-host NAME", flush=True)
-            else:
+            elif not proxies:     # (behind a proxy, friends come through the proxy)
                 print("Only this computer can open it; for friends on other devices: "
                       "president serve --host 0.0.0.0", flush=True)
             if not args.no_browser:
