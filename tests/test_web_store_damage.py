@@ -447,3 +447,44 @@ def test_a_stored_table_that_does_not_replay_is_kept_and_its_page_told_in_words(
             assert answer["type"] == "error" and answer["reason"] == "store-error"
             assert ws.receive()["code"] == 1011
         assert tables.store.load(info["table"])["log"] == [[9, "not a move"]]
+
+
+@pytest.mark.parametrize("content", [b"", b"abc"])
+def test_a_damaged_key_file_is_refused_not_replaced(tmp_path, content, monkeypatch):
+    """A key file cut short used to be overwritten with a new key without a word, and every
+    saved match in the players' pages stopped opening."""
+    monkeypatch.delenv("PRESIDENT_WEB_SECRET", raising=False)
+    (tmp_path / "web-secret").write_bytes(content)
+    with pytest.raises(StoreError, match=r"key file .* is damaged"):
+        create_app(bot_delay=0, state_dir=tmp_path, workers=1)
+    assert (tmp_path / "web-secret").read_bytes() == content
+
+
+def test_a_key_file_that_cannot_be_read_is_refused(tmp_path, monkeypatch):
+    monkeypatch.delenv("PRESIDENT_WEB_SECRET", raising=False)
+    (tmp_path / "web-secret").mkdir()
+    with pytest.raises(StoreError, match="cannot read the key file"):
+        create_app(bot_delay=0, state_dir=tmp_path, workers=1)
+
+
+def test_a_log_left_without_its_store_is_refused(tmp_path):
+    """Found by a new operator: the store moved aside without its -wal file, and the old log
+    was applied to the new store (or to a backup put in its place)."""
+    _state_with_tables(tmp_path, 3)
+    store = TableStore(tmp_path / TABLES_FILE)         # open: the log is there
+    store.append("t0", 60, [0, "pass"])
+    os.rename(tmp_path / TABLES_FILE, tmp_path / "aside.sqlite3")
+    try:
+        with pytest.raises(StoreError, match=r"write-ahead log .* still there"):
+            TableStore(tmp_path / TABLES_FILE)
+        assert not (tmp_path / TABLES_FILE).exists()
+    finally:
+        store.close()
+
+
+def test_sqlites_report_of_damage_is_one_line(tmp_path):
+    from president.web.ledger import _damaged
+    message = _damaged("/x/web-tables.sqlite3", "tables",
+                       "*** in database main ***\nOn tree page 62 cell 99: out of range\n" * 40).message
+    assert "\n" not in message and len(message) < 700
+    assert "web-tables.sqlite3*" in message

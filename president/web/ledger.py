@@ -125,14 +125,18 @@ BUSY_SECONDS = 30.0
 """How long a write waits for a lock another program holds on a state file (a backup tool,
 the ``sqlite3`` shell) before it fails: the action waits, answered once kept, and is not lost."""
 
-RECOVERY = ("restore it from a backup (docs/web.md, \"Backups and recovery\"), or move it aside "
-            "to start with no saved {what}")
+RECOVERY = ("restore it from a backup, or move it aside to start without its {what}; either "
+            "way move its -wal and -shm files aside with it ({name}*), or SQLite would apply "
+            "their old writes to the new file (docs/web.md, \"Backups and recovery\")")
 
 
 def _damaged(path: str, what: str, why: str) -> StoreError:
+    why = " ".join(why.split())          # one line, whatever SQLite's report holds
+    if len(why) > 240:
+        why = why[:239] + "…"
     return StoreError(f"{path} cannot be used ({why}): it holds the server's {what}, and "
                       f"starting on it could lose or rewind them. Stop here and "
-                      + RECOVERY.format(what=what))
+                      + RECOVERY.format(what=what, name=os.path.basename(path)))
 
 
 def _connect(where: str) -> sqlite3.Connection:
@@ -193,6 +197,12 @@ def open_private_sqlite(path: str, what: str) -> tuple[str, sqlite3.Connection]:
         # another program fold the write-ahead log and delete it under the first, whose
         # later commits would then be lost). Its mode is tightened by name.
         if not os.path.lexists(path):
+            if any(os.path.exists(path + extra) for extra in ("-wal", "-shm")):
+                raise StoreError(
+                    f"{path} is missing but its write-ahead log ({path}-wal or -shm) is still "
+                    "there: the file was moved or deleted without it. SQLite would apply that "
+                    "log's old writes to a new file. Put the file back, or move the -wal and "
+                    "-shm files aside with it, then start again")
             _create(path)
         elif os.path.isfile(path) and os.path.getsize(path) == 0:
             raise _damaged(path, what, "the file is empty: it was cut short")

@@ -35,7 +35,7 @@ from typing import Any, Sequence
 from cryptography.exceptions import InvalidTag
 from cryptography.fernet import Fernet, InvalidToken
 
-from .ledger import default_state_dir, private_dir, tighten
+from .ledger import StoreError, default_state_dir, private_dir, tighten
 
 __all__ = ["Sealer", "SealError", "GrowingText", "load_secret", "SECRET_FILE", "MAX_RECORD_BYTES"]
 
@@ -250,6 +250,12 @@ def load_secret(path: str | os.PathLike[str] | None = None) -> bytes:
         path: the key file; default ``$XDG_STATE_HOME/president/web-secret``
             (``~/.local/state/president/web-secret``, see
             :func:`~president.web.ledger.default_state_dir`).
+
+    Raises:
+        StoreError: the key file is damaged (shorter than 16 bytes), cannot be read, or
+            cannot be made: a key kept only in memory would make every saved match in the
+            players' pages unreadable after the next restart, and a damaged one replaced
+            silently would do the same at once.
     """
     env = os.environ.get("PRESIDENT_WEB_SECRET")
     if env:
@@ -259,19 +265,30 @@ def load_secret(path: str | os.PathLike[str] | None = None) -> bytes:
     path = Path(path)
     try:
         data = path.read_bytes()
+    except FileNotFoundError:
+        data = None
+    except OSError as e:
+        raise StoreError(f"cannot read the key file {path} ({e.strerror or e}), which seals the "
+                         "saved matches players keep in their pages; make it a readable file "
+                         "of this user, or restore it from a backup") from None
+    if data is not None:
         if len(data) >= 16:
             tighten(path.parent, 0o700)
             tighten(path, 0o600)
             return data
-    except OSError:
-        pass
+        raise StoreError(f"the key file {path} is damaged ({len(data)} bytes; a key has 32): "
+                         "restore it from a backup, or move it aside to make a new key (every "
+                         "saved match in the players' pages then stops opening; the tables in "
+                         "the store are not touched)")
     secret = secrets.token_bytes(32)
     try:
         private_dir(path.parent)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         tighten(path, 0o600)
         with os.fdopen(fd, "wb") as f:
             f.write(secret)
-    except OSError:
-        pass  # read-only home: records then last as long as this process
+    except OSError as e:
+        raise StoreError(f"cannot make the key file {path} ({e.strerror or e}), which seals the "
+                         "saved matches players keep in their pages; give the server a folder "
+                         "it can write (XDG_STATE_HOME=/some/folder)") from None
     return secret

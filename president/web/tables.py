@@ -986,20 +986,27 @@ class Tables:
         live = self.get(tid) if isinstance(tid, str) else None
         if live is not None:       # a live or stored table is never rebuilt from a record
             return live
-        log = record.get("log") if isinstance(record, dict) else None
-        if not isinstance(tid, str) or not isinstance(log, list):
+        actions = record.get("log") if isinstance(record, dict) else None
+        if not isinstance(tid, str) or not isinstance(actions, list):
             raise TableError("bad-record", "the saved match cannot be restored (it has no table id "
                              "or actions)")
         if self.ledger is not None:
             try:
-                self.ledger.check(tid, len(log))
+                self.ledger.check(tid, len(actions))
             except StaleRecord as e:
                 raise TableError("old-record", str(e)) from None
-            if not self.recover_records and not self.ledger.vouches(tid, len(log), sealed_at):
+            vouched = self.ledger.vouches(tid, len(actions), sealed_at)
+            if not vouched and not self.recover_records:
+                log.warning("a saved match of table %s (%d actions) was refused: this server "
+                             "has no history of it (start with --recover-saved-matches to let "
+                             "it back)", tid, len(actions))
                 raise TableError("unknown-history", "this server has no history of this match "
                                  "(its saved tables were lost or replaced), so it cannot tell "
                                  "whether this saved copy is the newest; start a new match, or "
                                  "ask the server's operator to recover saved matches")
+            if not vouched:
+                log.warning("table %s rebuilt from a saved match of %d actions that this "
+                             "server has no history of (--recover-saved-matches)", tid, len(actions))
         self._admit(None, new=False)
         table = Table.from_record(record, bot_delay=self.bot_delay, sealer=self.sealer,
                                   thinker=self.thinker)
