@@ -280,11 +280,12 @@ def test_a_pages_own_close_code_1012_does_not_keep_its_practice_round(client, st
     # 1012 ("service restart") keeps a practice round for the restart only when the server
     # is stopping; a page that sends 1012 itself leaves like any page (seed 003: leaving
     # clears the round).
-    client.app.state.stopping = stopping
     info = client.post("/api/tables", json={"kind": "practice"}).json()
     with client.websocket_connect(WS) as ws:
         ws.send_json({"type": "hello", "table": info["table"], "token": info["token"]})
         assert ws.receive_json()["type"] == "welcome"
+        # (set once joined: a stopping server takes no new table or socket)
+        client.app.state.stopping = stopping
         ws.close(code=1012)
     tables = client.app.state.tables
     for _ in range(100):       # the server's side of the close runs on its own loop

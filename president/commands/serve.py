@@ -445,7 +445,8 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None,
     return GuardedH11
 
 
-def guarded_ws_protocol(seconds: float, stuck_seconds: float = STUCK_SECONDS) -> type:
+def guarded_ws_protocol(seconds: float, stuck_seconds: float = STUCK_SECONDS,
+                        refused: Any = None) -> type:
     """uvicorn's websockets (sans-I/O) protocol, with the refusals the ``websockets`` package
     makes itself, before the app sees the socket, sent in the documented JSON shape with the
     security headers, and sent at all:
@@ -459,7 +460,9 @@ def guarded_ws_protocol(seconds: float, stuck_seconds: float = STUCK_SECONDS) ->
     As a last guard, an upgrade whose request has not reached the app ``seconds`` after the
     protocol took the connection over is closed. A socket whose writes stay paused (its page
     reads nothing) for ``stuck_seconds`` is cut (:data:`STUCK_SECONDS`): the send waiting on
-    it then fails, and its table drops it and goes on. Imports uvicorn (the web extra)."""
+    it then fails, and its table drops it and goes on. With ``refused`` (a function of the
+    status and reason), each refusal sent here is counted (``/metrics``). Imports uvicorn
+    (the web extra)."""
     from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
     from websockets.datastructures import Headers
     from websockets.http11 import Response
@@ -467,6 +470,8 @@ def guarded_ws_protocol(seconds: float, stuck_seconds: float = STUCK_SECONDS) ->
     def shaped(response: Response) -> Response:
         why = response.body.decode("utf-8", "replace").strip()
         server = response.status_code >= 500
+        if refused is not None:
+            refused(response.status_code, "server-error" if server else "bad-websocket")
         headers, body = _refusal_bytes(
             response.status_code, "server-error" if server else "bad-websocket",
             f"the server failed to open this websocket ({why[:200]})" if server else
@@ -707,7 +712,8 @@ def _serve_holding(args: argparse.Namespace) -> int:
                                 cooldown=app.state.cooldown, trusted=TrustedProxies(proxies),
                                 refused=app.state.metrics.refused),
                             ws=guarded_ws_protocol(request_seconds, float(
-                                os.environ.get("PRESIDENT_WEB_STUCK_SECONDS") or STUCK_SECONDS)),
+                                os.environ.get("PRESIDENT_WEB_STUCK_SECONDS") or STUCK_SECONDS),
+                                refused=app.state.metrics.refused),
                             h11_max_incomplete_event_size=16 * 1024,
                             # the peer's own address counts, never a client's X-Forwarded-For
                             # (uvicorn trusts it from 127.0.0.1 by default: any local program
