@@ -210,10 +210,9 @@ def test_tables_from_either_engine(store_engine, capsys):
          "last_active": "2023-11-14 22:15:00", "actions": 0}]
 
 
+@pytest.mark.parametrize("store_engine", ["postgresql"], indirect=True)
 def test_a_postgresql_store_gets_the_pg_dump_and_pg_restore_commands(store_engine, tmp_path,
                                                                      capsys):
-    if store_engine.engine != "postgresql":
-        pytest.skip("PostgreSQL's own tools")
     for tool in ("pg_dump", "pg_restore"):
         if not any((Path(d) / tool).exists() for d in os.environ.get("PATH", "").split(":")):
             pytest.skip(f"{tool} is not installed")

@@ -198,3 +198,25 @@ def test_healthz_and_readyz_on_each_engine(store_engine, monkeypatch):
         assert (r.status_code, r.json()["error"]) == (503, "not-ready")
         assert r.json()["message"].startswith("the server cannot read its store just now (")
         assert c.get("/healthz").status_code == 200          # the process itself is up
+
+
+def test_an_https_page_reaching_the_server_as_plain_http_is_told_to_trust_its_proxy(tmp_path):
+    """Found by a new operator: behind Caddy without --trusted-proxy every request and socket
+    was refused as "not one of its hosts", which pointed at --allow-host, the wrong fix."""
+    from fastapi.testclient import TestClient
+    from starlette.testclient import WebSocketDenialResponse
+
+    from president.web.app import create_app
+
+    with TestClient(create_app(bot_delay=0, secret=b"p" * 32, state_dir=tmp_path,
+                               workers=1)) as c:
+        r = c.post("/api/tables", json={"kind": "practice"},
+                   headers={"Origin": "https://testserver"})
+        assert r.status_code == 403 and r.json()["error"] == "bad-origin"
+        assert "--trusted-proxy" in r.json()["message"]
+        with pytest.raises(WebSocketDenialResponse) as refused:
+            c.websocket_connect("/ws", headers={"Origin": "https://testserver"}).__enter__()
+        assert "--trusted-proxy" in refused.value.json()["message"]
+        r = c.post("/api/tables", json={"kind": "practice"},
+                   headers={"Origin": "https://evil.example"})
+        assert "not one of its hosts" in r.json()["message"]

@@ -377,8 +377,9 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         if len(origins) < 2 and guard.origin_allowed(origin, host, scope.get("scheme", "http"),
                                                      hosts):
             return None     # (a browser sends one Origin; two are refused whatever they say)
-        return guard.refusal(403, "bad-origin", "this server takes requests only from its own "
-                             f"page; the origin {P.excerpt(origin)} is not one of its hosts")
+        return guard.refusal(403, "bad-origin", guard.origin_refusal(
+            origin, host, scope.get("scheme", "http"), hosts,
+            "this server takes requests only from its own page"))
 
     app.add_middleware(guard.EarlyRefusal, refuse=cross_site)
 
@@ -565,8 +566,9 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             # A page of another site (or a DNS-rebinding page): refused before the upgrade.
             try:
                 await ws.send_denial_response(guard.refusal(
-                    403, "bad-origin", "this game's websocket only serves its own page; "
-                    f"the origin {P.excerpt(ws.headers.get('origin'))} is not one of its hosts"))
+                    403, "bad-origin", guard.origin_refusal(
+                        ws.headers.get("origin"), ws.headers.get("host"), ws.url.scheme, hosts,
+                        "this game's websocket only serves its own page")))
             except RuntimeError:  # a server without the denial-response extension
                 await ws.close(code=1008)
             return

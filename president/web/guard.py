@@ -36,7 +36,7 @@ from ..errors import shown_field
 from .protocol import excerpt
 
 __all__ = ["AnswerHeaders", "EarlyRefusal", "BodyLimit", "HostCheck", "SocketPath", "BodyTooLarge", "refusal", "allowed_hosts_for",
-           "origin_allowed", "MAX_BODY_BYTES", "DRAIN_BYTES", "DRAIN_SECONDS", "LOCAL_HOSTS", "HOSTS_ENV", "SECURITY_HEADERS"]
+           "origin_allowed", "origin_refusal", "MAX_BODY_BYTES", "DRAIN_BYTES", "DRAIN_SECONDS", "LOCAL_HOSTS", "HOSTS_ENV", "SECURITY_HEADERS"]
 
 MAX_BODY_BYTES = 16 * 1024
 """Largest HTTP request body, in bytes. ``POST /api/tables`` needs a few hundred (seven
@@ -365,6 +365,26 @@ class SocketPath:
         await send({"type": "websocket.http.response.start", "status": response.status_code,
                     "headers": response.raw_headers})
         await send({"type": "websocket.http.response.body", "body": response.body})
+
+
+def origin_refusal(origin: str | None, host: str | None, scheme: str,
+                   allowed_hosts: Sequence[str], what: str) -> str:
+    """The words of a ``bad-origin`` refusal: ``what`` is refused and why, and, when the
+    origin would pass over https but the request came as plain http (a TLS proxy in front
+    whose ``X-Forwarded-Proto`` the server does not trust), how to fix it.
+
+    >>> hosts = allowed_hosts_for()
+    >>> origin_refusal("https://localhost", "localhost", "http", hosts, "x").split(";")[1]
+    ' the page is https but the request reached the server as plain http: behind a TLS proxy, start the server with --trusted-proxy ADDRESS of that proxy (docs/deploy.md)'
+    """
+    said = f"{what}; the origin {excerpt(origin)} is not one of its hosts"
+    if origin is not None and origin.startswith("https://") and scheme in ("http", "ws") \
+            and origin_allowed(origin, host, "https" if scheme == "http" else "wss",
+                               allowed_hosts):
+        said = (f"{what}; the page is https but the request reached the server as plain "
+                "http: behind a TLS proxy, start the server with --trusted-proxy ADDRESS of "
+                "that proxy (docs/deploy.md)")
+    return said
 
 
 def origin_allowed(origin: str | None, host: str | None, scheme: str,
