@@ -56,6 +56,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(needs pip install 'president-game[postgres]'), or a folder for "
                              "SQLite files (default $PRESIDENT_STORE, else SQLite files in the "
                              "state folder; docs/web.md, \"The store: SQLite or PostgreSQL\")")
+    parser.add_argument("--shared-store", action="store_true", dest="shared_store",
+                        help="several president serve processes share this PostgreSQL --store, "
+                             "each table owned by one of them at a time (a PostgreSQL advisory "
+                             "lock); a page that reaches another process is asked to try again "
+                             "(default: a second server on one store is refused; docs/web.md, "
+                             "\"Several processes on one PostgreSQL store\")")
     parser.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
                         dest="trusted_proxy",
                         help="the address (or network, e.g. 172.16.0.0/12) of a reverse proxy "
@@ -676,7 +682,8 @@ def _serve_holding(args: argparse.Namespace) -> int:
                          extra_levels=getattr(args, "extra_levels", None) or (),
                          recover_records=bool(getattr(args, "recover_saved_matches", False)),
                          store=getattr(args, "store", None),
-                         metrics_from=getattr(args, "metrics_from", None) or ())
+                         metrics_from=getattr(args, "metrics_from", None) or (),
+                         shared_store=bool(getattr(args, "shared_store", False)))
     except StoreError as e:
         # never on memory instead: the tables and actions it accepted would be lost at the
         # next restart

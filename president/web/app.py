@@ -59,7 +59,7 @@ from .ledger import StoreError, default_state_dir
 from .metrics import CountRefusals, Metrics, add_metrics_route
 from .names import MAX_NAME_CHARS, BadName, check_names
 from .sealing import SECRET_FILE, Sealer, load_secret
-from .store import open_stores, store_from_env
+from .store import TableOwners, open_stores, store_from_env
 from .thinker import Thinker
 from .tables import (DEFAULT_GRACE_SECONDS, DEFAULT_HINT_LEVEL, DEFAULT_NAMES, DEFAULT_STANDIN,
                      HUMAN, MATCH_PRESETS, PRACTICE_NAMES, TableError, Tables, bot_delay_from_env,
@@ -210,7 +210,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                handshakes_per_second: float = limits.HANDSHAKES_PER_SECOND,
                hellos_per_second: float = limits.HELLOS_PER_SECOND,
                tables_per_minute: float = limits.TABLES_PER_MINUTE,
-               store: str | None = None, metrics_from: Sequence[str] = ()) -> FastAPI:
+               store: str | None = None, metrics_from: Sequence[str] = (),
+               shared_store: bool = False) -> FastAPI:
     """The browser game as an ASGI app.
 
     Args:
@@ -260,6 +261,12 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             store: SQLite or PostgreSQL").
         metrics_from: addresses or networks besides this machine's loopback allowed to read
             ``GET /metrics`` (:mod:`president.web.metrics`; ``president serve --metrics-from``).
+        shared_store: several processes share the PostgreSQL ``store``, each table owned by
+            one of them at a time (a PostgreSQL advisory lock per table:
+            :class:`~president.web.store_pg.PgOwners`); a hello for a table another process
+            owns gets ``elsewhere`` and the socket is closed with 1013 (``president serve
+            --shared-store``; docs/web.md, "Several processes on one PostgreSQL store").
+            Default ``False``: a second server on the same store is refused.
 
     Raises:
         StoreError: the state folder's store or ledger cannot be kept (read-only, damaged,
@@ -284,12 +291,22 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         secret = load_secret(state / SECRET_FILE if state_dir is not None else None)
     if per_address is None:
         per_address = int(os.environ.get("PRESIDENT_WEB_TABLES_PER_MINUTE") or 30)
-    table_store, ledger = open_stores(store if store is not None else store_from_env(), state)
+    address = store if store is not None else store_from_env()
+    table_store, ledger = open_stores(address, state, shared=shared_store)
+    owners: TableOwners | None = None
+    if shared_store:
+        from .store_pg import PgOwners
+        try:
+            owners = PgOwners(str(address))
+        except BaseException:
+            ledger.close()
+            table_store.close()
+            raise
     tables = Tables(sealer=Sealer(secret), bot_delay=bot_delay, allow_seed=allow_seed,
                     max_tables=max_tables, ledger=ledger, store=table_store,
                     thinker=Thinker(workers), per_address=per_address,
                     recover_records=recover_records,
-                    tables_per_minute=tables_per_minute)
+                    tables_per_minute=tables_per_minute, owners=owners)
     handshakes = limits.Rate(handshakes_per_second, limits.HANDSHAKE_BURST)
     cooldown = limits.Cooldown()
     hellos = limits.Rate(hellos_per_second, limits.HELLO_BURST)
@@ -299,6 +316,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         yield
         started = time.monotonic()
         tables.close_all()      # after the store's pending writes (GroupCommit.close)
+        if owners is not None:
+            owners.close()      # every table given back, once its writes are kept
         ledger.close()
         table_store.close()
         if app.state.stopping:
@@ -672,6 +691,10 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                         break
                     try:
                         found = await tables.get_async(msg.table, msg.token)
+                    except TableError as e:     # elsewhere: another process owns the table
+                        await conn.send(P.error_message(e.reason, e.message))
+                        await ws.close(code=1013, reason="elsewhere: try again later")
+                        break
                     except Exception as e:   # the store could not be read (a damaged file)
                         log.error("a hello for table %s failed on the store: %r", msg.table, e,
                                   extra={"table": msg.table})
@@ -688,6 +711,10 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                                           msg.table, e, extra={"table": msg.table})
                                 await conn.send(P.error_message("store-error", STORE_ERROR_MESSAGE))
                                 await ws.close(code=1011, reason="store error")
+                                break
+                            if e.reason == "elsewhere":
+                                await conn.send(P.error_message(e.reason, e.message))
+                                await ws.close(code=1013, reason="elsewhere: try again later")
                                 break
                             bad_hellos += 1
                             await conn.send(P.error_message(e.reason, e.message))

@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterator, Protocol, Sequence, runtime_checkabl
 
 from .ledger import LEDGER_FILE, Ledger, LedgerLike, StoreError, open_private_sqlite
 
-__all__ = ["TableStore", "TableStoreLike", "TABLES_FILE", "StoreError", "open_stores",
+__all__ = ["TableStore", "TableStoreLike", "TableOwners", "TABLES_FILE", "StoreError", "open_stores",
            "store_from_env", "STORE_ENV"]
 
 TABLES_FILE = "web-tables.sqlite3"
@@ -258,6 +258,21 @@ class TableStoreLike(Protocol):
     def close(self) -> None: ...
 
 
+@runtime_checkable
+class TableOwners(Protocol):
+    """Which tables this process owns, where several processes share one store
+    (:class:`~president.web.store_pg.PgOwners`): a process keeps a table in memory, and acts
+    on it, only while it owns it."""
+
+    def take(self, table_id: str) -> bool: ...
+
+    def let_go(self, table_id: str) -> None: ...
+
+    def settle(self, table_id: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
 STORE_ENV = "PRESIDENT_STORE"
 """The environment variable that names the store when ``president serve --store`` does not."""
 
@@ -267,7 +282,7 @@ def store_from_env() -> str | None:
     return os.environ.get(STORE_ENV) or None
 
 
-def open_stores(store: str | None, state_dir: str | os.PathLike[str]
+def open_stores(store: str | None, state_dir: str | os.PathLike[str], *, shared: bool = False
                 ) -> tuple[TableStoreLike, LedgerLike]:
     """The table store and the ledger of saved matches, from a store address.
 
@@ -277,6 +292,9 @@ def open_stores(store: str | None, state_dir: str | os.PathLike[str]
             the folder given); ``postgresql://user:password@host:port/database``: both in that
             PostgreSQL database (:mod:`president.web.store_pg`).
         state_dir: the server's state folder (the SQLite files' home).
+        shared: several server processes share this (PostgreSQL) store, each owning its
+            tables (``president serve --shared-store``); default ``False``: a second server
+            on the same PostgreSQL store is refused.
 
     Raises:
         StoreError: either cannot be kept (the message names the file or the address, never
@@ -286,10 +304,13 @@ def open_stores(store: str | None, state_dir: str | os.PathLike[str]
         from .store_pg import PgLedger, PgTableStore
         pg_ledger = PgLedger(store)
         try:
-            return PgTableStore(store), pg_ledger
+            return PgTableStore(store, shared=shared), pg_ledger
         except BaseException:
             pg_ledger.close()
             raise
+    if shared:
+        raise StoreError("several processes can share only a PostgreSQL store (--shared-store "
+                         "needs --store postgresql://user:password@host:port/database)")
     if store is not None and "://" in store:
         raise StoreError(f"the store address {store.split('://', 1)[0]}://… is not one this "
                          "server knows; give a folder for SQLite files, or "

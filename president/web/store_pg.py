@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     import psycopg
     import psycopg_pool
 
-__all__ = ["PgTableStore", "PgLedger", "MIGRATIONS", "SCHEMA_VERSION", "mask_address",
+__all__ = ["PgTableStore", "PgLedger", "PgOwners", "MIGRATIONS", "SCHEMA_VERSION", "mask_address",
            "is_postgres_address"]
 
 log = logging.getLogger("president.web")
@@ -266,23 +266,29 @@ class PgTableStore(_Pg):
         exclusive: hold the store for this process (a session advisory lock, released when the
             process ends, ``kill -9`` included): a second server on the same database and
             schema is refused, as ``president serve`` refuses a second one on a state folder.
+        shared: one of several cooperating servers on this store (``president serve
+            --shared-store``): the same advisory lock held in shared mode, so shared servers
+            start side by side, and a server without the flag is refused while any runs
+            (and they while it runs). Each table is then owned by one of them
+            (:class:`PgOwners`).
 
     Raises:
         StoreError: the database cannot be reached or written, its layout is newer, psycopg is
-            missing, or (``exclusive``) another server holds it.
+            missing, or (``exclusive``, ``shared``) another server holds it.
 
     Thread-safe: each method is one committed transaction on a connection of a pool of up to
     six, so writes of different tables run in parallel.
     """
 
-    def __init__(self, store: str, *, exclusive: bool = True) -> None:
+    def __init__(self, store: str, *, exclusive: bool = True, shared: bool = False) -> None:
         super().__init__(store, "tables", max_size=6)
         self._holder: psycopg.Connection[Any] | None = None
-        if exclusive:
+        if exclusive or shared:
             pg = self._errors
+            how = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
             try:
                 holder = pg.connect(store, **_kwargs(store))
-                row = holder.execute("SELECT pg_try_advisory_lock(hashtext('president-server:' "
+                row = holder.execute(f"SELECT {how}(hashtext('president-server:' "
                                      "|| coalesce(current_schema(), '')))").fetchone()
             except pg.Error as e:
                 self.pool.close()
@@ -290,6 +296,10 @@ class PgTableStore(_Pg):
             if not (row and row[0]):
                 holder.close()
                 self.pool.close()
+                if shared:
+                    raise StoreError(f"a president server without --shared-store uses the "
+                                     f"PostgreSQL store at {self.path}; stop it first, or start "
+                                     "every server on this store with --shared-store")
                 raise StoreError(f"another president server uses the PostgreSQL store at "
                                  f"{self.path}; stop it first (two servers on one store would "
                                  "each keep their own copy of the same tables), or give this one "
@@ -435,6 +445,97 @@ class PgTableStore(_Pg):
         if self._holder is not None:
             self._holder.close()
             self._holder = None
+
+
+class PgOwners:
+    """Which tables this process owns, among several processes sharing one PostgreSQL store
+    (``president serve --shared-store``; docs/web.md, "Several processes on one PostgreSQL
+    store").
+
+    A table is owned by exactly one process at a time: the owner holds a session advisory
+    lock of the table (a 64-bit hash of the schema and the table id) on a connection of its
+    own. PostgreSQL releases it when that session ends, so the tables of a process that dies
+    (``kill -9`` included) can be taken over by another at once.
+
+    :meth:`take` marks a table wanted and holds its lock (``False``: another process holds
+    it); :meth:`let_go` marks it unwanted and :meth:`settle` then gives the lock back if it is
+    still unwanted (:class:`~president.web.tables.Tables` calls it in its writer thread, after
+    the table's pending writes), so a table that comes back meanwhile keeps its lock.
+
+    Raises:
+        StoreError: the database cannot be reached (at open, or by :meth:`take` once the
+            connection was lost: the locks it held are gone with it).
+
+    Thread-safe (one lock around the connection).
+    """
+
+    def __init__(self, store: str) -> None:
+        pg, _ = _modules()
+        self.store = store
+        self.path = mask_address(store)
+        self._errors = pg
+        try:
+            self._conn: psycopg.Connection[Any] | None = pg.connect(store, **_kwargs(store))
+        except pg.Error as e:
+            raise _open_error(e, store, "table owners") from None
+        self._lock = threading.Lock()
+        self._held: set[str] = set()
+        self._wanted: set[str] = set()
+
+    _KEY = "hashtextextended('president-table:' || coalesce(current_schema(), '') || ':' || %s, 0)"
+
+    def take(self, table_id: str) -> bool:
+        """Own ``table_id`` (``True``), or ``False`` if another process owns it."""
+        with self._lock:
+            if table_id in self._held:
+                self._wanted.add(table_id)
+                return True
+            if self._conn is None:
+                raise StoreError("the table owners' connection is closed")
+            try:
+                row = self._conn.execute(f"SELECT pg_try_advisory_lock({self._KEY})",
+                                         (table_id,)).fetchone()
+            except self._errors.Error as e:
+                log.error("PostgreSQL store (%s): the table owners' connection failed (%s)",
+                          self.path, _scrub(str(e), self.store).strip())
+                raise StoreError(f"the PostgreSQL store at {self.path} cannot be reached to "
+                                 "own a table") from None
+            if not (row and row[0]):
+                return False
+            self._held.add(table_id)
+            self._wanted.add(table_id)
+            return True
+
+    def let_go(self, table_id: str) -> None:
+        """The table left this process's memory: its lock goes at the next :meth:`settle`."""
+        with self._lock:
+            self._wanted.discard(table_id)
+
+    def settle(self, table_id: str) -> None:
+        """Give the table's lock back unless it was taken again since :meth:`let_go`."""
+        with self._lock:
+            if table_id not in self._held or table_id in self._wanted or self._conn is None:
+                return
+            self._held.discard(table_id)
+            try:
+                self._conn.execute(f"SELECT pg_advisory_unlock({self._KEY})", (table_id,))
+            except self._errors.Error as e:
+                log.warning("PostgreSQL store (%s): a table's lock could not be given back "
+                            "(%s)", self.path, _scrub(str(e), self.store).strip())
+
+    def owned(self) -> int:
+        """How many tables this process owns now."""
+        with self._lock:
+            return len(self._held)
+
+    def close(self) -> None:
+        """Give every table back (the session ends)."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+            self._held.clear()
+            self._wanted.clear()
 
 
 class PgLedger(LedgerChecks, _Pg):

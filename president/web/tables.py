@@ -39,7 +39,7 @@ from .state import (
     TableState,
     bot_delay_from_env,
 )
-from .store import TableStoreLike
+from .store import TableOwners, TableStoreLike
 from .thinker import Thinker
 
 log = logging.getLogger("president.web")
@@ -532,6 +532,12 @@ def _settle(futures: list[asyncio.Future[None]], error: BaseException | None) ->
                 done.set_exception(error)
 
 
+ELSEWHERE_MESSAGE = ("another server process holds this table just now; this page tries "
+                     "again in a moment (it reaches the table where it is held, or here once "
+                     "that process is gone)")
+"""The hello refused with ``elsewhere`` (several processes on one store: docs/web.md)."""
+
+
 class Tables:
     """Every table of one server process, by id; with a store, every table on disk too.
 
@@ -565,6 +571,12 @@ class Tables:
             "Backups and recovery": a page holding an older copy than the lost state could
             rewind its match). Default ``False``: such a record is refused
             (``unknown-history``).
+        owners: where several processes share the store (``president serve
+            --shared-store``), which tables this one owns
+            (:class:`~president.web.store_pg.PgOwners`): a table is kept in memory only while
+            owned, and given back when it leaves memory (after its pending writes); a hello
+            for a table another process owns gets :class:`TableError` ``elsewhere``.
+            ``None`` (default): this process is the store's only server.
     """
 
     SWEEP_SECONDS = 5.0
@@ -583,8 +595,10 @@ class Tables:
                  per_address: int = 30, ledger: LedgerLike | None = None,
                  store: TableStoreLike | None = None, thinker: Thinker | None = None,
                  recover_records: bool = False,
-                 tables_per_minute: float = TABLES_PER_MINUTE) -> None:
+                 tables_per_minute: float = TABLES_PER_MINUTE,
+                 owners: TableOwners | None = None) -> None:
         self.sealer = sealer
+        self.owners = owners
         self._total = Rate(tables_per_minute / 60.0, TABLE_BURST)
         """New tables of the whole server (:data:`~president.web.limits.TABLES_PER_MINUTE`)."""
         self.recover_records = recover_records
@@ -619,8 +633,23 @@ class Tables:
         """Tables held in memory: in use, and the newest ones nobody joined yet."""
         return len(self.tables) + len(self._fresh)
 
+    def _elsewhere(self) -> TableError:
+        return TableError("elsewhere", ELSEWHERE_MESSAGE)
+
+    def _disown(self, table_id: str) -> None:
+        """The table left memory: its owner's lock is given back after its pending writes
+        (unless it came back meanwhile)."""
+        owners = self.owners
+        if owners is None or table_id in self.tables or table_id in self._fresh:
+            return
+        owners.let_go(table_id)
+        self._commit.later(lambda: owners.settle(table_id), key=table_id)
+
     def get(self, table_id: str) -> Table | None:
-        """The table with this id (from memory, else rebuilt from the store), or ``None``."""
+        """The table with this id (from memory, else rebuilt from the store), or ``None``.
+
+        Raises:
+            TableError: ``elsewhere``: another process owns it (``owners``)."""
         table = self.tables.get(table_id)
         if table is not None:
             self.tables.move_to_end(table_id)
@@ -675,6 +704,7 @@ class Tables:
         assert self.store is not None
         if table_id in self._removing or table_id not in self.store:
             table.close()
+            self._disown(table_id)
             return None
         self.tables[table_id] = table
         return table
@@ -683,6 +713,8 @@ class Tables:
         """The table rebuilt from the store (``None``: not there; the error: it does not
         replay). Touches nothing but the store's read: safe in a worker thread."""
         assert self.store is not None
+        if self.owners is not None and not self.owners.take(table_id):
+            return self._elsewhere()
         record = self.store.load(table_id)
         if record is None:
             return None
@@ -705,11 +737,16 @@ class Tables:
         live = self.tables.get(table_id)
         if live is not None:
             return live
+        if isinstance(built, TableError) and built.reason == "elsewhere":
+            raise built
         if built is None:
+            self._disown(table_id)
             return None
         if self.store is not None and (table_id in self._removing or table_id not in self.store):
+            self._disown(table_id)
             return None     # forgotten while it was rebuilt
         if isinstance(built, TableError):
+            self._disown(table_id)
             log.error("table %s cannot be rebuilt from the store (%s); it stays there as it is",
                       table_id, built.message)
             raise StoreError(f"table {table_id} cannot be rebuilt from the store: {built.message}")
@@ -764,21 +801,34 @@ class Tables:
             else:
                 t.close()
                 del self.tables[tid]
+                self._disown(tid)
         if self.store is not None:
             wall = time.time()
+            taken: list[str] = []
             def in_use(tid: str) -> bool:
                 if tid in self._rebuilding:     # a page is waiting for it right now
                     return True
                 live = self.tables.get(tid)
-                return live is not None and live.connected > 0
-            for tid in self.store.expire(before=wall - self.idle_seconds,
-                                         unjoined_before=wall - self.unjoined_seconds,
-                                         keep=in_use, now=wall):
-                if tid not in self._removing:   # a drop has counted that one already
-                    self._count -= 1
-                gone = self.tables.pop(tid, None) or self._fresh.pop(tid, None)
-                if gone is not None:
-                    gone.close()
+                if live is not None:
+                    return live.connected > 0
+                if self.owners is not None and tid not in self._fresh:
+                    if not self.owners.take(tid):
+                        return True             # another process owns it: it forgets it
+                    taken.append(tid)
+                return False
+            try:
+                for tid in self.store.expire(before=wall - self.idle_seconds,
+                                             unjoined_before=wall - self.unjoined_seconds,
+                                             keep=in_use, now=wall):
+                    if tid not in self._removing:   # a drop has counted that one already
+                        self._count -= 1
+                    gone = self.tables.pop(tid, None) or self._fresh.pop(tid, None)
+                    if gone is not None:
+                        gone.close()
+                        self._disown(tid)
+            finally:
+                for tid in taken:
+                    self._disown(tid)
 
     def busy(self, client: str | None) -> str | None:
         """Why ``client`` may not make a table now (it made :attr:`per_address` in the last
@@ -906,6 +956,8 @@ class Tables:
             raise TableError("bad-table", f"no table kind {P.excerpt(kind)}; kinds are practice, match")
         self._admit(client)
         tid = secrets.token_urlsafe(16)
+        if self.owners is not None and not self.owners.take(tid):
+            raise self._elsewhere()     # (a new random id: another process never has it)
         # A chosen seed (tests only) keeps 32-bit deal seeds so a test can pick its deal;
         # otherwise 128 random bits, so no one can search the seeds for the deal.
         bits = 128 if seed is None else 32
@@ -923,7 +975,9 @@ class Tables:
             # memory too, for the page that made it.
             self._fresh[tid] = table
             while len(self._fresh) > self.FRESH_TABLES:
-                self._fresh.popitem(last=False)[1].close()
+                old = self._fresh.popitem(last=False)[1]
+                old.close()
+                self._disown(old.id)
         return table
 
     def _watch(self, table: Table) -> None:
@@ -941,6 +995,7 @@ class Tables:
         table.close()
         if self.tables.get(table.id) is table:
             del self.tables[table.id]
+            self._disown(table.id)
 
     def restore(self, sealed: str, table_id: str | None = None, *,
                 rebuild_stored: bool = True) -> Table:
@@ -1008,11 +1063,17 @@ class Tables:
                 log.warning("table %s rebuilt from a saved match of %d actions that this "
                              "server has no history of (--recover-saved-matches)", tid, len(actions))
         self._admit(None, new=False)
-        table = Table.from_record(record, bot_delay=self.bot_delay, sealer=self.sealer,
-                                  thinker=self.thinker)
-        self._watch(table)
-        if self.store is not None:      # setup and log in one transaction
-            self.store.add(table.id, table.setup(), entries=table.log)
+        if self.owners is not None and not self.owners.take(tid):
+            raise self._elsewhere()
+        try:
+            table = Table.from_record(record, bot_delay=self.bot_delay, sealer=self.sealer,
+                                      thinker=self.thinker)
+            self._watch(table)
+            if self.store is not None:      # setup and log in one transaction
+                self.store.add(table.id, table.setup(), entries=table.log)
+        except BaseException:
+            self._disown(tid)
+            raise
         if self.ledger is not None:
             self.ledger.issued(table.id, len(table.log))
         self._count += 1
@@ -1037,6 +1098,7 @@ class Tables:
                 finally:
                     removing.discard(table_id)
             self._commit.later(remove, key=table_id)
+        self._disown(table_id)      # after the removal (one table's jobs run in order)
 
     def close_all(self) -> None:
         """Stop every table in memory (server shutdown); the store keeps them for the next

@@ -888,9 +888,10 @@ function onError(msg) {
   app.sentAt = -1;          // the action was refused: the player may try again
   if (app.state) renderControls();
   if (!app.state) {   // the hello was refused
-    // The server is too busy to take this hello now: it closes the socket (1013) and the
-    // page tries again after its usual pause (the seat stays as it is).
-    if (msg.reason === "busy") return;
+    // The server is too busy to take this hello now, or (several processes on one store)
+    // another process holds the table: it closes the socket (1013) and the page tries again
+    // after its usual pause (the seat stays as it is).
+    if (msg.reason === "busy" || msg.reason === "elsewhere") return;
     if (msg.reason === "store-error") {
       // The server cannot read its saved tables (a problem with its disk): the seat is
       // kept on this device for a later try, and the page stops knocking.
