@@ -37,6 +37,8 @@ class Server:
         self.url = f"http://127.0.0.1:{port}"
         self.env = dict(os.environ, PRESIDENT_WEB_SECRET="crash-test", BROWSER="false",
                         XDG_STATE_HOME=str(state_dir), PRESIDENT_WEB_ALLOW_SEED="1")
+        self.args: list[str] = []
+        """More options of ``president serve``."""
         self.proc: subprocess.Popen | None = None
 
     def start(self, **popen: Any) -> "Server":
@@ -44,10 +46,13 @@ class Server:
         goes) and wait until it answers."""
         popen = {"stderr": subprocess.DEVNULL, **popen}
         self.proc = subprocess.Popen([sys.executable, "-m", "president", "serve", "--port",
-                                      str(self.port), "--no-browser", "--bot-delay", "0"],
+                                      str(self.port), "--no-browser", "--bot-delay", "0",
+                                      *self.args],
                                      stdout=subprocess.DEVNULL, env=self.env, **popen)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server ended (exit {self.proc.returncode})")
             try:
                 urllib.request.urlopen(self.url + "/api/options", timeout=1).read()
                 return self

@@ -32,26 +32,16 @@ class SharedServer(Server):
         self.env.update(PRESIDENT_WEB_SECRET="shared-store-test", PRESIDENT_BOT_DELAY="0",
                         PRESIDENT_STORE=store)
         self.stderr = state_dir.parent / f"serve-{port}.log"
+        self.args = ["--shared-store"]
 
     def start(self, **popen) -> "SharedServer":
-        state = Path(self.env["XDG_STATE_HOME"])
-        state.mkdir(parents=True, exist_ok=True)
+        Path(self.env["XDG_STATE_HOME"]).mkdir(parents=True, exist_ok=True)
         self._log = open(self.stderr, "ab")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "president", "serve", "--port", str(self.port),
-             "--no-browser", "--shared-store"],
-            stdout=subprocess.DEVNULL, stderr=self._log, env=self.env)
-        import urllib.request
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server ended: {self.stderr.read_text()}")
-            try:
-                urllib.request.urlopen(self.url + "/api/options", timeout=1).read()
-                return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        try:
+            super().start(stderr=self._log, **popen)
+        except RuntimeError as e:
+            raise RuntimeError(f"{e}: {self.stderr.read_text()}") from None
+        return self
 
     def stop(self) -> None:
         super().stop()

@@ -257,13 +257,6 @@ def hold_state_dir(state_dir: str | os.PathLike[str]) -> tuple[int | None, str |
     return fd, None
 
 
-def _peer_key(transport: Any) -> str | None:
-    """The client address of a connection (:func:`president.web.guard.client_key`)."""
-    from ..web.guard import client_key
-    peer = transport.get_extra_info("peername") if transport is not None else None
-    return client_key(peer[0] if isinstance(peer, tuple) and peer else None)
-
-
 def guarded_http_protocol(seconds: float, per_address: int | None = None,
                           upgrade_ready: Any = None, cooldown: Any = None,
                           trusted: Any = None, refused: Any = None) -> type:
@@ -302,17 +295,16 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None,
     class GuardedH11(H11Protocol):
         _request_timer: asyncio.TimerHandle | None = None
         _counted = False                  # whether this connection counts for _key
-        _key: str | None = None           # its client address (client_key)
+        _key: str | None = None           # its client address (client_key; None from a proxy)
 
-        def _count(self, transport: asyncio.Transport) -> bool:
-            """Count this connection for its address; False if that address is at the limit."""
-            peer = transport.get_extra_info("peername")
-            key = client_key(peer[0] if isinstance(peer, tuple) and peer else None)
+        def _count(self, key: str | None) -> bool:
+            """Count this connection for its address ``key``; False if that address is at the
+            limit."""
             held = open_by_address.get(key, 0)
             if held >= limit:
                 return False
             open_by_address[key] = held + 1
-            self._counted, self._key = True, key
+            self._counted = True
             return True
 
         def _uncount(self) -> None:
@@ -342,21 +334,19 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None,
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            if trusted:
-                peer = transport.get_extra_info("peername")
-                if trusted.trusts(peer[0] if isinstance(peer, tuple) and peer else None):
-                    self._proxied = True
-                    self._start_request_timer()
-                    return
-            if cooldown is not None:
-                peer = transport.get_extra_info("peername")
-                if cooldown.active(client_key(peer[0] if isinstance(peer, tuple) and peer
-                                              else None)):
-                    if refused is not None:
-                        refused(429, "busy")
-                    self._turned_away(cooling)
-                    return
-            if not self._count(transport):
+            peer = transport.get_extra_info("peername")
+            address = peer[0] if isinstance(peer, tuple) and peer else None
+            if trusted and trusted.trusts(address):
+                self._proxied = True
+                self._start_request_timer()
+                return
+            key = self._key = client_key(address)
+            if cooldown is not None and cooldown.active(key):
+                if refused is not None:
+                    refused(429, "busy")
+                self._turned_away(cooling)
+                return
+            if not self._count(key):
                 self._refuse(429, "busy", "too many connections from your address are open "
                              f"at once (at most {limit}); close some and try again")
                 return
@@ -434,7 +424,7 @@ def guarded_http_protocol(seconds: float, per_address: int | None = None,
             if refused is not None:
                 refused(status, error)
             if cooldown is not None and error == "busy" and not self._proxied:
-                cooldown.refused(self._key if self._counted else _peer_key(self.transport))
+                cooldown.refused(self._key)
             if self.conn.our_state in (h11.IDLE, h11.SEND_RESPONSE):
                 headers, body = _refusal_bytes(status, error, message)
                 head = (self.scope or {}).get("method") == "HEAD"   # a head, no body

@@ -625,6 +625,13 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
         bad_hellos = 0
         before_hello = 0
 
+        async def end_hello(reason: str, message: str, code: int, why: str) -> None:
+            """Answer a hello that cannot be served now with the error ``reason`` and close
+            the socket: 1013 (try again later: ``busy``, ``elsewhere``) or 1011
+            (``store-error``)."""
+            await conn.send(P.error_message(reason, message))
+            await ws.close(code=code, reason=why)
+
         async def junk(error: dict[str, Any]) -> bool:
             """Answer a message that is not a hello before the join; True (and the socket
             closed) at the MAX_BEFORE_HELLO-th."""
@@ -684,22 +691,18 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                         break
                     if not hellos.take():
                         cooldown.refused(address)
-                        await conn.send(P.error_message(
-                            "busy", "the server is busy just now; this page tries again in a "
-                            "moment"))
-                        await ws.close(code=1013, reason="busy: try again later")
+                        await end_hello("busy", "the server is busy just now; this page tries "
+                                        "again in a moment", 1013, "busy: try again later")
                         break
                     try:
                         found = await tables.get_async(msg.table, msg.token)
                     except TableError as e:     # elsewhere: another process owns the table
-                        await conn.send(P.error_message(e.reason, e.message))
-                        await ws.close(code=1013, reason="elsewhere: try again later")
+                        await end_hello(e.reason, e.message, 1013, "elsewhere: try again later")
                         break
                     except Exception as e:   # the store could not be read (a damaged file)
                         log.error("a hello for table %s failed on the store: %r", msg.table, e,
                                   extra={"table": msg.table})
-                        await conn.send(P.error_message("store-error", STORE_ERROR_MESSAGE))
-                        await ws.close(code=1011, reason="store error")
+                        await end_hello("store-error", STORE_ERROR_MESSAGE, 1011, "store error")
                         break
                     if found is None and msg.snapshot:
                         try:
@@ -709,12 +712,12 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                             if not isinstance(e, TableError):
                                 log.error("a saved match for table %s failed on the store: %r",
                                           msg.table, e, extra={"table": msg.table})
-                                await conn.send(P.error_message("store-error", STORE_ERROR_MESSAGE))
-                                await ws.close(code=1011, reason="store error")
+                                await end_hello("store-error", STORE_ERROR_MESSAGE, 1011,
+                                                "store error")
                                 break
                             if e.reason == "elsewhere":
-                                await conn.send(P.error_message(e.reason, e.message))
-                                await ws.close(code=1013, reason="elsewhere: try again later")
+                                await end_hello(e.reason, e.message, 1013,
+                                                "elsewhere: try again later")
                                 break
                             bad_hellos += 1
                             await conn.send(P.error_message(e.reason, e.message))

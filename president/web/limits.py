@@ -139,13 +139,12 @@ class Rate:
         self._tokens = float(burst)
         self._at: float | None = None
 
-    def _fill(self, now: float | None) -> float:
+    def _fill(self, now: float | None) -> None:
         at = time.monotonic() if now is None else now
-        if self._at is not None and at > self._at:
-            self._tokens = min(self.burst, self._tokens + (at - self._at) * self.per_second)
         if self._at is None or at > self._at:
+            if self._at is not None:
+                self._tokens = min(self.burst, self._tokens + (at - self._at) * self.per_second)
             self._at = at
-        return at
 
     def ready(self, now: float | None = None) -> bool:
         """Whether :meth:`take` would succeed now (takes nothing)."""
