@@ -233,9 +233,12 @@ def _under_load(think: float, seconds: float, max_tables: int, start: int) -> di
     import tempfile
     port = _free_port()
     state_home = tempfile.mkdtemp(prefix="president-bench-")  # the server's own ledger
-    # Every load player comes from 127.0.0.1: lift the per-address table rate for this run.
+    # Every load player comes from 127.0.0.1: lift the per-address table rate, the
+    # per-address connection cap (each player keeps its HTTP connection open) and the whole
+    # server's rates for this run; they are measured by bench_attack.py instead.
     env = dict(os.environ, PRESIDENT_BOT_DELAY="0", PRESIDENT_WEB_SECRET="bench-web-load",
-               XDG_STATE_HOME=state_home, PRESIDENT_WEB_TABLES_PER_MINUTE="0")
+               XDG_STATE_HOME=state_home, PRESIDENT_WEB_TABLES_PER_MINUTE="0",
+               PRESIDENT_WEB_SERVER_RATES="0", PRESIDENT_WEB_CONNECTIONS_PER_ADDRESS="100000")
     server = subprocess.Popen(   # the real command, with its uvicorn settings
         [sys.executable, "-m", "president", "serve", "--port", str(port), "--no-browser"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL)

@@ -207,9 +207,9 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                refusal_delay: float = REFUSAL_DELAY_SECONDS,
                recover_records: bool = False,
                max_waiting_total: int = limits.MAX_WAITING_TOTAL,
-               handshakes_per_second: float = limits.HANDSHAKES_PER_SECOND,
-               hellos_per_second: float = limits.HELLOS_PER_SECOND,
-               tables_per_minute: float = limits.TABLES_PER_MINUTE,
+               handshakes_per_second: float | None = None,
+               hellos_per_second: float | None = None,
+               tables_per_minute: float | None = None,
                store: str | None = None, metrics_from: Sequence[str] = (),
                shared_store: bool = False) -> FastAPI:
     """The browser game as an ASGI app.
@@ -254,6 +254,9 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             --recover-saved-matches``; docs/web.md, "Backups and recovery").
         max_waiting_total, handshakes_per_second, hellos_per_second, tables_per_minute: the
             limits of the whole server (:mod:`president.web.limits`; a rate of 0: none).
+            The rates default to :mod:`~president.web.limits`'s, or to none with
+            ``$PRESIDENT_WEB_SERVER_RATES=0`` (load benchmarks, whose one client makes
+            hundreds of tables and sockets at once).
         store: where the tables and the saved-match versions are kept
             (:func:`~president.web.store.open_stores`): ``None`` for ``$PRESIDENT_STORE``, and
             without it the SQLite files of ``state_dir``; ``postgresql://user:password@host:
@@ -302,14 +305,20 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             ledger.close()
             table_store.close()
             raise
+    rated = os.environ.get("PRESIDENT_WEB_SERVER_RATES") != "0"
+
+    def rate(given: float | None, default: float) -> float:
+        return given if given is not None else default if rated else 0.0
     tables = Tables(sealer=Sealer(secret), bot_delay=bot_delay, allow_seed=allow_seed,
                     max_tables=max_tables, ledger=ledger, store=table_store,
                     thinker=Thinker(workers), per_address=per_address,
                     recover_records=recover_records,
-                    tables_per_minute=tables_per_minute, owners=owners)
-    handshakes = limits.Rate(handshakes_per_second, limits.HANDSHAKE_BURST)
+                    tables_per_minute=rate(tables_per_minute, limits.TABLES_PER_MINUTE),
+                    owners=owners)
+    handshakes = limits.Rate(rate(handshakes_per_second, limits.HANDSHAKES_PER_SECOND),
+                             limits.HANDSHAKE_BURST)
     cooldown = limits.Cooldown()
-    hellos = limits.Rate(hellos_per_second, limits.HELLO_BURST)
+    hellos = limits.Rate(rate(hellos_per_second, limits.HELLOS_PER_SECOND), limits.HELLO_BURST)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
