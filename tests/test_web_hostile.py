@@ -861,7 +861,8 @@ def test_a_socket_that_never_says_hello_is_closed(tmp_path, monkeypatch):
     from fastapi.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
     from president.web import app as A
-    monkeypatch.setattr(A, "HELLO_SECONDS", 0.3)
+    from president.web import sockets as S
+    monkeypatch.setattr(S, "HELLO_SECONDS", 0.3)
     with TestClient(A.create_app(bot_delay=0, secret=b"s" * 32, state_dir=tmp_path)) as c:
         with c.websocket_connect("/ws") as ws:
             err = ws.receive_json()
@@ -878,7 +879,8 @@ def test_messages_before_the_hello_do_not_extend_its_time(tmp_path, monkeypatch)
     from fastapi.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
     from president.web import app as A
-    monkeypatch.setattr(A, "HELLO_SECONDS", 1.0)
+    from president.web import sockets as S
+    monkeypatch.setattr(S, "HELLO_SECONDS", 1.0)
     with TestClient(A.create_app(bot_delay=0, secret=b"s" * 32, state_dir=tmp_path)) as c:
         with c.websocket_connect("/ws") as ws:
             opened = time.monotonic()
@@ -902,7 +904,8 @@ def test_sockets_waiting_for_a_hello_are_bounded_per_address(tmp_path, monkeypat
     from fastapi.testclient import TestClient
     from starlette.websockets import WebSocketDisconnect
     from president.web import app as A
-    monkeypatch.setattr(A, "MAX_WAITING_PER_ADDRESS", 2)
+    from president.web import sockets as S
+    monkeypatch.setattr(S, "MAX_WAITING_PER_ADDRESS", 2)
     with TestClient(A.create_app(bot_delay=0, secret=b"s" * 32, state_dir=tmp_path)) as c:
         info = c.post("/api/tables", json={"kind": "practice"}).json()
         first, second = c.websocket_connect("/ws"), c.websocket_connect("/ws")

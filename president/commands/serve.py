@@ -62,6 +62,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "lock); a page that reaches another process is asked to try again "
                              "(default: a second server on one store is refused; docs/web.md, "
                              "\"Several processes on one PostgreSQL store\")")
+    parser.add_argument("--redis", default=None, metavar="URL",
+                        help="with --shared-store or --workers: the Redis the processes share "
+                             "(redis://host:port/0; default $PRESIDENT_REDIS): per-address "
+                             "limits hold across them, and a page that reaches a process other "
+                             "than its table's is relayed to it (docs/web.md, \"Several "
+                             "processes\"; needs pip install 'president-game[redis]')")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help="serve with N processes on this one port (default 1); needs a "
+                             "PostgreSQL --store and --redis: each table is owned by one "
+                             "process, a page reaching another is relayed, and a process that "
+                             "dies is started again while the others take its tables over")
+    parser.add_argument("--worker-fd", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--trusted-proxy", action="append", default=[], metavar="ADDRESS",
                         dest="trusted_proxy",
                         help="the address (or network, e.g. 172.16.0.0/12) of a reverse proxy "
@@ -604,6 +616,13 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"president serve: {e.name} is not installed; install the web extra: "
               "pip install 'president-game[web]'", file=sys.stderr)
         return 1
+    workers = getattr(args, "workers", 1) or 1
+    if not 1 <= workers <= MAX_WORKERS:
+        print(f"president serve: --workers {workers} is out of range; give 1 to {MAX_WORKERS}",
+              file=sys.stderr)
+        return 2
+    if getattr(args, "worker_fd", None) is not None:   # one of --workers N's processes
+        return _serve_holding(args)
     from ..web.ledger import default_state_dir
     try:
         lock, held = hold_state_dir(default_state_dir())
@@ -630,7 +649,7 @@ def _serve(args: argparse.Namespace) -> int:
             if held is not None:
                 print(f"president serve: {held}", file=sys.stderr)
                 return 1
-        return _serve_holding(args)
+        return _serve_workers(args) if workers > 1 else _serve_holding(args)
     finally:
         if store_lock is not None:
             os.close(store_lock)
@@ -673,7 +692,9 @@ def _serve_holding(args: argparse.Namespace) -> int:
                          recover_records=bool(getattr(args, "recover_saved_matches", False)),
                          store=getattr(args, "store", None),
                          metrics_from=getattr(args, "metrics_from", None) or (),
-                         shared_store=bool(getattr(args, "shared_store", False)))
+                         shared_store=bool(getattr(args, "shared_store", False)
+                                           or getattr(args, "worker_fd", None) is not None),
+                         redis=getattr(args, "redis", None))
     except StoreError as e:
         # never on memory instead: the tables and actions it accepted would be lost at the
         # next restart
@@ -695,7 +716,10 @@ def _serve_holding(args: argparse.Namespace) -> int:
     # httptools would read a header of any size (a 250 MB header froze the server for
     # minutes). A head that arrives whole in one socket read (about 100 KiB) is still read.
     request_seconds = float(os.environ.get("PRESIDENT_WEB_REQUEST_SECONDS") or REQUEST_SECONDS)
-    config = uvicorn.Config(app, host=args.host, port=args.port,
+    worker_fd = getattr(args, "worker_fd", None)
+    where: dict[str, Any] = ({"fd": worker_fd} if worker_fd is not None
+                             else {"host": args.host, "port": args.port})
+    config = uvicorn.Config(app, **where,
                             log_level="info" if log_json else "warning",
                             log_config=json_log_config() if log_json else LOGGING_CONFIG,
                             access_log=not log_json,
@@ -718,7 +742,7 @@ def _serve_holding(args: argparse.Namespace) -> int:
                             # unless the peer is a proxy named by --trusted-proxy
                             proxy_headers=bool(proxies),
                             forwarded_allow_ips=proxies or [])
-    problem = listen_problem(args.host, args.port)
+    problem = listen_problem(args.host, args.port) if worker_fd is None else None
     if problem:
         print(f"president serve: {problem}", file=sys.stderr)
         return 1
@@ -779,7 +803,8 @@ def _serve_holding(args: argparse.Namespace) -> int:
             if not args.no_browser:
                 _open_browser(url)
 
-    threading.Thread(target=announce, daemon=True).start()
+    if worker_fd is None:     # (the processes of --workers N: their supervisor announces)
+        threading.Thread(target=announce, daemon=True).start()
     raise_open_files()
     tune_gc()
     try:
@@ -791,6 +816,147 @@ def _serve_holding(args: argparse.Namespace) -> int:
               "above)", file=sys.stderr)
         return 1
     return 0
+
+
+MAX_WORKERS = 64
+"""The most processes ``president serve --workers`` starts."""
+RESTART_SECONDS = 1.0
+"""A process of ``--workers N`` that died is started again after this long."""
+
+
+def _worker_argv(args: argparse.Namespace, fd: int) -> list[str]:
+    """The command line of one process of ``--workers N``: this one's options, listening on
+    the supervisor's socket ``fd``."""
+    argv = [sys.executable, "-m", "president", "serve", "--host", args.host, "--port",
+            str(args.port), "--no-browser", "--worker-fd", str(fd)]
+    for flag, name in (("--store", "store"), ("--redis", "redis"), ("--bot-delay", "bot_delay")):
+        value = getattr(args, name, None)
+        if value is not None:
+            argv += [flag, str(value)]
+    for flag, name in (("--allow-host", "allow_host"), ("--level", "extra_levels"),
+                       ("--trusted-proxy", "trusted_proxy"), ("--metrics-from", "metrics_from")):
+        for value in getattr(args, name, None) or ():
+            argv += [flag, str(value)]
+    for flag, name in (("--log-json", "log_json"),
+                       ("--recover-saved-matches", "recover_saved_matches")):
+        if getattr(args, name, False):
+            argv.append(flag)
+    return argv
+
+
+def _serve_workers(args: argparse.Namespace) -> int:
+    """``president serve --workers N``: N server processes on one listening socket (the
+    kernel spreads new connections over them), sharing a PostgreSQL store and Redis
+    (:mod:`president.web.cluster`). Each table is owned by one process; a page that reaches
+    another is relayed to it. A process that dies (``kill -9``) is started again after
+    :data:`RESTART_SECONDS`, and its tables are taken over meanwhile by the process their pages
+    reach. SIGTERM or Ctrl-C stops them all gracefully (exit 0)."""
+    import socket as sockets
+    import subprocess
+
+    from ..web.cluster import REDIS_ENV, check_redis
+    from ..web.ledger import StoreError
+    from ..web.sealing import load_secret
+    from ..web.store import store_from_env
+    from ..web.store_pg import is_postgres_address, mask_address
+
+    store = getattr(args, "store", None) or store_from_env()
+    redis = getattr(args, "redis", None) or os.environ.get(REDIS_ENV) or None
+    if not store or not is_postgres_address(store) or not redis:
+        print("president serve: --workers needs a PostgreSQL --store and --redis, which the "
+              "processes share (docs/web.md, \"Several processes\"); one process on the "
+              "SQLite files serves without them", file=sys.stderr)
+        return 2
+    try:
+        check_redis(redis)
+        load_secret()       # made here once: every process seals with the same key
+    except StoreError as e:
+        print(f"president serve: {e.message}", file=sys.stderr)
+        return 1
+    problem = listen_problem(args.host, args.port)
+    if problem:
+        print(f"president serve: {problem}", file=sys.stderr)
+        return 1
+    family = sockets.AF_INET6 if ":" in args.host else sockets.AF_INET
+    listener = sockets.socket(family, sockets.SOCK_STREAM)
+    listener.setsockopt(sockets.SOL_SOCKET, sockets.SO_REUSEADDR, 1)
+    listener.bind((args.host, args.port))
+    listener.listen(2048)
+    listener.set_inheritable(True)
+    fd = listener.fileno()
+    argv = _worker_argv(args, fd)
+    stopping = threading.Event()
+
+    def start() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(argv, pass_fds=(fd,))
+
+    def stop(sig: int, frame: Any) -> None:
+        stopping.set()
+    old = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    procs = [start() for _ in range(args.workers)]
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else args.host
+    url = f"http://[{shown}]:{args.port}/" if ":" in shown else f"http://{shown}:{args.port}/"
+    log = logging.getLogger("president.serve")
+    try:
+        if _wait_healthy(url, stopping):
+            print(f"President is being served at {url} by {args.workers} processes "
+                  "(Ctrl+C stops them)", flush=True)
+            print(f"Tables are kept in PostgreSQL at {mask_address(store)}; the processes "
+                  "share Redis", flush=True)
+            if not args.no_browser:
+                _open_browser(url)
+        while not stopping.wait(0.2):
+            for i, proc in enumerate(procs):
+                code = proc.poll()
+                if code is None or stopping.is_set():
+                    continue
+                print(f"president serve: process {i + 1} of {args.workers} (pid {proc.pid}) "
+                      f"ended ({_ended(code)}); starting another, its tables are taken over "
+                      "meanwhile", file=sys.stderr, flush=True)
+                if stopping.wait(RESTART_SECONDS):
+                    break
+                procs[i] = start()
+    finally:
+        for proc in procs:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        deadline = time.monotonic() + SHUTDOWN_SECONDS + 20
+        for proc in procs:
+            try:
+                proc.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                log.warning("process %s did not stop in time; killed", proc.pid)
+                proc.kill()
+                proc.wait()
+        listener.close()
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    return 0
+
+
+def _ended(code: int) -> str:
+    if code < 0:
+        try:
+            return f"signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"signal {-code}"
+    return f"status {code}"
+
+
+def _wait_healthy(url: str, stopping: threading.Event, seconds: float = 60) -> bool:
+    """Wait until ``url``'s ``/healthz`` answers (one of the processes is up)."""
+    import urllib.request
+
+    deadline = time.monotonic() + seconds
+    while not stopping.is_set() and time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "healthz", timeout=2) as answer:
+                if answer.status == 200:
+                    return True
+        except OSError:
+            pass
+        stopping.wait(0.2)
+    return False
 
 
 def listen_problem(host: str, port: int) -> str | None:

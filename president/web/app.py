@@ -26,7 +26,7 @@ HTTP refusal is ``{"error": reason, "message": ...}``.
 from __future__ import annotations
 
 import asyncio
-import json
+import hashlib
 import logging
 import os
 import time
@@ -35,7 +35,6 @@ from pathlib import Path
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal, Sequence
 
-import orjson
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
@@ -45,7 +44,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import ClientDisconnect
 from starlette.types import Scope
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..errors import shown_field
 from ..lessons import LESSONS, MAX_MOVE_CHARS, LessonError
@@ -54,12 +52,15 @@ from ..rules import OPTION_HELP, PRESETS, TWISTS, Rules, describe_items
 from . import guard
 from . import limits
 from . import protocol as P
+from .cluster import REDIS_ENV, Cluster, check_redis
 from .companion import add_routes as add_companion_routes
 from .ledger import StoreError, default_state_dir
 from .metrics import CountRefusals, Metrics, add_metrics_route
 from .names import MAX_NAME_CHARS, BadName, check_names
 from .sealing import SECRET_FILE, Sealer, load_secret
 from .store import TableOwners, open_stores, store_from_env
+from .sockets import (HELLO_SECONDS, MAX_BAD_HELLOS, MAX_BEFORE_HELLO,
+                      MAX_WAITING_PER_ADDRESS, STOPPING_MESSAGE, STORE_ERROR_MESSAGE, Sockets)
 from .thinker import Thinker
 from .tables import (DEFAULT_GRACE_SECONDS, DEFAULT_HINT_LEVEL, DEFAULT_NAMES, DEFAULT_STANDIN,
                      HUMAN, MATCH_PRESETS, PRACTICE_NAMES, TableError, Tables, bot_delay_from_env,
@@ -67,7 +68,8 @@ from .tables import (DEFAULT_GRACE_SECONDS, DEFAULT_HINT_LEVEL, DEFAULT_NAMES, D
 
 __all__ = ["create_app", "NewTable", "STATIC", "WS_MAX_BYTES", "MAX_BAD_HELLOS", "MAX_BEFORE_HELLO",
            "REFUSAL_DELAY_SECONDS",
-           "HELLO_SECONDS", "MAX_WAITING_PER_ADDRESS", "StoreError"]
+           "HELLO_SECONDS", "MAX_WAITING_PER_ADDRESS", "StoreError", "STOPPING_MESSAGE",
+           "STORE_ERROR_MESSAGE"]
 
 WS_MAX_BYTES = 1 << 20
 """Largest websocket message uvicorn takes (bytes; ``president serve``); a bigger one closes
@@ -75,30 +77,9 @@ the socket with code 1009 ("message too big") before the app sees it. Messages u
 size but over :data:`~president.web.protocol.MAX_MESSAGE_CHARS` get a ``bad-message`` reply."""
 GZIP_MINIMUM_BYTES = 500
 """HTTP bodies at least this long are gzip-compressed for a client that accepts gzip."""
-HELLO_SECONDS = limits.HELLO_SECONDS
-"""A socket that has not joined a table within this many seconds of opening (plus a random
-share of :data:`~president.web.limits.HELLO_SPREAD_SECONDS`) is closed (code 1008), whatever
-it sent meanwhile."""
 REFUSAL_DELAY_SECONDS = 1.0
 """Seconds before an address past its table-making rate gets its 429 (``guard.EarlyRefusal``):
 one refused request a second per connection, however fast the client asks again."""
-MAX_WAITING_PER_ADDRESS = 100
-"""Sockets one client address may hold open before they join a table; more are refused (429)."""
-MAX_BAD_HELLOS = 5
-"""Failed ``hello`` messages (unknown table or seat, or a saved match that cannot be restored)
-after which the server closes the socket."""
-MAX_BEFORE_HELLO = 5
-"""Messages other than ``hello`` (or not valid at all) a socket may send before it joins a table;
-at this many the server answers a last ``bad-message`` error and closes it (code 1008)."""
-
-STORE_ERROR_MESSAGE = ("the server cannot read its saved tables just now (a problem with its "
-                       "disk, which its operator has been told of); your seat is kept on this "
-                       "device: try again later")
-"""The ``store-error`` answer to a ``hello`` the store could not serve (docs/web.md)."""
-
-STOPPING_MESSAGE = ("the server is restarting and takes no new tables or sockets just now; "
-                    "try again in a few seconds")
-"""The ``503 stopping`` refusal while the server stops (docs/web.md, "Operating the server")."""
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("president.web")
@@ -154,28 +135,6 @@ def _lesson_try(raw: bytes) -> LessonTry | JSONResponse:
     return result
 
 
-class _Socket:
-    """A websocket as a :class:`~president.web.tables.Connection` (sends one at a time)."""
-
-    def __init__(self, ws: WebSocket, metrics: Metrics | None = None) -> None:
-        self.ws = ws
-        self.metrics = metrics
-        self._lock = asyncio.Lock()
-        self.batches = False
-        """The client said (``hello`` with ``batch``) that it takes ``batch`` messages."""
-
-    async def send(self, message: dict[str, Any]) -> None:
-        if self.metrics is not None and message.get("type") == "error":
-            self.metrics.socket_error(message.get("reason"))
-        async with self._lock:
-            if self.ws.application_state == WebSocketState.CONNECTED:
-                try:
-                    text = orjson.dumps(message).decode()
-                except TypeError:   # an integer past 64 bits: the standard library's encoder
-                    text = json.dumps(message, separators=(",", ":"))
-                await self.ws.send_text(text)
-
-
 def _rule_lines(preset: str) -> list[dict[str, str]]:
     """The preset's options in plain words for the start screen: ``[{"option", "label",
     "text", "help"}]`` (:func:`~president.rules.describe_items` without the table size, which
@@ -211,7 +170,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                hellos_per_second: float | None = None,
                tables_per_minute: float | None = None,
                store: str | None = None, metrics_from: Sequence[str] = (),
-               shared_store: bool = False) -> FastAPI:
+               shared_store: bool = False, redis: str | None = None) -> FastAPI:
     """The browser game as an ASGI app.
 
     Args:
@@ -270,6 +229,11 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             owns gets ``elsewhere`` and the socket is closed with 1013 (``president serve
             --shared-store``; docs/web.md, "Several processes on one PostgreSQL store").
             Default ``False``: a second server on the same store is refused.
+        redis: with ``shared_store``, the Redis the processes share
+            (``redis://host:port/db``; default ``$PRESIDENT_REDIS``;
+            :class:`~president.web.cluster.Cluster`): per-address limits counted across the
+            processes, and a page whose table another process owns relayed to it instead of
+            ``elsewhere`` (docs/web.md, "Several processes").
 
     Raises:
         StoreError: the state folder's store or ledger cannot be kept (read-only, damaged,
@@ -305,6 +269,18 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
             ledger.close()
             table_store.close()
             raise
+    cluster: Cluster | None = None
+    redis = redis if redis is not None else os.environ.get(REDIS_ENV) or None
+    if redis and owners is not None:
+        try:
+            check_redis(redis)
+        except BaseException:
+            owners.close()
+            ledger.close()
+            table_store.close()
+            raise
+        cluster = Cluster(redis, owners, namespace=hashlib.sha256(
+            repr(ledger.created).encode()).hexdigest()[:12])
     rated = os.environ.get("PRESIDENT_WEB_SERVER_RATES") != "0"
 
     def rate(given: float | None, default: float) -> float:
@@ -322,8 +298,12 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if cluster is not None:
+            await cluster.start()
         yield
         started = time.monotonic()
+        if cluster is not None:
+            await cluster.stop()    # relayed pages told to reconnect, before the tables go
         tables.close_all()      # after the store's pending writes (GroupCommit.close)
         if owners is not None:
             owners.close()      # every table given back, once its writes are kept
@@ -521,12 +501,16 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
                                     friends=HUMAN in (body.levels or [])[1:])
             except BadName as e:
                 return guard.refusal(400, "bad-table", e.message)
+        client = guard.client_key(request.client.host) if request.client else None
+        if (cluster is not None and client is not None
+                and not await cluster.table_allowed(client, tables.per_address)):
+            return guard.refusal(429, "busy", f"{tables.per_address} new tables a minute is the "
+                                 "most one address may make; wait a minute and try again")
         try:
             table = await tables.create_async(
                 kind=body.kind, preset=body.preset, twists=body.twists, players=body.players,
                 names=names, levels=body.levels, seed=body.seed, standin=body.standin,
-                grace_seconds=body.grace_seconds, turn_seconds=body.turn_seconds,
-                client=guard.client_key(request.client.host) if request.client else None)
+                grace_seconds=body.grace_seconds, turn_seconds=body.turn_seconds, client=client)
         except TableError as e:
             status = {"full": 503, "busy": 429}.get(e.reason, 400)
             return JSONResponse(status_code=status, content={"error": e.reason, "message": e.message})
@@ -577,228 +561,23 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
 
     add_companion_routes(app)    # POST /api/companion, /export, /import (president.web.companion)
 
-    sockets_open: dict[str, int] = {}        # open sockets by client address
-    sockets_waiting: dict[str, int] = {}     # of those, not yet joined to a table
-    waiting_total = [0]                      # sockets not yet joined, whole server
     metrics = Metrics(tables_in_memory=lambda: tables.in_memory, tables_kept=lambda: len(tables),
-                      sockets_open=lambda: sum(sockets_open.values()),
-                      sockets_waiting=lambda: waiting_total[0])
+                      sockets_open=lambda: sockets.open_total,
+                      sockets_waiting=lambda: sockets.waiting_total)
     app.state.metrics = metrics
     add_metrics_route(app, metrics, metrics_from)       # GET /metrics (president.web.metrics)
+    sockets = Sockets(tables=tables, hosts=hosts, metrics=metrics,
+                      is_stopping=lambda: bool(app.state.stopping),
+                      max_sockets_per_address=max_sockets_per_address,
+                      max_waiting_total=max_waiting_total, handshakes=handshakes, hellos=hellos,
+                      cooldown=cooldown, cluster=cluster)
+    if cluster is not None:
+        cluster.sockets = sockets
+    app.state.sockets = sockets
     app.add_middleware(CountRefusals, metrics=metrics)  # outermost: sees every refusal go out
 
     @app.websocket("/ws")
     async def socket(ws: WebSocket) -> None:
-        if not guard.origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
-                                    ws.url.scheme, hosts):
-            # A page of another site (or a DNS-rebinding page): refused before the upgrade.
-            try:
-                await ws.send_denial_response(guard.refusal(
-                    403, "bad-origin", guard.origin_refusal(
-                        ws.headers.get("origin"), ws.headers.get("host"), ws.url.scheme, hosts,
-                        "this game's websocket only serves its own page")))
-            except RuntimeError:  # a server without the denial-response extension
-                await ws.close(code=1008)
-            return
-        if app.state.stopping:      # a restart: the page knocks again in a moment
-            try:
-                await ws.send_denial_response(guard.refusal(503, "stopping", STOPPING_MESSAGE))
-            except RuntimeError:
-                await ws.close(code=1012, reason="service restart")
-            return
-        address = guard.client_key(ws.client.host) or "?" if ws.client else "?"
-        why = None
-        if (sockets_open.get(address, 0) >= max_sockets_per_address
-                or sockets_waiting.get(address, 0) >= MAX_WAITING_PER_ADDRESS):
-            why = (f"too many open sockets from your address (at most {max_sockets_per_address}, "
-                   f"of which {MAX_WAITING_PER_ADDRESS} not yet joined to a table); close some "
-                   "and try again")
-        elif waiting_total[0] >= max_waiting_total or not handshakes.take():
-            why = ("the server is opening as many connections as it can just now; try again "
-                   "in a few seconds")
-        if why is not None:
-            cooldown.refused(address)
-            try:
-                await ws.send_denial_response(guard.refusal(429, "busy", why))
-            except RuntimeError:
-                await ws.close(code=1013)
-            return
-        await ws.accept()
-        sockets_open[address] = sockets_open.get(address, 0) + 1
-        sockets_waiting[address] = sockets_waiting.get(address, 0) + 1
-        waiting_total[0] += 1
-        waiting = True
-        conn = _Socket(ws, metrics)
-        table = None
-        player = -1
-        bad_hellos = 0
-        before_hello = 0
-
-        async def end_hello(reason: str, message: str, code: int, why: str) -> None:
-            """Answer a hello that cannot be served now with the error ``reason`` and close
-            the socket: 1013 (try again later: ``busy``, ``elsewhere``) or 1011
-            (``store-error``)."""
-            await conn.send(P.error_message(reason, message))
-            await ws.close(code=code, reason=why)
-
-        async def junk(error: dict[str, Any]) -> bool:
-            """Answer a message that is not a hello before the join; True (and the socket
-            closed) at the MAX_BEFORE_HELLO-th."""
-            nonlocal before_hello
-            before_hello += 1
-            if before_hello < MAX_BEFORE_HELLO:
-                await conn.send(error)
-                return False
-            await conn.send(P.error_message(
-                "bad-message", f"{before_hello} messages and no hello: this socket is closed; "
-                'join a table first with {"type": "hello", "table": ..., "token": ...}'))
-            await ws.close(code=1008, reason="join a table first")
-            return True
-        closed_code = None
-        # one window from the socket's opening: each message before the join used to start
-        # it again, so a socket sending a message every 9 s stayed unjoined for minutes
-        # (spread: sockets opened together do not all time out together)
-        hello_by = limits.hello_deadline(time.monotonic(), HELLO_SECONDS)
-        try:
-            while True:
-                if table is None:
-                    try:
-                        message = await asyncio.wait_for(
-                            ws.receive(), max(0.0, hello_by - time.monotonic()))
-                    except asyncio.TimeoutError:
-                        await conn.send(P.error_message(
-                            "bad-message", f"no hello within {HELLO_SECONDS:g} seconds: this "
-                            'socket is closed; join a table with {"type": "hello", ...} first'))
-                        await ws.close(code=1008, reason="join a table first")
-                        break
-                else:
-                    message = await ws.receive()
-                received = time.perf_counter()
-                if message["type"] == "websocket.disconnect":
-                    closed_code = message.get("code")
-                    break
-                raw = message.get("text")
-                if raw is None:
-                    raw = message.get("bytes") or b""
-                try:
-                    msg = P.parse_client(raw)
-                except P.MessageError as e:
-                    if table is None:
-                        if await junk(P.error_message("bad-message", e.message)):
-                            break
-                        continue
-                    await conn.send(P.error_message("bad-message", e.message))
-                    continue
-                if table is None:
-                    if not isinstance(msg, P.Hello):
-                        if await junk(P.error_message(
-                                "bad-message", 'join a table first: {"type": "hello", "table": ..., "token": ...}')):
-                            break
-                        continue
-                    if app.state.stopping:      # the page comes back once the server does
-                        await ws.close(code=1012, reason="service restart")
-                        break
-                    if not hellos.take():
-                        cooldown.refused(address)
-                        await end_hello("busy", "the server is busy just now; this page tries "
-                                        "again in a moment", 1013, "busy: try again later")
-                        break
-                    try:
-                        found = await tables.get_async(msg.table, msg.token)
-                    except TableError as e:     # elsewhere: another process owns the table
-                        await end_hello(e.reason, e.message, 1013, "elsewhere: try again later")
-                        break
-                    except Exception as e:   # the store could not be read (a damaged file)
-                        log.error("a hello for table %s failed on the store: %r", msg.table, e,
-                                  extra={"table": msg.table})
-                        await end_hello("store-error", STORE_ERROR_MESSAGE, 1011, "store error")
-                        break
-                    if found is None and msg.snapshot:
-                        try:
-                            found = tables.restore(msg.snapshot, msg.table,
-                                                   rebuild_stored=False)
-                        except Exception as e:
-                            if not isinstance(e, TableError):
-                                log.error("a saved match for table %s failed on the store: %r",
-                                          msg.table, e, extra={"table": msg.table})
-                                await end_hello("store-error", STORE_ERROR_MESSAGE, 1011,
-                                                "store error")
-                                break
-                            if e.reason == "elsewhere":
-                                await end_hello(e.reason, e.message, 1013,
-                                                "elsewhere: try again later")
-                                break
-                            bad_hellos += 1
-                            await conn.send(P.error_message(e.reason, e.message))
-                            if bad_hellos >= MAX_BAD_HELLOS:
-                                await ws.close(code=1008, reason="too many failed hellos")
-                                break
-                            continue
-                        if found.id != msg.table:
-                            found = None
-                    who = found.player_for(msg.token) if found is not None else None
-                    if found is None or who is None:
-                        bad_hellos += 1
-                        await conn.send(P.error_message(
-                            "unknown-table", "this server has no such table or seat (it may have "
-                            "ended or the server restarted); start a new game"))
-                        if bad_hellos >= MAX_BAD_HELLOS:
-                            await ws.close(code=1008, reason="too many failed hellos")
-                            break
-                        continue
-                    table, player = found, who
-                    conn.batches = msg.batch
-                    try:
-                        await table.join(player, conn)
-                    except TableError as e:
-                        await conn.send(P.error_message(e.reason, e.message))
-                        table = None
-                        break
-                    waiting = False
-                    sockets_waiting[address] -= 1
-                    waiting_total[0] -= 1
-                    continue
-                try:
-                    actions = len(table.log)
-                    await table.handle(player, conn, msg)
-                    if len(table.log) > actions:     # accepted, its result sent
-                        metrics.acted(time.perf_counter() - received)
-                except WebSocketDisconnect:
-                    raise  # the browser left while its answer was on the way: not a failure
-                except Exception:  # never let one table take the server down
-                    log.exception("table %s failed on %r", table.id, msg,
-                                  extra={"table": table.id})
-                    if table.closed:    # its action could not be kept (Tables._lost)
-                        await conn.send(P.error_message(
-                            "server-error", "the server could not keep that action on its disk; "
-                            "reload the page: the table comes back as it was before it"))
-                    else:
-                        await conn.send(P.error_message(
-                            "server-error", "the server could not carry out that message; the "
-                            "table is unchanged"))
-        except WebSocketDisconnect:
-            pass
-        finally:
-            sockets_open[address] -= 1
-            if not sockets_open[address]:
-                del sockets_open[address]
-            if waiting:
-                sockets_waiting[address] -= 1
-                waiting_total[0] -= 1
-            if not sockets_waiting.get(address, 1):
-                del sockets_waiting[address]
-            if table is not None:
-                table.leave(player, conn)
-                # Seed 003: leaving or reloading clears the round; a server going away (1012,
-                # a restart) does not: the round comes back from the store. A page may send
-                # 1012 itself, so it counts only while the server is stopping.
-                going_away = closed_code == 1012 and app.state.stopping
-                if table.kind == "practice" and table.connected == 0 and not going_away:
-                    tables.drop(table.id)
-            if ws.application_state == WebSocketState.CONNECTED:
-                try:
-                    await ws.close()
-                except Exception:
-                    pass
+        await sockets.serve(ws)     # president.web.sockets
 
     return app

@@ -25,7 +25,10 @@ from __future__ import annotations
 import json
 import logging
 import math
+import os
 import re
+import secrets
+import socket
 import threading
 import time
 import urllib.parse
@@ -59,6 +62,10 @@ append: a database records the versions it has."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
 """The newest layout this version of president knows."""
+
+OWNER_APPLICATION = "president-owner "
+"""The ``application_name`` of a process's table-lock connection begins so; the rest is the
+process's name (:attr:`PgOwners.process`), which :meth:`PgOwners.owner_of` reads back."""
 
 CONNECT_SECONDS = 10
 """How long a connection attempt waits for the server (unless the address says
@@ -469,13 +476,23 @@ class PgOwners:
     Thread-safe (one lock around the connection).
     """
 
-    def __init__(self, store: str) -> None:
+    def __init__(self, store: str, process: str | None = None) -> None:
         pg, _ = _modules()
         self.store = store
         self.path = mask_address(store)
         self._errors = pg
+        self.process = process or (f"{socket.gethostname()[:32]}-{os.getpid()}-"
+                                   f"{secrets.token_hex(3)}")
+        """This process's name among those sharing the store: its lock connection's
+        ``application_name`` (``president-owner <name>``), by which :meth:`owner_of` tells
+        which process owns a table."""
+        kwargs = _kwargs(store)
+        if len((OWNER_APPLICATION + self.process).encode()) > 63:  # PostgreSQL's NAMEDATALEN
+            raise ValueError(f"a process name of at most {63 - len(OWNER_APPLICATION)} bytes, "
+                             f"not {len(self.process.encode())}")
+        kwargs["application_name"] = OWNER_APPLICATION + self.process
         try:
-            self._conn: psycopg.Connection[Any] | None = pg.connect(store, **_kwargs(store))
+            self._conn: psycopg.Connection[Any] | None = pg.connect(store, **kwargs)
         except pg.Error as e:
             raise _open_error(e, store, "table owners") from None
         self._lock = threading.Lock()
@@ -522,6 +539,31 @@ class PgOwners:
             except self._errors.Error as e:
                 log.warning("PostgreSQL store (%s): a table's lock could not be given back "
                             "(%s)", self.path, _scrub(str(e), self.store).strip())
+
+    def owner_of(self, table_id: str) -> str | None:
+        """The name (:attr:`process`) of the process that owns ``table_id`` now, from
+        PostgreSQL's own list of held locks (so never stale), or ``None`` when no process
+        owns it (or this one does)."""
+        with self._lock:
+            if self._conn is None or table_id in self._held:
+                return None
+            try:
+                row = self._conn.execute(
+                    f"SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
+                    f"ON a.pid = l.pid, (SELECT {self._KEY} AS k) key "
+                    "WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 "
+                    "AND l.database = (SELECT oid FROM pg_database "
+                    "WHERE datname = current_database()) "
+                    "AND l.classid::bigint = (key.k >> 32) & 4294967295 "
+                    "AND l.objid::bigint = key.k & 4294967295", (table_id,)).fetchone()
+            except self._errors.Error as e:
+                log.warning("PostgreSQL store (%s): a table's owner could not be read (%s)",
+                            self.path, _scrub(str(e), self.store).strip())
+                return None
+        name = row[0] if row else None
+        if not isinstance(name, str) or not name.startswith(OWNER_APPLICATION):
+            return None
+        return name[len(OWNER_APPLICATION):] or None
 
     def owned(self) -> int:
         """How many tables this process owns now."""

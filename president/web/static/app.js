@@ -794,7 +794,9 @@ function connect(session) {
     show("connecting");
   }
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws`);
+  // The table's id in the address: a proxy in front of several server processes can send
+  // every page of one table to the same process (docs/deploy.md, "Several processes").
+  const ws = new WebSocket(`${proto}//${location.host}/ws?table=${encodeURIComponent(session.table)}`);
   app.ws = ws;
   ws.onopen = () => {
     const hello = { type: "hello", table: session.table, token: session.token, batch: true };
