@@ -249,3 +249,78 @@ def test_workers_need_postgresql_and_redis(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "--workers needs a PostgreSQL --store and --redis" in done.stderr
+
+
+def _app(tmp_path: Path, name: str, store: str):
+    from president.web.app import create_app
+    return create_app(bot_delay=0, secret=b"c" * 32, state_dir=tmp_path / name, store=store,
+                      shared_store=True, redis=REDIS, allow_seed=True)
+
+
+def _welcome(ws) -> dict:
+    """The welcome, then the log and the first state after it."""
+    first = ws.receive_json()
+    assert first["type"] == "welcome", first
+    assert ws.receive_json()["type"] == "log"
+    state = ws.receive_json()
+    assert state["type"] == "state"
+    return state
+
+
+def test_a_table_moves_to_its_first_page_and_later_pages_are_relayed(tmp_path, shared_schema):
+    from fastapi.testclient import TestClient
+    from starlette.websockets import WebSocketDisconnect
+    from president.web.store_pg import PgOwners
+
+    app_a, app_b = _app(tmp_path, "a", shared_schema), _app(tmp_path, "b", shared_schema)
+    reader = PgOwners(shared_schema, "test-reader")
+    with contextlib.ExitStack() as stack:
+        stack.callback(reader.close)
+        a = stack.enter_context(TestClient(app_a))
+        b_stack = stack.enter_context(contextlib.ExitStack())
+        b = b_stack.enter_context(TestClient(app_b))
+        info = a.post("/api/tables", json={
+            "kind": "match", "preset": "house", "players": 4, "seed": 7,
+            "levels": ["human", "human", "simple", "simple"]}).json()
+        table = info["table"]
+        process_a = app_a.state.tables.owners.process
+        process_b = app_b.state.tables.owners.process
+        assert reader.owner_of(table) == process_a        # made by A
+        # the host's page reaches B: nobody is at the table on A, so A hands it over
+        host = b_stack.enter_context(b.websocket_connect(f"/ws?table={table}"))
+        host.send_json({"type": "hello", "table": table, "token": info["token"]})
+        assert _welcome(host)["table"]["lobby"] is True
+        assert reader.owner_of(table) == process_b
+        # the friend's page reaches A: B has a page at the table, so it keeps it and A
+        # relays the friend's socket to B
+        friend_token = info["invites"][0]["token"]
+        with a.websocket_connect(f"/ws?table={table}") as friend:
+            friend.send_json({"type": "hello", "table": table, "token": friend_token})
+            assert _welcome(friend)["table"]["lobby"] is True
+            assert reader.owner_of(table) == process_b
+            host.send_json({"type": "start"})
+            seen = None
+            while seen is None or seen["phase"] != "play" or seen["to_act"] not in (
+                    seen["you"]["seat"], host_seat(seen)):
+                message = friend.receive_json()
+                if message["type"] == "state":
+                    seen = message
+            assert seen["you"]["player"] == 1
+            # B stops: the relayed page is told to come back (1012)
+            b_stack.close()
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    friend.receive_json()
+            assert closed.value.code == 1012
+        # back through A, which now takes the table from the store
+        with a.websocket_connect(f"/ws?table={table}") as friend:
+            friend.send_json({"type": "hello", "table": table, "token": friend_token})
+            back = _welcome(friend)
+            assert back["table"]["actions"] == seen["table"]["actions"]
+            assert back["hand"] == seen["hand"]
+        assert reader.owner_of(table) == process_a
+
+
+def host_seat(state: dict) -> int:
+    """The seat of player 0 (the host) in a state."""
+    return next(s["seat"] for s in state["seats"] if s["player"] == 0)

@@ -24,9 +24,13 @@ owned by exactly one process at a time (a PostgreSQL advisory lock:
   :meth:`~president.web.sockets.Sockets.play`) and sends back each message (``out``) and the
   end (``end`` with a close code). If the owner dies, its relayed pages are closed with 1012
   within :data:`ALIVE_SECONDS` and reconnect: the table is then taken over from the store by
-  the process the page reaches. A proxy hashing on the table id in the socket's address
-  (``/ws?table=...``; docs/deploy.md) sends nearly every page straight to its owner, so the
-  relay is only the fallback.
+  the process the page reaches.
+- **Hand-over.** Before relaying, the process a page reached asks the owner to give the table
+  up (``give``/``given``): the owner does when no page is at the table there, and the table is
+  rebuilt from the store where its page is. So with a proxy hashing on the table id in the
+  socket's address (``/ws?table=...``; docs/deploy.md) a table moves once, at its first page,
+  to the process its pages reach, and the relay is only the fallback; with ``--workers N`` on
+  one port a table follows its first page, and the later pages of a busy table are relayed.
 
 Redis keeps nothing a game needs to survive: a restarted Redis loses the counts for a moment
 and the relayed sockets, which reconnect.
@@ -56,6 +60,8 @@ ALIVE_SECONDS = 4.0
 and the pages relayed to it are closed (1012) so that they reconnect."""
 RELAY_ANSWER_SECONDS = 2.0
 """A relayed hello the owner has not answered in this long is closed with 1013 (try again)."""
+HAND_OVER_SECONDS = 3.0
+"""How long a process waits for another to give up a table it asked for."""
 COUNTS_SECONDS = 30
 """A process's socket counts expire this long after its last heartbeat."""
 REDIS_ENV = "PRESIDENT_REDIS"
@@ -199,6 +205,7 @@ class Cluster:
         self._tasks: list[asyncio.Task[Any]] = []
         self._relays: dict[str, _Relay] = {}
         self._served: dict[str, _RelayedPage] = {}
+        self._asks: dict[str, asyncio.Future[bool]] = {}
         self._serving: set[asyncio.Task[Any]] = set()
         self._live: list[str] = [self.process]
         self._count: Any = None
@@ -343,6 +350,30 @@ class Cluster:
         owner = await asyncio.to_thread(self.owners.owner_of, table_id)
         return owner if owner is not None and owner != self.process else None
 
+    async def ask_hand_over(self, owner: str, table_id: str) -> bool:
+        """Ask ``owner`` to give ``table_id`` up (it does when no page is at it there:
+        :meth:`~president.web.tables.Tables.hand_over`); ``True`` once it has, within
+        :data:`HAND_OVER_SECONDS`."""
+        cid = secrets.token_urlsafe(12)
+        answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._asks[cid] = answer
+        try:
+            await self._publish(owner, "give", cid, f"{self.process} {table_id}")
+            return await asyncio.wait_for(answer, HAND_OVER_SECONDS)
+        except asyncio.TimeoutError:
+            return False
+        finally:
+            self._asks.pop(cid, None)
+
+    async def _give(self, cid: str, asker: str, table_id: str) -> None:
+        given = False
+        if self.sockets is not None:
+            try:
+                given = await self.sockets.tables.hand_over(table_id)
+            except Exception:
+                log.exception("table %s could not be handed over", table_id)
+        await self._publish(asker, "given", cid, "1" if given else "0")
+
     async def _publish(self, process: str, op: str, cid: str, payload: str) -> None:
         try:
             await self._redis.publish(self._channel(process), f"{op} {cid} {payload}")
@@ -432,6 +463,13 @@ class Cluster:
             page = self._served.get(cid)
             if page is not None:
                 page.gone(int(payload) if payload.isdigit() else None)
+        elif op == "given":
+            asked = self._asks.get(cid)
+            if asked is not None and not asked.done():
+                asked.set_result(payload == "1")
+        elif op == "give":
+            asker, _, table_id = payload.partition(" ")
+            self._spawn(self._give(cid, asker, table_id))
         elif op == "open":
             try:
                 opened = orjson.loads(payload)
@@ -439,10 +477,12 @@ class Cluster:
             except (orjson.JSONDecodeError, KeyError, TypeError):
                 log.warning("a relayed socket's opening could not be read; ignored")
                 return
-            task = asyncio.ensure_future(self._serve(cid, str(relayer), str(address),
-                                                     str(hello)))
-            self._serving.add(task)
-            task.add_done_callback(self._serving.discard)
+            self._spawn(self._serve(cid, str(relayer), str(address), str(hello)))
+
+    def _spawn(self, job: Any) -> None:
+        task = asyncio.ensure_future(job)
+        self._serving.add(task)
+        task.add_done_callback(self._serving.discard)
 
     async def _serve(self, cid: str, relayer: str, address: str, hello: str) -> None:
         """Serve a page relayed from ``relayer`` as any socket: its hello, then its seat."""

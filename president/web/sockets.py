@@ -369,8 +369,10 @@ class Sockets:
             try:
                 found = await self.tables.get_async(msg.table, msg.token)
             except TableError as e:     # elsewhere: another process owns the table
-                await elsewhere(e, raw, msg.table)
-                return None
+                found = await self._taken_over(msg, relayed)
+                if found is None:
+                    await elsewhere(e, raw, msg.table)
+                    return None
             except Exception as e:   # the store could not be read (a damaged file)
                 log.error("a hello for table %s failed on the store: %r", msg.table, e,
                           extra={"table": msg.table})
@@ -414,6 +416,22 @@ class Sockets:
                 await page.send(P.error_message(e.reason, e.message))
                 return None
             return found, who
+
+    async def _taken_over(self, msg: P.Hello, relayed: bool) -> Table | None:
+        """A table another process owns, taken over when that process has no page at it
+        (:meth:`~president.web.cluster.Cluster.ask_hand_over`), or ``None`` when it stays
+        where it is (then the page is relayed)."""
+        cluster = self.cluster
+        if cluster is None or relayed or not await asyncio.to_thread(
+                self.tables.seat_stored, msg.table, msg.token):
+            return None
+        owner = await cluster.owner_of(msg.table)
+        if owner is None or not await cluster.ask_hand_over(owner, msg.table):
+            return None
+        try:
+            return await self.tables.get_async(msg.table, msg.token)
+        except TableError:      # another process was quicker
+            return None
 
     # ----- 3. the joined seat -----------------------------------------------------------
 

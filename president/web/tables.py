@@ -682,10 +682,7 @@ class Tables:
             return self._take_fresh(table_id)
         pending = self._rebuilding.get(table_id)
         if pending is None:
-            setup = self.store.setup(table_id)
-            tokens = setup.get("tokens") if isinstance(setup, dict) else None
-            if not isinstance(tokens, dict) or not any(
-                    hmac.compare_digest(str(t).encode(), token.encode()) for t in tokens.values()):
+            if not self.seat_stored(table_id, token):
                 return None
             pending = asyncio.ensure_future(asyncio.to_thread(self._rebuild, table_id))
             self._rebuilding[table_id] = pending
@@ -697,6 +694,47 @@ class Tables:
         else:   # settled by whichever waiter resumes first (the first may have been cancelled)
             table = self._settle_rebuilt(table_id, await asyncio.shield(pending))
         return table if table is not None and table.player_for(token) is not None else None
+
+    def seat_stored(self, table_id: str, token: str) -> bool:
+        """Whether the store has ``table_id`` with a seat whose token is ``token`` (one row
+        read; constant-time compare)."""
+        if self.store is None:
+            return False
+        setup = self.store.setup(table_id)
+        tokens = setup.get("tokens") if isinstance(setup, dict) else None
+        return isinstance(tokens, dict) and any(
+            hmac.compare_digest(str(t).encode(), token.encode()) for t in tokens.values())
+
+    async def hand_over(self, table_id: str) -> bool:
+        """Give up a table this process owns, for another process whose pages reach it (a
+        proxy hashing on the table id sends them there): only when no page is at it here and
+        it is not being rebuilt. It leaves memory, and its lock is given back once its pending
+        writes are kept; ``True`` then (the other process rebuilds it from the store).
+        Several processes sharing a store only (``owners``)."""
+        owners = self.owners
+        if owners is None or table_id in self._rebuilding:
+            return False
+        table = self.tables.get(table_id) or self._fresh.get(table_id)
+        if table is None or table.connected or table_id in self._removing:
+            return False
+        table.close()
+        self.tables.pop(table_id, None)
+        self._fresh.pop(table_id, None)
+        owners.let_go(table_id)
+        loop = asyncio.get_running_loop()
+        given: asyncio.Future[None] = loop.create_future()
+
+        def settle() -> None:
+            try:
+                owners.settle(table_id)
+            finally:
+                _call_soon(loop, _settle_one, given, None, None)
+        self._commit.later(settle, key=table_id)
+        try:
+            await asyncio.wait_for(asyncio.shield(given), 10)
+        except asyncio.TimeoutError:
+            return False
+        return True
 
     def _take_fresh(self, table_id: str) -> Table | None:
         """A new table kept since it was made (:attr:`FRESH_TABLES`), now put in memory as
