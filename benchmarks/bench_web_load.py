@@ -103,7 +103,7 @@ async def _in_process(actions: int, seed: int) -> dict:
         table = tables.get(made.id)      # a new table is on disk until joined, as in the server
         sink = _Sink()
         await table.join(0, sink)
-        await table.run_bots_now()
+        await table.computers.run_bots_now()
         while len(times) < actions and table.match.phase != "match-over":
             state = sink.state           # what the page was last sent
             if state["phase"] == "between-deals":
@@ -120,7 +120,7 @@ async def _in_process(actions: int, seed: int) -> dict:
             c0 = time.process_time()
             t0 = time.perf_counter()
             await table.handle(0, sink, msg)
-            await table.run_bots_now()
+            await table.computers.run_bots_now()
             times.append((time.perf_counter() - t0) * 1000)
             cpu += time.process_time() - c0
             sent += sink.bytes - before

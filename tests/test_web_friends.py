@@ -65,7 +65,7 @@ async def act(table: Table, player: int, page: Page, rng: random.Random) -> None
 
 
 async def until_settled(table: Table) -> None:
-    await table.run_bots_now()
+    await table.computers.run_bots_now()
     await asyncio.sleep(0)
 
 
@@ -207,11 +207,12 @@ def test_no_hint_in_the_waiting_room_shows_a_hand():
             await table.join(p, page)
         for p in (0, 1):
             for level in ("simple", "expert"):
-                answer = await table.hint_async(p, level)
+                answer = await table.hints.hint_async(p, level)
                 assert answer["type"] == "error" and answer["reason"] == "wrong-phase", answer
                 assert "cards" not in answer
         await table.handle(0, pages[0], P.StartMsg(type="start"))
-        assert (await table.hint_async(table.match.seating[table.match.to_act], "simple"))["type"] == "hint"
+        player = table.match.seating[table.match.to_act]
+        assert (await table.hints.hint_async(player, "simple"))["type"] == "hint"
         table.close()
     run_async(go)
 

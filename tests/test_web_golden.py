@@ -115,7 +115,7 @@ async def _drive(table: Table, pages: dict[int, Page], rng: random.Random, actio
                 await table.handle(player, page, P.SpeedMsg(type="speed", speed="instant"))
             await table.handle(player, page, _choose(page.state, rng))
             done += 1
-        await table.run_bots_now()
+        await table.computers.run_bots_now()
 
 
 def _digest(pages: list[Page], name: str, tmp_path: Path) -> tuple[str, int]:
@@ -138,13 +138,13 @@ def _solo(preset: str, players: int, twists: list[str], seed: int, actions: int)
         batch, single = Page("A", out, batches=True), Page("B", out, batches=False)
         await table.join(0, batch)
         await table.join(0, single)
-        await table.run_bots_now()
+        await table.computers.run_bots_now()
         await _drive(table, {0: batch}, random.Random(seed), actions)
         # The same table rebuilt from its record (a server restart), then joined again.
         again = Table.from_record(table.record(), bot_delay=0.0, sealer=SEALER)
         page = Page("C", out, batches=True)
         await again.join(0, page)
-        await again.run_bots_now()
+        await again.computers.run_bots_now()
         await _drive(again, {0: page}, random.Random(seed + 1), 12)
         table.close()
         again.close()
@@ -159,7 +159,7 @@ def _practice(seed: int) -> list[Page]:
                        ["human", "simple", "simple", "simple"], seed)
         page = Page("P", out, batches=True)
         await table.join(0, page)
-        await table.run_bots_now()
+        await table.computers.run_bots_now()
         await _drive(table, {0: page}, random.Random(seed), 200, rematch=False)
         table.close()
         return out
@@ -181,13 +181,13 @@ def _friends(seed: int) -> list[Page]:
         await asyncio.sleep(0)
         await asyncio.sleep(0)
         await table.handle(0, a, P.SeatMsg(type="seat", player=1, computer=True))
-        await table.run_bots_now()
+        await table.computers.run_bots_now()
         b2 = Page("B2", out, batches=True)
         await table.join(1, b2)
-        await table.run_bots_now()
+        await table.computers.run_bots_now()
         await table.handle(0, a, P.PauseMsg(type="pause"))
         await table.handle(0, a, P.ResumeMsg(type="resume"))
-        await table.run_bots_now()
+        await table.computers.run_bots_now()
         await _drive(table, {0: a, 1: b2}, random.Random(seed + 1), 400)
         table.close()
         return out

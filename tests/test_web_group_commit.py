@@ -270,7 +270,7 @@ def test_an_action_the_store_cannot_keep_leaves_memory_and_the_table_comes_back_
         table = await tables.get_async(made.id, token)
         page = Page()
         await table.join(0, page)
-        await table.run_bots_now()
+        await table.computers.run_bots_now()
         kept = len(table.log)
         state = [m for m in sent if m["type"] == "state"][-1]
         play = next(a for a in state["legal"] if a != "pass")

@@ -42,18 +42,18 @@ def test_refused_slow_hints_are_answered_late_and_without_work(monkeypatch):
         table = tables.create(kind="practice")
         table.thinker = BusyThinker()
         looked = []
-        real = table._hint_start
-        monkeypatch.setattr(table, "_hint_start", lambda *a: looked.append(a) or real(*a))
+        real = table.hints._hint_start
+        monkeypatch.setattr(table.hints, "_hint_start", lambda *a: looked.append(a) or real(*a))
         t0 = time.perf_counter()
-        answers = [await table.hint_async(0, "expert") for _ in range(4)]
+        answers = [await table.hints.hint_async(0, "expert") for _ in range(4)]
         took = time.perf_counter() - t0
         assert [a["text"] for a in answers] == [
             "The computer players are all busy thinking; ask again in a moment."] * 4
         assert took >= 4 * 0.05 and looked == []          # late, and no observation built
-        fast = await table.hint_async(0, "simple")          # a fast level is never refused
+        fast = await table.hints.hint_async(0, "simple")          # a fast level is never refused
         assert fast["type"] == "hint" and (fast["cards"] or fast["pass"]) and len(looked) == 1
-        table._hinting.add(0)
-        again = await table.hint_async(0, "expert")
+        table.hints._hinting.add(0)
+        again = await table.hints.hint_async(0, "expert")
         assert again["text"] == "Still working on your last hint; wait for it."
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(lambda: asyncio.run(go())).result()
@@ -75,16 +75,16 @@ def test_the_same_question_in_the_same_position_gets_the_same_hint(monkeypatch):
             return options[len(searches) % len(options)]   # a different option each search
 
         monkeypatch.setattr(table, "_think", think)
-        first = await table.hint_async(0, "expert")
-        again = await table.hint_async(0, "expert")
+        first = await table.hints.hint_async(0, "expert")
+        again = await table.hints.hint_async(0, "expert")
         assert first["cards"] and again == first and searches == ["expert"]
-        simple = await table.hint_async(0, "simple")      # another level: its own answer
+        simple = await table.hints.hint_async(0, "simple")      # another level: its own answer
         assert simple["cards"] and searches == ["expert"]
         page = Page()
         await table.handle(0, page, P.PlayMsg(type="play", cards=first["cards"]))
-        await table.run_bots_now()                          # the computers answer: a new position
+        await table.computers.run_bots_now()    # the computers answer: a new position
         assert not page.sent and len(table.log) > 1
-        await table.hint_async(0, "expert")
+        await table.hints.hint_async(0, "expert")
         assert searches == ["expert", "expert"]
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
         pool.submit(lambda: asyncio.run(go())).result()

@@ -143,7 +143,7 @@ def test_the_growing_stream_is_let_go_when_the_last_page_closes():
         first, second = Page(), Page()
         await table.join(0, first)
         await table.join(0, second)
-        await table.run_bots_now()
+        await table.computers.run_bots_now()
         assert table._grown is not None
         table.leave(0, first)
         assert table._grown is not None        # a page is still open

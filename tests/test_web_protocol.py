@@ -495,16 +495,16 @@ def test_a_pass_hint_says_whether_the_pass_is_forced():
     """A level may prefer to pass while a play beats the pile: the hint must not claim that
     nothing beats it (found by a new user asking the expert)."""
     from president import Match, Rules
-    from president.web.tables import Table
+    from president.web.hints import Hints
     m = Match(Rules.preset("practice"), hands=["3C 9S KH QS", "4C 5C 2S JD", "8C 8D 10C JC",
                                                 "QC AC 2C 2D"])
     m.act(0, "KH")
-    free = Table._hint_text(PASS, m.observation(1), "intermediate")  # 2S beats, pass allowed
+    free = Hints._hint_text(PASS, m.observation(1), "intermediate")  # 2S beats, pass allowed
     assert free == {"type": "hint", "cards": None, "pass": True,
                     "text": "Pass: you could beat the pile, but the intermediate player would "
                             "keep its cards for later."}
     m.act(1, "2S")
-    forced = Table._hint_text(PASS, m.observation(2), "simple")      # nothing beats a 2
+    forced = Hints._hint_text(PASS, m.observation(2), "simple")      # nothing beats a 2
     assert forced["text"] == "Nothing you hold beats the pile: pass."
 
 

@@ -1,9 +1,12 @@
 """Hints of the browser game: one legal option for a player, chosen by a computer player of
 a level the page names, from that player's own observation only.
 
-A mixin of :class:`~president.web.tables.Table` (its state lives there); fast levels answer
-at once, slow ones think in the :class:`~president.web.thinker.Thinker`'s worker processes,
-one hint at a time per player.
+:class:`Hints` is one part of a :class:`~president.web.tables.Table`, made by it
+(``table.hints``). It owns the hints being worked out (one per player at a time) and the last
+hint given per player and level; it reads the table it is given
+(:class:`~president.web.state.TableState`: the match, the log, the thinker) and thinks through
+the table's ``_think``, as the computer players do. Fast levels answer at once, slow ones
+think in the :class:`~president.web.thinker.Thinker`'s worker processes.
 """
 
 from __future__ import annotations
@@ -28,8 +31,16 @@ is answered after this many seconds, so a socket asking back to back costs the s
 answers a second, not thousands."""
 
 
-class Hints(TableState):
-    """The hint methods of :class:`~president.web.tables.Table`."""
+class Hints:
+    """The hints of ``table``: one legal option for a human player, on request."""
+
+    def __init__(self, table: TableState) -> None:
+        self.table = table
+        self._hinting: set[int] = set()
+        """Players whose slow hint is being worked out now."""
+        self._hint_memo: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
+        """The last hint per (player, level), with the number of actions it was given at: the
+        same question in the same position gets the same answer (and costs no search)."""
 
     def hint(self, player: int, level: str = DEFAULT_HINT_LEVEL) -> dict[str, Any]:
         """A ``hint`` message: one legal option for ``player``, chosen by a computer player of
@@ -54,7 +65,7 @@ class Hints(TableState):
         meanwhile, the answer says so instead of a stale option. A bad level gets an
         ``error`` message (``bad-level``); so does a hint in the waiting room (``wrong-phase``:
         nothing is dealt to anyone's view there, and a hint would show the hand to come)."""
-        if self.lobby:
+        if self.table.lobby:
             return P.error_message("wrong-phase", "the match has not started yet: no hints in "
                                    "the waiting room")
         memo = self._remembered(player, level)
@@ -67,7 +78,7 @@ class Hints(TableState):
             await asyncio.sleep(HINT_REFUSAL_SECONDS)
             return {"type": "hint", "cards": None, "pass": False,
                     "text": "Still working on your last hint; wait for it."}
-        if slow and self.thinker is not None and self.thinker.busy():
+        if slow and self.table.thinker is not None and self.table.thinker.busy():
             await asyncio.sleep(HINT_REFUSAL_SECONDS)
             return {"type": "hint", "cards": None, "pass": False,
                     "text": "The computer players are all busy thinking; ask again in a moment."}
@@ -81,12 +92,12 @@ class Hints(TableState):
             return self._remember(player, level,
                                   self._hint_text(self._hint_choice(obs, level), obs, level))
         self._hinting.add(player)
-        actions = len(self.log)
+        actions = len(self.table.log)
         try:
-            choice = await self._think(level, obs, secrets.randbits(32), hint=True)
+            choice = await self.table._think(level, obs, secrets.randbits(32), hint=True)
         finally:
             self._hinting.discard(player)
-        if len(self.log) != actions or self.closed:
+        if len(self.table.log) != actions or self.table.closed:
             return {"type": "hint", "cards": None, "pass": False,
                     "text": "The table moved on while the hint was worked out; ask again."}
         return self._remember(player, level, self._hint_text(choice, obs, level))
@@ -96,21 +107,21 @@ class Hints(TableState):
         or ``None``: a search's answer can differ from one run to the next, and the same
         question should not get a different answer (nor cost a second search)."""
         memo = self._hint_memo.get((player, level))
-        return memo[1] if memo is not None and memo[0] == len(self.log) else None
+        return memo[1] if memo is not None and memo[0] == len(self.table.log) else None
 
     def _remember(self, player: int, level: str, answer: dict[str, Any]) -> dict[str, Any]:
         """Keep ``answer`` (a hint with a choice) as :meth:`_remembered`'s; returns it."""
-        self._hint_memo[(player, level)] = (len(self.log), answer)
+        self._hint_memo[(player, level)] = (len(self.table.log), answer)
         return answer
 
     def _hint_start(self, player: int, level: str) -> tuple[Any, dict[str, Any] | None]:
         if level not in known_levels():
             raise TableError("bad-level", f"no computer level {P.excerpt(level)} for a hint; levels are "
                              f"{', '.join(known_levels())}")
-        obs = self.match.observation(self.seat_of(player))
+        obs = self.table.match.observation(self.table.seat_of(player))
         if not obs.legal_actions:
             return obs, {"type": "hint", "cards": None, "pass": False,
-                         "text": "It is not your turn." if self.match.to_act is not None
+                         "text": "It is not your turn." if self.table.match.to_act is not None
                          else "There is nothing to play now."}
         return obs, None
 

@@ -1,9 +1,10 @@
 """The state of a browser-game table (:class:`TableState`): its match, humans, computer
-players, log, records and the messages it sends. :mod:`president.web.tables` builds the
-table on it.
-
-Tables in memory: one :class:`~president.match.Match` each, its human players' sockets and
-its computer players, and the loop that paces the computer players.
+players (the players themselves, by seat), log, records and the messages it sends.
+:class:`~president.web.tables.Table` is built on it (a subclass) and composes its two other
+parts, :class:`~president.web.runner.ComputerPlayers` (the loop, the timers and the
+stand-ins) and :class:`~president.web.hints.Hints`, which are given the table and reach
+this state through it. The state knows nothing of them: what it shows of them (the running
+timer, who has a stand-in) is kept here by them.
 
 Each human player holds an unguessable seat token (``secrets.token_urlsafe``); a table is
 found by its unguessable id. Every message a socket is sent is built by
@@ -11,9 +12,9 @@ found by its unguessable id. Every message a socket is sent is built by
 :func:`~president.events.visible_to`. Computer players are given only their own
 :meth:`~president.match.Match.observation`.
 
-A match table can be rebuilt from its sealed record (:meth:`Table.record`,
-:meth:`Table.from_record`): the rules, names, tokens, match seed and every action, replayed
-through the engine.
+A match table can be rebuilt from its sealed record (:meth:`TableState.record`,
+:meth:`TableState.from_record`): the rules, names, tokens, match seed and every action,
+replayed through the engine.
 """
 
 from __future__ import annotations
@@ -103,7 +104,8 @@ class _Human:
 
 class TableState:
     """The state of one table: a match, its humans (by match player index) and computer
-    players, its log and what it sends; the base of :class:`~president.web.tables.Table`.
+    players, its log and what it sends; the base of :class:`~president.web.tables.Table`
+    (which adds its computer players' loop and its hints as parts).
 
     Args:
         table_id: the unguessable id.
@@ -169,8 +171,8 @@ class TableState:
         self.seen: set[int] = set()
         """Human players who have opened their seat at least once (since this process has the
         table)."""
-        self._standin_bots: dict[int, Any] = {}
         self.standin_moves: dict[int, int] = {}
+        """Moves the stand-in made for each friend since they last had their seat."""
         self._dropped: set[Any] = set()
         """Sockets a failed send took out of their seat's pages before their own handler
         called ``leave`` (which must still see that the seat had them: it is where "left",
@@ -179,10 +181,10 @@ class TableState:
         """Positions in this match's events of the actions a computer took for a human's
         seat (the stand-in, or the turn timer): that human's log says so ("The computer
         (for you) plays ..."), not "You play". Kept in memory only (a restart forgets it)."""
-        """Moves the stand-in made for each friend since they last had their seat."""
-        self._timer: asyncio.TimerHandle | None = None
-        self._timer_key: tuple[int, int, str] | None = None
-        self._timer_deadline = 0.0
+        self.timer: tuple[int, float] | None = None
+        """The running timer of a table for friends, as its pages are shown it: (the player
+        it waits for, when it fires by ``time.monotonic()``); kept by the computer players
+        (:class:`~president.web.runner.ComputerPlayers`), who own the timer itself."""
         self.humans: dict[int, _Human] = {}
         self.bots: dict[int, Any] = {}
         for p, level in enumerate(levels):
@@ -206,7 +208,6 @@ class TableState:
         self.closed = False
         self.last_active = time.monotonic()
         self._lock = asyncio.Lock()
-        self._runner: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         """Tasks started for this table (a friend left, a timer fired), kept until done:
         the event loop holds only a weak reference to a task."""
@@ -220,10 +221,6 @@ class TableState:
         self._log_json: list[str] = []
         self._rules_dict: tuple[Rules | None, dict[str, Any]] = (None, {})
         """Each entry of :attr:`log` as JSON text, encoded once (a sealed record joins them)."""
-        self._hinting: set[int] = set()
-        self._hint_memo: dict[tuple[int, str], tuple[int, dict[str, Any]]] = {}
-        """The last hint per (player, level), with the number of actions it was given at: the
-        same question in the same position gets the same answer (and costs no search)."""
         self.on_send: Callable[[int, dict[str, Any]], None] | None = None
         """Test hook: called with (player, message) before each message is sent."""
         self.on_actions: Callable[["TableState", int, list[Any]], Awaitable[None]] | None = None
@@ -234,9 +231,9 @@ class TableState:
         self._unsaved = 0
         """How many of the last log entries ``on_actions`` has not been given yet."""
         self.on_join: Callable[["TableState"], None] | None = None
+        """Called when a socket joins the table."""
         self.on_lost: Callable[["TableState"], None] | None = None
         """Called when accepted actions could not be kept (:meth:`_save` failed)."""
-        """Called when a socket joins the table."""
         self._collect(self.match.events)
         self.lobby = (kind == "match" and len(self.humans) > 1) if lobby is None else bool(lobby)
         self._lobby_at_start = self.lobby
@@ -254,6 +251,11 @@ class TableState:
     def seat_of(self, player: int) -> int:
         """The seat of match player ``player`` in the current deal."""
         return self.match.seating.index(player)
+
+    @property
+    def delay(self) -> float:
+        """Seconds before each computer action: ``bot_delay`` times the table's speed."""
+        return self.bot_delay * P.SPEEDS[self.speed]
 
     @property
     def connected(self) -> int:
@@ -404,9 +406,9 @@ class TableState:
         waiting = (self.lobby or m.to_act is None
                    or (m.seating[m.to_act] in self.humans and m.seating[m.to_act] not in self.standins))
         timer = None
-        if self._timer is not None and self._timer_key is not None:
-            timer = {"player": self._timer_key[0],
-                     "seconds": round(max(0.0, self._timer_deadline - time.monotonic()), 1)}
+        if self.timer is not None:
+            timer = {"player": self.timer[0],
+                     "seconds": round(max(0.0, self.timer[1] - time.monotonic()), 1)}
         msg = P.state_message(
             obs, player=player, levels=self.levels, deals=self.deals,
             winners=m.winners if m.phase == "match-over" else None,
@@ -594,7 +596,6 @@ class TableState:
         self.deal_seats = []
         self.acted_for.clear()
         self.ready.clear()
-        self._standin_bots.clear()
         for p, level in enumerate(self.levels):
             if level != HUMAN:
                 self.bots[p] = make_player(level, seed=(seed * 7919 + p) & 0xFFFFFFFF)

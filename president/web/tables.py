@@ -1,6 +1,7 @@
-"""Tables in memory (:class:`Tables`) and what the humans at one do (:class:`Table`: join,
-leave, act), built on its state (:mod:`president.web.state`), its computer players
-(:mod:`president.web.runner`) and its hints (:mod:`president.web.hints`).
+"""Tables in memory (:class:`Tables`) and one table (:class:`Table`): its state (it is a
+:class:`~president.web.state.TableState`), two parts it makes and holds, its computer players
+(``table.computers``, :mod:`president.web.runner`) and its hints (``table.hints``,
+:mod:`president.web.hints`), and what its humans do (join, leave, act), which is here.
 """
 
 from __future__ import annotations
@@ -49,12 +50,23 @@ __all__ = ["Table", "Tables", "GroupCommit", "Connection", "TableError", "TableS
            "DEFAULT_STANDIN", "DEFAULT_GRACE_SECONDS", "HUMAN", "FAST_LEVELS",
            "HINT_REFUSAL_SECONDS", "RECORD_VERSION", "bot_delay_from_env", "known_levels"]
 
-class Table(ComputerPlayers, Hints):
+class Table(TableState):
     """One table of the browser game: its state (:class:`~president.web.state.TableState`,
-    whose arguments it takes), its computer players
-    (:class:`~president.web.runner.ComputerPlayers`), its hints
-    (:class:`~president.web.hints.Hints`), and what its humans do: join, leave, act.
+    whose arguments it takes), its computer players (:attr:`computers`), its hints
+    (:attr:`hints`), and what its humans do: join, leave, act.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.computers = ComputerPlayers(self)
+        """The computer players' loop, the timers and the stand-ins."""
+        self.hints = Hints(self)
+        """The hints asked for by this table's humans."""
+
+    def _new_match(self) -> None:
+        """A rematch (:meth:`TableState._new_match`); the last match's stand-ins go too."""
+        super()._new_match()
+        self.computers.new_match()
 
     async def join(self, player: int, conn: Any) -> None:
         """Attach a socket of human ``player`` and send it ``welcome``, the match's ``log``
@@ -83,7 +95,7 @@ class Table(ComputerPlayers, Hints):
             self.seen.add(player)
             back = first and player in self.standins
             self.standins.discard(player)
-            self._arm_timer()
+            self.computers.arm_timer()
             invites = ([{"player": p, "name": self.names[p], "token": h.token}
                         for p, h in self.humans.items() if p != self.host]
                        if player == self.host else [])
@@ -101,7 +113,7 @@ class Table(ComputerPlayers, Hints):
                 await self._announce(player, "back")   # the returner too: what was played for them
             if what is not None or back:
                 await self._send_states(exclude=conn)
-        self.kick()
+        self.computers.kick()
 
     def leave(self, player: int, conn: Any) -> None:
         """Detach a socket. At a table for friends, the others hear that ``player`` left
@@ -128,12 +140,12 @@ class Table(ComputerPlayers, Hints):
                 self.paused_by = None
             await self._announce(player, "left")
             await self._advance_if_ready()
-            self._arm_timer()
+            self.computers.arm_timer()
             await self._send_states()
         if resumed:
-            self.kick()
+            self.computers.kick()
 
-    # ----- the stand-in and the timers --------------------------------------------------
+    # ----- deals and rematches ---------------------------------------------------------
 
     async def _advance_if_ready(self) -> None:
         """Between deals or after the match at a table for friends: deal, or start the
@@ -161,8 +173,8 @@ class Table(ComputerPlayers, Hints):
             self._accept("n")
             self._collect(events)
             batch = list(events)
-        self._instant_bots(batch)
-        self._arm_timer()
+        self.computers.instant_bots(batch)
+        self.computers.arm_timer()
         await self._broadcast(batch)
 
     # ----- actions ----------------------------------------------------------------------
@@ -211,10 +223,10 @@ class Table(ComputerPlayers, Hints):
                 except PresidentError as e:
                     await conn.send(P.error_message(e.reason, P.readable(e.message, names, seat)))
                     return
-                await self._acted(seat, action, events)
-            self.kick()
+                await self.computers.acted(seat, action, events)
+            self.computers.kick()
         elif isinstance(msg, P.HintMsg):
-            await conn.send(await self.hint_async(player, msg.level or DEFAULT_HINT_LEVEL))
+            await conn.send(await self.hints.hint_async(player, msg.level or DEFAULT_HINT_LEVEL))
         elif isinstance(msg, (P.NextDealMsg, P.RematchMsg)):
             rematch = isinstance(msg, P.RematchMsg)
             async with self._lock:
@@ -247,7 +259,7 @@ class Table(ComputerPlayers, Hints):
                         await self._next(rematch=rematch)
                     else:
                         await self._send_states()
-            self.kick()
+            self.computers.kick()
         elif isinstance(msg, P.StartMsg):
             async with self._lock:
                 if not self.lobby:
@@ -266,10 +278,10 @@ class Table(ComputerPlayers, Hints):
                         self.standins.add(p)
                         await self._announce(p, "standin")
                 batch: list[Event] = []
-                self._instant_bots(batch)
-                self._arm_timer()
+                self.computers.instant_bots(batch)
+                self.computers.arm_timer()
                 await self._broadcast(batch)
-            self.kick()
+            self.computers.kick()
         elif isinstance(msg, P.SeatMsg):
             async with self._lock:
                 p = msg.player
@@ -288,9 +300,9 @@ class Table(ComputerPlayers, Hints):
                     self.standins.discard(p)
                     await self._announce(p, "back")
                 await self._advance_if_ready()
-                self._arm_timer()
+                self.computers.arm_timer()
                 await self._send_states()
-            self.kick()
+            self.computers.kick()
         elif isinstance(msg, (P.PauseMsg, P.ResumeMsg)):
             pause = isinstance(msg, P.PauseMsg)
             if host_only:
@@ -300,17 +312,17 @@ class Table(ComputerPlayers, Hints):
             self.paused = pause
             self.paused_by = self.names[player] if pause else None
             async with self._lock:
-                self._arm_timer()
+                self.computers.arm_timer()
                 await self._send_states()
             if not pause:
-                self.kick()
+                self.computers.kick()
         elif isinstance(msg, P.SpeedMsg):
             changed = msg.speed != self.speed
             self.speed = msg.speed
             if changed:
                 async with self._lock:
                     await self._send_states()
-                self.kick()
+                self.computers.kick()
         else:
             await conn.send(P.error_message("bad-message", "you have already joined this table"))
 
@@ -318,9 +330,7 @@ class Table(ComputerPlayers, Hints):
         """Stop the computer players and the timers for good."""
         self.closed = True
         self._grown = None
-        self._cancel_timer()
-        if self._runner is not None:
-            self._runner.cancel()
+        self.computers.stop()
 
 
 WRITERS = 4
