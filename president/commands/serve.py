@@ -61,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "each table owned by one of them at a time (a PostgreSQL advisory "
                              "lock); a page that reaches another process is asked to try again "
                              "(default: a second server on one store is refused; docs/web.md, "
-                             "\"Several processes on one PostgreSQL store\")")
+                             "\"Several processes\")")
     parser.add_argument("--redis", default=None, metavar="URL",
                         help="with --shared-store or --workers: the Redis the processes share "
                              "(redis://host:port/0; default $PRESIDENT_REDIS): per-address "

@@ -456,8 +456,8 @@ class PgTableStore(_Pg):
 
 class PgOwners:
     """Which tables this process owns, among several processes sharing one PostgreSQL store
-    (``president serve --shared-store``; docs/web.md, "Several processes on one PostgreSQL
-    store").
+    (``president serve --shared-store`` or ``--workers N``; docs/web.md, "Several
+    processes").
 
     A table is owned by exactly one process at a time: the owner holds a session advisory
     lock of the table (a 64-bit hash of the schema and the table id) on a connection of its
