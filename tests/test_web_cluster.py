@@ -160,6 +160,9 @@ def test_three_processes_serve_a_friends_table_as_one_and_survive_a_kill_9(
         second.close()
         owner = server.owner_pid(info["table"])
         assert owner in server.worker_pids()
+        # the store's address (a password, in real use) is never on a command line ps shows
+        for pid in server.worker_pids():
+            assert b"postgresql://" not in Path(f"/proc/{pid}/cmdline").read_bytes()
 
         subprocess.run(["kill", "-9", str(owner)], check=True)
         killed = time.monotonic()
@@ -238,6 +241,26 @@ def test_the_per_address_socket_limit_holds_across_the_processes(tmp_path, share
     finally:
         stack.close()
         server.stop()
+
+
+@pytest.mark.parametrize("workers", ["0", "-1", "65"])
+def test_a_number_of_workers_out_of_range_is_refused(tmp_path, workers):
+    env = dict(Server(tmp_path, 1).env)
+    done = subprocess.run([sys.executable, "-m", "president", "serve", "--port",
+                           str(_free_port()), "--no-browser", "--workers", workers], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert f"--workers {workers} is out of range; give 1 to 64" in done.stderr
+
+
+def test_a_redis_refusing_the_login_is_named_so(tmp_path, shared_schema):
+    env = dict(Server(tmp_path, 1).env, PRESIDENT_STORE=shared_schema)
+    done = subprocess.run([sys.executable, "-m", "president", "serve", "--port",
+                           str(_free_port()), "--no-browser", "--workers", "2", "--redis",
+                           "redis://nobody:wrong-secret@127.0.0.1:6379/0"], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "refused the login" in done.stderr and "wrong-secret" not in done.stderr
 
 
 def test_workers_need_postgresql_and_redis(tmp_path):

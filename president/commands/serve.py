@@ -616,7 +616,8 @@ def _serve(args: argparse.Namespace) -> int:
         print(f"president serve: {e.name} is not installed; install the web extra: "
               "pip install 'president-game[web]'", file=sys.stderr)
         return 1
-    workers = getattr(args, "workers", 1) or 1
+    workers = getattr(args, "workers", None)
+    workers = 1 if workers is None else workers
     if not 1 <= workers <= MAX_WORKERS:
         print(f"president serve: --workers {workers} is out of range; give 1 to {MAX_WORKERS}",
               file=sys.stderr)
@@ -826,10 +827,12 @@ RESTART_SECONDS = 1.0
 
 def _worker_argv(args: argparse.Namespace, fd: int) -> list[str]:
     """The command line of one process of ``--workers N``: this one's options, listening on
-    the supervisor's socket ``fd``."""
+    the supervisor's socket ``fd``. The store's and Redis's addresses, which may hold
+    passwords, go in the environment (:func:`_serve_workers`), never on a command line that
+    ``ps`` shows."""
     argv = [sys.executable, "-m", "president", "serve", "--host", args.host, "--port",
             str(args.port), "--no-browser", "--worker-fd", str(fd)]
-    for flag, name in (("--store", "store"), ("--redis", "redis"), ("--bot-delay", "bot_delay")):
+    for flag, name in (("--bot-delay", "bot_delay"),):
         value = getattr(args, name, None)
         if value is not None:
             argv += [flag, str(value)]
@@ -887,8 +890,10 @@ def _serve_workers(args: argparse.Namespace) -> int:
     argv = _worker_argv(args, fd)
     stopping = threading.Event()
 
+    env = dict(os.environ, PRESIDENT_STORE=store, **{REDIS_ENV: redis})
+
     def start() -> subprocess.Popen[bytes]:
-        return subprocess.Popen(argv, pass_fds=(fd,))
+        return subprocess.Popen(argv, pass_fds=(fd,), env=env)
 
     def stop(sig: int, frame: Any) -> None:
         stopping.set()

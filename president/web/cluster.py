@@ -117,6 +117,10 @@ def check_redis(url: str) -> None:
                          "redis://host:port/0") from None
     try:
         client.ping()
+    except (redis.AuthenticationError, redis.AuthenticationWrongNumberOfArgsError) as e:
+        raise StoreError(f"Redis at {mask_redis(url)} refused the login ({str(e)[:120]}); give "
+                         "the right user and password in the address "
+                         "(redis://user:password@host:port/0)") from None
     except redis.RedisError as e:
         raise StoreError(f"Redis at {mask_redis(url)} does not answer ({type(e).__name__}: "
                          f"{str(e)[:120]}); start it, or give the right address with --redis "
