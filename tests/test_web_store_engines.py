@@ -339,3 +339,29 @@ def test_a_write_after_the_database_dropped_its_connections_goes_through(pg):
     store.append("a", 0, [0, "3C"])
     ledger.issued("a", 1)
     assert store.load("a")["log"] == [[0, "3C"]] and ledger.latest("a") == 1
+
+
+def test_accepted_actions_and_their_versions_are_kept_together(store_engine):
+    """Tables keeps each group of accepted actions and, for a match, its saved-match version:
+    on PostgreSQL in one statement (the store knows its ledger), on SQLite in the two files;
+    the ledger answers the same on both, and a version never goes back."""
+    from president.web.tables import Tables
+
+    store, ledger = store_engine.open()
+    tables = Tables(sealer=None, bot_delay=0, store=store, ledger=ledger)
+    try:
+        assert tables.ledger_in_store == (store_engine.engine == "postgresql")
+        table = tables.create(kind="match", preset="house", players=4,
+                              levels=["human", "simple", "simple", "simple"])
+        table._log_json = ['[0,"3C"]', '[1,"pass"]', '[2,"pass"]']
+        tables._accepted([(table, 0, [[0, "3C"], [1, "pass"]])])
+        assert store.load(table.id)["log"] == [[0, "3C"], [1, "pass"]]
+        assert ledger.latest(table.id) == 2
+        tables._accepted([(table, 2, [[2, "pass"]])])
+        assert ledger.latest(table.id) == 3
+        tables._accepted([(table, 0, [[0, "3C"]])])      # written again: the version stays
+        assert ledger.latest(table.id) == 3
+    finally:
+        tables.close_all()
+        store.close()
+        ledger.close()

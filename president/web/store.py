@@ -304,7 +304,9 @@ def open_stores(store: str | None, state_dir: str | os.PathLike[str], *, shared:
         from .store_pg import PgLedger, PgTableStore
         pg_ledger = PgLedger(store)
         try:
-            return PgTableStore(store, shared=shared), pg_ledger
+            pg_store = PgTableStore(store, shared=shared)
+            pg_store.ledger = pg_ledger     # one statement keeps an action and its version
+            return pg_store, pg_ledger
         except BaseException:
             pg_ledger.close()
             raise

@@ -13,7 +13,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict, deque
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, cast
 
 from ..actions import Give, Play
 from ..errors import IllegalAction, PresidentError, RulesError
@@ -613,6 +613,9 @@ class Tables:
                  owners: TableOwners | None = None) -> None:
         self.sealer = sealer
         self.owners = owners
+        self.ledger_in_store = ledger is not None and getattr(store, "ledger", None) is ledger
+        """The store notes this ledger's versions with the actions, in one statement (a
+        PostgreSQL store and its ledger: :attr:`~president.web.store_pg.PgTableStore.ledger`)."""
         self._total = Rate(tables_per_minute / 60.0, TABLE_BURST)
         """New tables of the whole server (:data:`~president.web.limits.TABLES_PER_MINUTE`)."""
         self.recover_records = recover_records
@@ -814,15 +817,18 @@ class Tables:
         """Actions the engine accepted, ``(table, start, entries)`` per table (log entries
         ``start``, ``start + 1``, ...): on disk before anyone hears of them (runs in the
         :class:`GroupCommit` worker thread)."""
+        versions = ([(t.id, start + len(entries)) for t, start, entries in batches
+                     if t.kind == "match"] if self.ledger is not None else [])
         if self.store is not None:
             # Each entry was encoded once when accepted (Table._log_json).
-            self.store.append_batches([(t.id, start, t._log_json[start:start + len(entries)])
-                                       for t, start, entries in batches])
-        if self.ledger is not None:
-            versions = [(t.id, start + len(entries)) for t, start, entries in batches
-                        if t.kind == "match"]
-            if versions:
-                self.ledger.issued_many(versions)
+            rows = [(t.id, start, t._log_json[start:start + len(entries)])
+                    for t, start, entries in batches]
+            if versions and self.ledger_in_store:   # one statement for both (PostgreSQL)
+                cast(Any, self.store).append_batches(rows, issued=versions)
+                return
+            self.store.append_batches(rows)
+        if versions and self.ledger is not None:
+            self.ledger.issued_many(versions)
 
     def _joined(self, table: TableState) -> None:
         self._touch(table)
