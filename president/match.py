@@ -502,6 +502,22 @@ class Match:
             out[p] = title_for_place(place + 1, n, naming=self.rules.titles)
         return tuple(out)
 
+    def rename(self, player: int, name: str) -> None:
+        """Give match player ``player`` (an index of :attr:`players`) the name ``name`` (a
+        seat taken at an open table of the browser game, while it waits for people). Names
+        are labels only: no rule depends on them.
+
+        Raises:
+            IllegalAction: ``bad-player`` for an index that is not a player's.
+        """
+        if not 0 <= player < len(self.players):
+            raise IllegalAction("bad-player", f"player {player} does not exist; players are 0 "
+                                f"to {len(self.players) - 1}")
+        names = list(self.players)
+        names[player] = name
+        self.players = tuple(names)
+        self._by_seat_memo = (None, ((), (), ()))
+
     def _by_seat(self) -> tuple[tuple[str, ...], tuple[int, ...], tuple[str, ...]]:
         """Names, match totals and previous titles by seat: they change only when a deal ends
         (totals, titles) or starts (seating), so they are worked out once per change."""

@@ -189,7 +189,8 @@ def test_migrations_are_versioned_and_applied_once_by_servers_starting_together(
     tables = {r[0] for r in pg.sql(
         "SELECT table_name FROM information_schema.tables WHERE table_schema = %s", (pg.schema,))}
     assert {"president_schema", "president_tables", "president_actions", "president_issued",
-            "president_meta"} <= tables
+            "president_meta", "president_listed"} <= tables
+    assert SCHEMA_VERSION == 2       # 2: the list of open tables
 
 
 @pytest.mark.parametrize("store_engine", ["postgresql"], indirect=True)

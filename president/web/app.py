@@ -276,7 +276,7 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     def over_rate(scope: Scope) -> Response | None:
         """An address past its table-making rate gets its 429 here, before its body is read
         or validated (a flood of such requests then costs the server little)."""
-        if scope["method"] != "POST" or scope["path"] != "/api/tables":
+        if scope["method"] != "POST" or scope["path"] not in ("/api/tables", "/api/play-now"):
             return None
         client = scope.get("client")
         key = guard.client_key(client[0]) if client else None
@@ -291,7 +291,8 @@ def create_app(*, bot_delay: float | None = None, secret: bytes | None = None,
     def while_stopping(scope: Scope) -> Response | None:
         """While the server stops (a signal: ``app.state.stopping``), a new table gets
         ``503 stopping``: its page asks again, of this server once back or of another."""
-        if app.state.stopping and scope["method"] == "POST" and scope["path"] == "/api/tables":
+        if (app.state.stopping and scope["method"] == "POST"
+                and scope["path"] in ("/api/tables", "/api/play-now")):
             return guard.refusal(503, "stopping", STOPPING_MESSAGE)
         return None
 

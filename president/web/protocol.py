@@ -66,6 +66,25 @@ class Hello(_Msg):
     server then sends for a play and the computer replies after it (the page does)."""
 
 
+class JoinMsg(_Msg):
+    """First message on a socket, instead of ``hello``: take a free seat of the open
+    ``table`` under ``name`` (docs/web.md, "Open tables"). The ``welcome`` then carries the
+    seat's ``token``, which the page keeps to come back as with a seat link."""
+
+    type: Literal["join"]
+    table: Annotated[str, Field(pattern=_ID)]
+    name: Annotated[str, Field(max_length=200)] = ""
+    batch: bool = False
+
+
+class UnseatMsg(_Msg):
+    """The host of an open table frees ``player``'s seat before the match starts: that
+    person's page is told (``unseated``) and closed, and the seat is open again."""
+
+    type: Literal["unseat"]
+    player: Annotated[int, Field(ge=0, le=12, strict=True)]
+
+
 class _ActionMsg(_Msg):
     at: Annotated[int, Field(ge=0, le=10_000_000, strict=True)] | None = None
     """Optional: the number of actions the table had when this one was chosen (the
@@ -158,11 +177,13 @@ class ResumeMsg(_Msg):
     type: Literal["resume"]
 
 
-ClientMessage = Annotated[Union[Hello, PlayMsg, GiveMsg, PassMsg, HintMsg, NextDealMsg, PauseMsg,
-                                ResumeMsg, SpeedMsg, RematchMsg, StartMsg, SeatMsg],
+ClientMessage = Annotated[Union[Hello, JoinMsg, PlayMsg, GiveMsg, PassMsg, HintMsg, NextDealMsg,
+                                PauseMsg, ResumeMsg, SpeedMsg, RematchMsg, StartMsg, SeatMsg,
+                                UnseatMsg],
                           Field(discriminator="type")]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
-_TYPES = "hello, play, give, pass, hint, next-deal, pause, resume, speed, rematch, start, seat"
+_TYPES = ("hello, join, play, give, pass, hint, next-deal, pause, resume, speed, rematch, start, "
+          "seat, unseat")
 
 
 def _cut(text: str, limit: int = EXCERPT_CHARS) -> str:

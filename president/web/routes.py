@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -18,14 +19,16 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..lessons import LESSONS, MAX_MOVE_CHARS, LessonError
+from ..errors import RulesError
 from ..rules import OPTION_HELP, PRESETS, TWISTS, Rules, describe_items
 from . import guard
 from . import protocol as P
 from .names import MAX_NAME_CHARS, BadName, check_names
+from .state import DEFAULT_FILL_SECONDS, MAX_FILL_SECONDS, MIN_FILL_SECONDS
 from .tables import (DEFAULT_GRACE_SECONDS, DEFAULT_HINT_LEVEL, DEFAULT_NAMES, DEFAULT_STANDIN,
                      HUMAN, MATCH_PRESETS, PRACTICE_NAMES, TableError, Tables, known_levels)
 
-__all__ = ["add_routes", "NewTable", "LessonTry", "STATIC", "READY_SECONDS"]
+__all__ = ["add_routes", "NewTable", "PlayNow", "LessonTry", "STATIC", "READY_SECONDS"]
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("president.web")
@@ -56,6 +59,27 @@ class NewTable(BaseModel):
     standin: Annotated[str, Field(max_length=120)] = DEFAULT_STANDIN
     grace_seconds: Annotated[float, Field(ge=1, le=600)] = DEFAULT_GRACE_SECONDS
     turn_seconds: Annotated[float, Field(ge=5, le=600)] | None = None
+    open: bool = False
+    """Open to anyone on this server (docs/web.md, "Open tables"): listed on the start screen,
+    its other ``"human"`` seats taken by whoever joins."""
+    fill_seconds: Annotated[float, Field(ge=MIN_FILL_SECONDS, le=MAX_FILL_SECONDS)] = (
+        DEFAULT_FILL_SECONDS)
+    """An open table's match starts this long after it was made, computers in the seats
+    nobody took."""
+
+
+class PlayNow(BaseModel):
+    """Body of ``POST /api/play-now``: a seat at an open table of ``preset`` for ``players``
+    (any size: ``None``), or a new open table of them with you as its host."""
+
+    model_config = ConfigDict(extra="forbid")
+    preset: Annotated[str, Field(max_length=32)] = "house"
+    players: Annotated[int, Field(ge=3, le=7)] | None = None
+    name: _Name = ""
+
+
+PLAY_NOW_FILL_SECONDS = 30.0
+"""How long a table "Play now" opens waits for people before computers fill it."""
 
 
 class LessonTry(BaseModel):
@@ -177,11 +201,16 @@ def add_routes(app: FastAPI, *, tables: Tables, table_store: Any, ledger: Any,
                 and not await cluster.table_allowed(client, tables.per_address)):
             return guard.refusal(429, "busy", f"{tables.per_address} new tables a minute is the "
                                  "most one address may make; wait a minute and try again")
+        return await make(client, kind=body.kind, preset=body.preset, twists=body.twists,
+                          players=body.players, names=names, levels=body.levels,
+                          seed=body.seed, standin=body.standin,
+                          grace_seconds=body.grace_seconds, turn_seconds=body.turn_seconds,
+                          open_seats=body.open, fill_seconds=body.fill_seconds)
+
+    async def make(client: str | None, **options: Any) -> JSONResponse:
+        """Make a table; its seat for the maker, or the refusal."""
         try:
-            table = await tables.create_async(
-                kind=body.kind, preset=body.preset, twists=body.twists, players=body.players,
-                names=names, levels=body.levels, seed=body.seed, standin=body.standin,
-                grace_seconds=body.grace_seconds, turn_seconds=body.turn_seconds, client=client)
+            table = await tables.create_async(client=client, **options)
         except TableError as e:
             status = {"full": 503, "busy": 429}.get(e.reason, 400)
             return JSONResponse(status_code=status, content={"error": e.reason, "message": e.message})
@@ -189,10 +218,52 @@ def add_routes(app: FastAPI, *, tables: Tables, table_store: Any, ledger: Any,
             log.exception("a new table could not be kept")
             return guard.refusal(503, "server-error", "the server could not keep a new table "
                                  "on its disk; try again later")
-        invites = [{"player": p, "name": table.names[p], "token": h.token}
-                   for p, h in table.humans.items() if p != 0]
         return JSONResponse({"table": table.id, "player": 0, "token": table.humans[0].token,
-                             "kind": table.kind, "invites": invites})
+                             "kind": table.kind, "invites": table.invites(),
+                             "open": table.open})
+
+    @app.get("/api/open-tables")
+    async def open_tables() -> dict[str, Any]:
+        """The open tables with a free seat, the newest first: ``{"tables": [{"table",
+        "preset", "twists", "players", "host", "seated", "computers", "free", "starts_in"}]}``
+        (``starts_in``: seconds until computers fill the free seats and the match starts)."""
+        now = time.time()
+        found = await asyncio.to_thread(tables.open_listing)
+        return {"tables": [{**{k: v for k, v in x.items() if k != "fill_by"},
+                            "starts_in": max(0, round(float(x["fill_by"]) - now))}
+                           for x in found]}
+
+    @app.post("/api/play-now")
+    async def play_now(body: PlayNow, request: Request) -> JSONResponse:
+        """A seat at the newest open table of ``preset`` (and ``players``) with a free seat:
+        ``{"table", "join": true}`` (the page then sends ``join`` on its socket); or, when
+        there is none, a new open table of all-human seats with you as host, whose match
+        starts after :data:`PLAY_NOW_FILL_SECONDS` with computers in the seats nobody took:
+        the answer of ``POST /api/tables``."""
+        found = await asyncio.to_thread(tables.open_listing)
+        for listing in found:
+            if listing.get("preset") == body.preset and body.players in (
+                    None, listing.get("players")):
+                return JSONResponse({"table": listing["table"], "join": True})
+        client = guard.client_key(request.client.host) if request.client else None
+        if (cluster is not None and client is not None
+                and not await cluster.table_allowed(client, tables.per_address)):
+            return guard.refusal(429, "busy", f"{tables.per_address} new tables a minute is the "
+                                 "most one address may make; wait a minute and try again")
+        try:
+            n = Rules.preset(body.preset, players=body.players).players
+        except (RulesError, KeyError):
+            return guard.refusal(400, "bad-rules", f"no preset {P.excerpt(body.preset)} for "
+                                 f"{body.players or 'its'} players; presets are "
+                                 f"{', '.join(MATCH_PRESETS)}")
+        try:
+            names = check_names([body.name, *[""] * (n - 1)], defaults=DEFAULT_NAMES,
+                                friends=True)
+        except BadName as e:
+            return guard.refusal(400, "bad-name", e.message)
+        return await make(client, kind="match", preset=body.preset, players=body.players,
+                          names=names, levels=[HUMAN] * n, open_seats=True,
+                          fill_seconds=PLAY_NOW_FILL_SECONDS)
 
     lesson_pages: dict[str, dict[str, Any]] = {}   # GET /api/lessons/{id}, built once
 

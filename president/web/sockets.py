@@ -24,7 +24,7 @@ import asyncio
 import json
 import logging
 import time
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Literal, Protocol
 
 import orjson
 from fastapi import WebSocket
@@ -352,7 +352,7 @@ class Sockets:
                 if await junk(P.error_message("bad-message", e.message)):
                     return None
                 continue
-            if not isinstance(msg, P.Hello):
+            if not isinstance(msg, (P.Hello, P.JoinMsg)):
                 if await junk(P.error_message(
                         "bad-message", 'join a table first: {"type": "hello", "table": ..., '
                         '"token": ...}')):
@@ -366,6 +366,17 @@ class Sockets:
                 await end_hello("busy", "the server is busy just now; this page tries "
                                 "again in a moment", 1013, "busy: try again later")
                 return None
+            if isinstance(msg, P.JoinMsg):      # a free seat of an open table
+                joined = await self._join_open(page, msg, raw, elsewhere, end_hello)
+                if joined is False:
+                    return None
+                if joined is None:
+                    bad_hellos += 1
+                    if bad_hellos >= MAX_BAD_HELLOS:
+                        await page.close(1008, "too many failed hellos")
+                        return None
+                    continue
+                return joined
             try:
                 found = await self.tables.get_async(msg.table, msg.token)
             except TableError as e:     # elsewhere: another process owns the table
@@ -416,6 +427,40 @@ class Sockets:
                 await page.send(P.error_message(e.reason, e.message))
                 return None
             return found, who
+
+    async def _join_open(self, page: Transport, msg: P.JoinMsg, raw: str | bytes,
+                         elsewhere: Any, end_hello: Any
+                         ) -> tuple[Table, int] | Literal[False] | None:
+        """A ``join``: a free seat of an open table taken and joined (``(table, player)``),
+        ``None`` when refused (the page was told why and may try again), ``False`` when the
+        socket is done with (closed, or relayed to the table's owner: :class:`Relayed`)."""
+        try:
+            found = await self.tables.open_table_async(msg.table)
+        except TableError as e:     # elsewhere: relayed to its owner (the page stays)
+            await elsewhere(e, raw, msg.table)
+            return False
+        except Exception as e:
+            log.error("a join for table %s failed on the store: %r", msg.table, e,
+                      extra={"table": msg.table})
+            await end_hello("store-error", STORE_ERROR_MESSAGE, 1011, "store error")
+            return False
+        if found is None:
+            await page.send(P.error_message(
+                "unknown-table", "there is no open table with a free seat by that id (it may "
+                "have started or filled up); choose another open table"))
+            return None
+        try:
+            who, token = await found.claim(msg.name)
+        except TableError as e:
+            await page.send(P.error_message(e.reason, e.message))
+            return None
+        page.batches = msg.batch
+        try:
+            await found.join(who, page, token=token)
+        except TableError as e:
+            await page.send(P.error_message(e.reason, e.message))
+            return False
+        return found, who
 
     async def _taken_over(self, msg: P.Hello, relayed: bool) -> Table | None:
         """A table another process owns, taken over when that process has no page at it

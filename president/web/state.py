@@ -20,6 +20,7 @@ replayed through the engine.
 from __future__ import annotations
 
 import asyncio
+import math
 import hashlib
 import hmac
 import json
@@ -62,6 +63,12 @@ MAX_TABLE_ACTIONS = 50_000
 rematch starts there (``table-full``; the deal in play is played to its end). A table is
 rebuilt after a restart by replaying its log, and its log is kept on disk: without a bound
 one table could grow for ever (hundreds of deals are still far below it)."""
+DEFAULT_FILL_SECONDS = 60.0
+"""How long an open table waits for people before its match starts with computers in the
+seats nobody took (seconds; the host chooses from :data:`MIN_FILL_SECONDS` to
+:data:`MAX_FILL_SECONDS`)."""
+MIN_FILL_SECONDS = 10
+MAX_FILL_SECONDS = 600
 DEFAULT_GRACE_SECONDS = 30.0
 """How long an away friend's turn waits before the stand-in plays for them (seconds)."""
 
@@ -79,6 +86,19 @@ def bot_delay_from_env(default: float = 0.8) -> float:
     if not 0 <= value <= 10:
         raise ValueError(f"PRESIDENT_BOT_DELAY={raw!r} is out of range; give 0 to 10 seconds")
     return value
+
+
+def open_seat_name(player: int) -> str:
+    """The name an open table's seat has until someone takes it: "Seat 2" for player 1."""
+    return f"Seat {player + 1}"
+
+
+def _finite(value: Any) -> float:
+    """A finite number of a record (``ValueError`` otherwise: NaN, infinities, text)."""
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError("fill_by")
+    return number
 
 
 class TableError(ValueError):
@@ -137,7 +157,9 @@ class TableState:
                  bot_delay: float = 0.8, sealer: Sealer | None = None,
                  deal_seed_bits: int = 128, thinker: Thinker | None = None,
                  standin: str = DEFAULT_STANDIN, grace_seconds: float = DEFAULT_GRACE_SECONDS,
-                 turn_seconds: float | None = None, lobby: bool | None = None) -> None:
+                 turn_seconds: float | None = None, lobby: bool | None = None,
+                 open_seats: bool = False, fill_by: float | None = None,
+                 claimed: Sequence[int] = ()) -> None:
         n = rules.players
         if len(names) != n or len(levels) != n:
             raise TableError("bad-table", f"give {n} names and {n} levels for a table of {n}, "
@@ -161,6 +183,16 @@ class TableState:
         self.turn_seconds = None if turn_seconds is None else float(turn_seconds)
         self.host = 0
         """The match player index of the host (who made the table)."""
+        self.open = bool(open_seats)
+        """An open table: listed for anyone on this server, whose human seats other than the
+        host's are taken by whoever joins (docs/web.md, "Open tables")."""
+        self.fill_by = None if fill_by is None else float(fill_by)
+        """An open table's start (wall-clock seconds): the match starts then, computers
+        playing the seats nobody took."""
+        self.fill_timer: asyncio.TimerHandle | None = None
+        """The call that starts an open table's match at :attr:`fill_by`."""
+        self.claimed: set[int] = set(claimed)
+        """An open table's seats taken by people who joined it."""
         self.match_number = 1
         """1 for the first match at this table, one more per rematch."""
         self.paused_by: str | None = None
@@ -232,6 +264,10 @@ class TableState:
         """How many of the last log entries ``on_actions`` has not been given yet."""
         self.on_join: Callable[["TableState"], None] | None = None
         """Called when a socket joins the table."""
+        self.on_setup: Callable[["TableState"], Awaitable[None]] | None = None
+        """Awaited when the setup changed in the waiting room (an open table's seat taken or
+        freed, or its match started): the store keeps it, and the list of open tables, before
+        anyone is told."""
         self.on_lost: Callable[["TableState"], None] | None = None
         """Called when accepted actions could not be kept (:meth:`_save` failed)."""
         self._collect(self.match.events)
@@ -274,7 +310,9 @@ class TableState:
                 "deal_seed_bits": self.deal_seed_bits,
                 "tokens": {str(p): h.token for p, h in self.humans.items()},
                 "lobby": self._lobby_at_start, "standin": self.standin,
-                "grace_seconds": self.grace_seconds, "turn_seconds": self.turn_seconds}
+                "grace_seconds": self.grace_seconds, "turn_seconds": self.turn_seconds,
+                **({"open": True, "fill_by": self.fill_by, "claimed": sorted(self.claimed)}
+                   if self.open else {})}
 
     def record(self) -> dict[str, Any]:
         """Everything needed to rebuild this table: :meth:`setup` and ``"log"``, every
@@ -339,7 +377,12 @@ class TableState:
                         deal_seed_bits=int(record.get("deal_seed_bits", 32)),
                         standin=str(record.get("standin", DEFAULT_STANDIN)),
                         grace_seconds=grace, turn_seconds=turn,
-                        lobby=bool(record.get("lobby", False)))
+                        lobby=bool(record.get("lobby", False)),
+                        open_seats=record.get("open") is True,
+                        fill_by=(_finite(record["fill_by"]) if record.get("open") is True
+                                 else None),
+                        claimed=[int(p) for p in record.get("claimed", [])
+                                 if int(p) in tokens])
             for entry in record["log"]:
                 if entry == "n":
                     events = table.match.start_next_deal()

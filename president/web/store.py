@@ -48,6 +48,19 @@ def _text(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def _listings(rows: Sequence[Any]) -> list[tuple[str, dict[str, Any]]]:
+    """``(table_id, listing text)`` rows read back (a damaged one is left out)."""
+    out = []
+    for table_id, text in rows:
+        try:
+            listing = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(listing, dict):
+            out.append((str(table_id), listing))
+    return out
+
+
 class TableStore:
     """Table id → setup and accepted actions, in one SQLite file.
 
@@ -76,6 +89,9 @@ class TableStore:
         db.execute("CREATE INDEX IF NOT EXISTS tables_active ON tables (active)")
         db.execute("CREATE TABLE IF NOT EXISTS actions (table_id TEXT NOT NULL, n INTEGER NOT NULL, "
                    "entry TEXT NOT NULL, PRIMARY KEY (table_id, n)) WITHOUT ROWID")
+        # open tables (docs/web.md, "Open tables"): what the start screen lists of each
+        db.execute("CREATE TABLE IF NOT EXISTS listed (table_id TEXT PRIMARY KEY, "
+                   "listing TEXT NOT NULL, at REAL NOT NULL)")
         self._db = db
         self._read_lock, self._reader = self._lock, db
         if self.path != ":memory:":
@@ -136,6 +152,27 @@ class TableStore:
             self._db.executemany("INSERT OR REPLACE INTO actions (table_id, n, entry) VALUES (?, ?, ?)",
                                  rows)
             self._db.executemany("UPDATE tables SET active = ? WHERE id = ?", touched)
+
+    def list_table(self, table_id: str, listing: dict[str, Any] | None, *,
+                   now: float | None = None) -> None:
+        """Put an open table on the list of open tables with what the start screen shows of
+        it (``listing``, JSON-able), or take it off (``None``). One transaction."""
+        at = time.time() if now is None else now
+        with self._lock, self._transaction():
+            if listing is None:
+                self._db.execute("DELETE FROM listed WHERE table_id = ?", (table_id,))
+            else:
+                self._db.execute("INSERT OR REPLACE INTO listed (table_id, listing, at) "
+                                 "VALUES (?, ?, ?)", (table_id, _text(listing), at))
+
+    def listed(self, limit: int = 50) -> list[tuple[str, dict[str, Any]]]:
+        """The open tables on the list, the newest first: ``(table_id, listing)`` of at most
+        ``limit`` tables the store still keeps."""
+        with self._read_lock:
+            rows = self._reader.execute(
+                "SELECT l.table_id, l.listing FROM listed l JOIN tables t ON t.id = l.table_id "
+                "ORDER BY l.at DESC LIMIT ?", (int(limit),)).fetchall()
+        return _listings(rows)
 
     def joined(self, table_id: str, *, now: float | None = None) -> None:
         """Note that a player joined the table (it is no longer a table nobody took)."""
@@ -248,6 +285,11 @@ class TableStoreLike(Protocol):
     def __contains__(self, table_id: object) -> bool: ...
 
     def __len__(self) -> int: ...
+
+    def list_table(self, table_id: str, listing: dict[str, Any] | None, *,
+                   now: float | None = None) -> None: ...
+
+    def listed(self, limit: int = 50) -> list[tuple[str, dict[str, Any]]]: ...
 
     def remove(self, table_id: str) -> None: ...
 

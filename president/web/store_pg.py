@@ -35,6 +35,7 @@ import urllib.parse
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 from .ledger import KEEP_SECONDS, LedgerChecks, StoreError
+from .store import _listings
 
 if TYPE_CHECKING:
     import psycopg
@@ -56,6 +57,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
      "CREATE TABLE president_issued (table_id TEXT PRIMARY KEY, version INTEGER NOT NULL, "
      "at DOUBLE PRECISION NOT NULL)",
      "CREATE TABLE president_meta (key TEXT PRIMARY KEY, value DOUBLE PRECISION NOT NULL)"),
+    # 2: the list of open tables (docs/web.md, "Open tables")
+    ("CREATE TABLE president_listed (table_id TEXT PRIMARY KEY, listing TEXT NOT NULL, "
+     "at DOUBLE PRECISION NOT NULL)",),
 )
 """Migration ``i + 1`` is ``MIGRATIONS[i]``: statements applied once, in order. Only ever
 append: a database records the versions it has."""
@@ -430,6 +434,26 @@ class PgTableStore(_Pg):
         row = self.run(lambda conn: conn.execute(
             "SELECT count(*) FROM president_tables").fetchone())
         return int(row[0]) if row is not None else 0
+
+    def list_table(self, table_id: str, listing: dict[str, Any] | None, *,
+                   now: float | None = None) -> None:
+        """:meth:`~president.web.store.TableStore.list_table`."""
+        at = time.time() if now is None else now
+        if listing is None:
+            self.run(lambda conn: conn.execute(
+                "DELETE FROM president_listed WHERE table_id = %s", (table_id,)))
+        else:
+            self.run(lambda conn: conn.execute(
+                "INSERT INTO president_listed (table_id, listing, at) VALUES (%s, %s, %s) "
+                "ON CONFLICT (table_id) DO UPDATE SET listing = excluded.listing, at = excluded.at",
+                (table_id, _text(listing), at)))
+
+    def listed(self, limit: int = 50) -> list[tuple[str, dict[str, Any]]]:
+        """:meth:`~president.web.store.TableStore.listed`."""
+        rows = self.run(lambda conn: conn.execute(
+            "SELECT l.table_id, l.listing FROM president_listed l JOIN president_tables t "
+            "ON t.id = l.table_id ORDER BY l.at DESC LIMIT %s", (int(limit),)).fetchall())
+        return _listings(rows)
 
     def remove(self, table_id: str) -> None:
         """Forget a table and its actions (one transaction)."""

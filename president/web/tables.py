@@ -28,6 +28,10 @@ from .names import BadName, check_names
 from .runner import ComputerPlayers
 from .sealing import Sealer, SealError
 from .state import (
+    DEFAULT_FILL_SECONDS,
+    MAX_FILL_SECONDS,
+    MIN_FILL_SECONDS,
+    open_seat_name,
     DEFAULT_GRACE_SECONDS,
     DEFAULT_NAMES,
     MATCH_PRESETS,
@@ -68,7 +72,7 @@ class Table(TableState):
         super()._new_match()
         self.computers.new_match()
 
-    async def join(self, player: int, conn: Any) -> None:
+    async def join(self, player: int, conn: Any, *, token: str | None = None) -> None:
         """Attach a socket of human ``player`` and send it ``welcome``, the match's ``log``
         and the ``state``, in that order: the table's lock keeps computer plays from slipping
         in between (they follow the state).
@@ -96,13 +100,11 @@ class Table(TableState):
             back = first and player in self.standins
             self.standins.discard(player)
             self.computers.arm_timer()
-            invites = ([{"player": p, "name": self.names[p], "token": h.token}
-                        for p, h in self.humans.items() if p != self.host]
-                       if player == self.host else [])
+            invites = self.invites() if player == self.host else []
             await conn.send({"type": "welcome", "table": self.id, "player": player,
                              "name": self.names[player], "kind": self.kind,
                              "rules": self.rule_lines(player), "host": self.host,
-                             "invites": invites})
+                             "invites": invites, **({"token": token} if token else {})})
             for msg in (self.log_for(player), self.state_for(player)):
                 if self.on_send is not None:
                     self.on_send(player, msg)
@@ -114,6 +116,115 @@ class Table(TableState):
             if what is not None or back:
                 await self._send_states(exclude=conn)
         self.computers.kick()
+
+    def invites(self) -> list[dict[str, Any]]:
+        """The host's seat links: ``{"player", "name", "token"}`` of each friend's seat (none at
+        an open table, whose seats go to whoever joins: a token handed out by the host would
+        let the host act for them)."""
+        if self.open:
+            return []
+        return [{"player": p, "name": self.names[p], "token": h.token}
+                for p, h in self.humans.items() if p != self.host]
+
+    # ----- open tables (docs/web.md, "Open tables") ------------------------------------
+
+    def free_seats(self) -> list[int]:
+        """An open table's human seats nobody has taken yet (the host's is never free)."""
+        if not (self.open and self.lobby):
+            return []
+        return [p for p in sorted(self.humans) if p != self.host and p not in self.claimed]
+
+    def listing(self) -> dict[str, Any] | None:
+        """What the list of open tables shows of this one, or ``None`` when it is not listed
+        (not open, started, or every seat taken)."""
+        free = self.free_seats()
+        if not free:
+            return None
+        return {"table": self.id, "preset": self.rules.preset_name, "twists": list(self.rules.twists),
+                "players": self.rules.players, "host": self.names[self.host],
+                "seated": [self.names[p] for p in sorted({self.host, *self.claimed})],
+                "computers": len(self.bots), "free": len(free), "fill_by": self.fill_by}
+
+    def _rename(self, player: int, name: str) -> None:
+        names = list(self.names)
+        names[player] = name
+        self.names = tuple(names)
+        self.match.rename(player, name)
+
+    async def _save_setup(self) -> None:
+        """Keep the table's setup (names and tokens changed in the waiting room) and its place
+        on the list of open tables (``on_setup``), before anyone hears of the change."""
+        if self.on_setup is not None:
+            await self.on_setup(self)
+
+    async def claim(self, name: str) -> tuple[int, str]:
+        """Take a free seat of this open table for a person named ``name``: ``(player,
+        token)``, kept before this returns.
+
+        Raises:
+            TableError: ``not-open`` (not an open table, or its match has started),
+                ``table-full`` (every seat is taken), ``bad-name`` (the name rules of
+                :func:`~president.web.names.check_names`, or a name someone at the table has).
+        """
+        async with self._lock:
+            if not self.open or not self.lobby or self.closed:
+                raise TableError("not-open", "this table is not open to join (its match has "
+                                 "started, or it is a table for invited friends)")
+            free = self.free_seats()
+            if not free:
+                raise TableError("table-full", "every seat at this table is taken; choose another "
+                                 "open table, or make one")
+            p = free[0]
+            names = list(self.names)
+            names[p] = name if name.strip() else ""
+            try:
+                shown = check_names(names, defaults=[*names[:p], f"Player {p + 1}",
+                                                     *names[p + 1:]], friends=True)
+            except BadName as e:
+                raise TableError("bad-name", e.message) from None
+            if shown[p].startswith("Seat "):
+                raise TableError("bad-name", "choose a name other than a seat's number")
+            old = self.humans[p]
+            self.humans[p] = type(old)(secrets.token_urlsafe(24))   # this person's own
+            self.claimed.add(p)
+            self._rename(p, shown[p])
+            try:
+                await self._save_setup()
+            except BaseException:
+                self.humans[p] = old
+                self.claimed.discard(p)
+                self._rename(p, open_seat_name(p))
+                raise
+            token = self.humans[p].token
+        await self._send_states()
+        return p, token
+
+    async def fill(self) -> None:
+        """An open table's wait is over (:attr:`fill_by`): the match starts, computers playing
+        the seats nobody took."""
+        async with self._lock:
+            if not self.lobby or self.closed:
+                return
+            await self._start()
+        self.computers.kick()
+
+    async def _start(self) -> None:
+        """Leave the waiting room: the match starts (the table's lock is held)."""
+        self.lobby = False
+        self._accept("s")
+        await self._save()
+        if self.open:
+            await self._save_setup()    # off the list of open tables
+        for p in self.humans:     # the deal so far (the lobby showed none of it)
+            await self._send(p, self.log_for(p))
+        for p in self.humans:     # a friend who never came: the stand-in until they do
+            if p != self.host and p not in self.seen and not self.humans[p].connections:
+                self.standins.add(p)
+                await self._announce(p, "standin")
+        batch: list[Event] = []
+        self.computers.instant_bots(batch)
+        self.computers.arm_timer()
+        await self._broadcast(batch)
 
     def leave(self, player: int, conn: Any) -> None:
         """Detach a socket. At a table for friends, the others hear that ``player`` left
@@ -268,20 +379,33 @@ class Table(TableState):
                 if player != self.host:
                     await refuse("host-only", f"only {self.names[self.host]} (the host) starts the match")
                     return
-                self.lobby = False
-                self._accept("s")
-                await self._save()
-                for p in self.humans:     # the deal so far (the lobby showed none of it)
-                    await self._send(p, self.log_for(p))
-                for p in self.humans:     # a friend who never came: the stand-in until they do
-                    if p != self.host and p not in self.seen and not self.humans[p].connections:
-                        self.standins.add(p)
-                        await self._announce(p, "standin")
-                batch: list[Event] = []
-                self.computers.instant_bots(batch)
-                self.computers.arm_timer()
-                await self._broadcast(batch)
+                await self._start()
             self.computers.kick()
+        elif isinstance(msg, P.UnseatMsg):
+            async with self._lock:
+                p = msg.player
+                if player != self.host:
+                    await refuse("host-only", f"only {self.names[self.host]} (the host) frees a seat")
+                    return
+                if not (self.open and self.lobby) or p not in self.claimed:
+                    await refuse("bad-seat", "only a seat someone took at an open table, before the "
+                                 f"match starts, can be freed; taken seats: "
+                                 f"{', '.join(str(q) for q in sorted(self.claimed)) or 'none'}")
+                    return
+                gone = list(self.humans[p].connections)
+                self.humans[p] = type(self.humans[p])(secrets.token_urlsafe(24))
+                self.claimed.discard(p)
+                self.seen.discard(p)
+                self._rename(p, open_seat_name(p))
+                await self._save_setup()
+                await self._send_states()
+            for conn in gone:       # their page: told, then closed (its old token opens nothing)
+                try:
+                    await conn.send(P.error_message("unseated", "the host freed your seat before "
+                                                    "the match started; find another table"))
+                    await conn.close(4001, "unseated")
+                except Exception:
+                    pass
         elif isinstance(msg, P.SeatMsg):
             async with self._lock:
                 p = msg.player
@@ -331,6 +455,8 @@ class Table(TableState):
         self.closed = True
         self._grown = None
         self.computers.stop()
+        if self.fill_timer is not None:
+            self.fill_timer.cancel()
 
 
 WRITERS = 4
@@ -935,6 +1061,8 @@ class Tables:
         table = self.make(**options)
         if self.store is not None:
             self.store.add(table.id, table.setup())
+            if table.open:
+                self.store.list_table(table.id, table.listing())
         return table
 
     async def create_async(self, **options: Any) -> Table:
@@ -942,9 +1070,14 @@ class Tables:
         event loop waits for none), and this returns once it is committed."""
         table = self.make(**options)
         if self.store is not None:
-            store, tid, setup = self.store, table.id, table.setup()
+            store, tid, setup, listing = self.store, table.id, table.setup(), table.listing()
+
+            def keep() -> None:
+                store.add(tid, setup)
+                if listing is not None:
+                    store.list_table(tid, listing)
             try:
-                await self._commit.run(lambda: store.add(tid, setup), key=tid)
+                await self._commit.run(keep, key=tid)
             except Exception:           # not kept (a disk error; a request that went away
                 # is kept all the same: the write goes on without it)
                 self._fresh.pop(tid, None)
@@ -958,9 +1091,16 @@ class Tables:
              levels: Sequence[str] | None = None, seed: int | None = None,
              client: str | None = None, standin: str = DEFAULT_STANDIN,
              grace_seconds: float = DEFAULT_GRACE_SECONDS,
-             turn_seconds: float | None = None) -> Table:
+             turn_seconds: float | None = None, open_seats: bool = False,
+             fill_seconds: float = DEFAULT_FILL_SECONDS) -> Table:
         """Make a table (:meth:`create` and :meth:`create_async` then keep it in the store).
         ``kind="practice"`` ignores the other options (seed 003).
+
+        With ``open_seats`` (a match with at least one human seat besides the first), the
+        table is open: listed for anyone on this server, its other human seats named "Seat N"
+        until someone takes them (:meth:`Table.claim`), and its match starts by itself
+        ``fill_seconds`` (10 to 600) after it was made, computers playing the seats nobody
+        took (docs/web.md, "Open tables").
 
         Args:
             client: the address asking (for the per-address limit), if known.
@@ -1012,6 +1152,17 @@ class Tables:
                                  f"choose from {', '.join(known_levels())}")
         else:
             raise TableError("bad-table", f"no table kind {P.excerpt(kind)}; kinds are practice, match")
+        fill_by = None
+        if open_seats:
+            if kind != "match" or HUMAN not in levels[1:]:
+                raise TableError("bad-table", 'an open table is a match with at least one more '
+                                 '"human" seat than yours, for whoever joins')
+            if not MIN_FILL_SECONDS <= fill_seconds <= MAX_FILL_SECONDS:
+                raise TableError("bad-table", f"fill_seconds {fill_seconds:g} is out of range; "
+                                 f"give {MIN_FILL_SECONDS} to {MAX_FILL_SECONDS} seconds")
+            names = [name if p == 0 or levels[p] != HUMAN else open_seat_name(p)
+                     for p, name in enumerate(names)]
+            fill_by = time.time() + fill_seconds
         self._admit(client)
         tid = secrets.token_urlsafe(16)
         if self.owners is not None and not self.owners.take(tid):
@@ -1023,7 +1174,8 @@ class Tables:
             seed = secrets.randbits(128)
         table = Table(tid, kind, rules, names, levels, seed, bot_delay=self.bot_delay,
                       sealer=self.sealer, deal_seed_bits=bits, thinker=self.thinker,
-                      standin=standin, grace_seconds=grace_seconds, turn_seconds=turn_seconds)
+                      standin=standin, grace_seconds=grace_seconds, turn_seconds=turn_seconds,
+                      open_seats=open_seats, fill_by=fill_by)
         self._watch(table)
         self._count += 1
         if self.store is None:
@@ -1042,6 +1194,67 @@ class Tables:
         table.on_actions = self._commit.keep
         table.on_join = self._joined
         table.on_lost = self._lost
+        table.on_setup = self._setup_changed
+        if table.open and table.lobby and table.fill_by is not None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:        # (a table rebuilt in a worker thread: armed at settle)
+                return
+            self._arm_fill(table, loop)
+
+    def _arm_fill(self, table: Table, loop: asyncio.AbstractEventLoop) -> None:
+        """Start an open table's match when its wait is over (:meth:`Table.fill`)."""
+        assert table.fill_by is not None
+        delay = max(0.0, table.fill_by - time.time())
+
+        def due() -> None:
+            if not table.closed:
+                table._spawn(table.fill())
+        table.fill_timer = loop.call_later(delay, due)
+
+    async def _setup_changed(self, table: TableState) -> None:
+        """Keep a table's new setup and its place on the list of open tables, in its turn
+        among the table's writes, before anyone hears of the change."""
+        store = self.store
+        if store is None:
+            return
+        assert isinstance(table, Table)
+        setup, listing, log = table.setup(), table.listing(), list(table.log)
+
+        def write() -> None:
+            store.add(table.id, setup, entries=log)
+            store.list_table(table.id, listing)
+        await self._commit.run(write, key=table.id)
+
+    def open_listing(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The open tables with a free seat whose wait is not over, the newest first (from
+        the store, so every process sharing it lists the same; without one, from memory)."""
+        now = time.time()
+        found: list[dict[str, Any] | None]
+        if self.store is not None:
+            found = [listing for _, listing in self.store.listed(limit)]
+        else:
+            found = [t.listing() for t in self.tables.values()]
+        return [x for x in found if x is not None and isinstance(x.get("fill_by"), (int, float))
+                and x["fill_by"] > now and int(x.get("free", 0)) > 0][:limit]
+
+    async def open_table_async(self, table_id: str) -> Table | None:
+        """An open table with a free seat, for a ``join`` (rebuilt from the store if need
+        be), or ``None``.
+
+        Raises:
+            TableError: ``elsewhere``: another process owns it."""
+        table = self.tables.get(table_id) or self._fresh.get(table_id)
+        if table is None and self.store is not None:
+            setup = await asyncio.to_thread(self.store.setup, table_id)
+            tokens = setup.get("tokens") if isinstance(setup, dict) else None
+            if not (isinstance(setup, dict) and setup.get("open") is True
+                    and isinstance(tokens, dict) and tokens):
+                return None
+            table = await self.get_async(table_id, str(next(iter(tokens.values()))))
+        elif table is not None and table_id in self._fresh:
+            table = self._take_fresh(table_id)
+        return table if table is not None and table.open else None
 
     def _lost(self, table: TableState) -> None:
         """A table whose accepted actions could not be kept (a disk error): it is ahead of
