@@ -220,7 +220,8 @@ def add_routes(app: FastAPI, *, tables: Tables, table_store: Any, ledger: Any,
                                  "on its disk; try again later")
         return JSONResponse({"table": table.id, "player": 0, "token": table.humans[0].token,
                              "kind": table.kind, "invites": table.invites(),
-                             "open": table.open})
+                             "open": table.open, "players": table.rules.players,
+                             "names": list(table.names)})
 
     @app.get("/api/open-tables")
     async def open_tables() -> dict[str, Any]:

@@ -463,7 +463,11 @@ class TableState:
                    "paused_by": self.paused_by if self.paused else None,
                    "ready": sorted(self.ready), "standin": self.standin,
                    "grace_seconds": self.grace_seconds, "turn_seconds": self.turn_seconds,
-                   "timer": timer})
+                   "timer": timer,
+                   **({"open": True, "claimed": sorted(self.claimed),
+                       "starts_in": (max(0, round(self.fill_by - time.time()))
+                                     if self.fill_by is not None and self.lobby else None)}
+                      if self.open else {})})
         for seat in msg["seats"]:
             p = seat["player"]
             human = p in self.humans

@@ -71,6 +71,7 @@ function prefs() {
     speed: SPEEDS.includes(o.speed) ? o.speed : "normal",
     autoPass: !!o.autoPass, askTwo: !!o.askTwo, highlight: !!o.highlight,
     hintLevel: o.hintLevel, preset: o.preset,
+    name: typeof o.name === "string" ? o.name.slice(0, 24) : "",
   };
 }
 
@@ -647,6 +648,7 @@ async function showStart(message = "") {
   renderSaved();
   $("form-error").textContent = message;
   show("start");
+  loadOpenTables();
 }
 
 async function startPractice() {
@@ -689,6 +691,10 @@ async function startMatch(ev) {
   if (levels.slice(1).includes("human")) {
     body.standin = $("standin-level").value;
     if ($("turn-timer").value) body.turn_seconds = Number($("turn-timer").value);
+    if ($("open-table").checked) {
+      body.open = true;
+      body.fill_seconds = Number($("fill-seconds").value);
+    }
   }
   setPref("preset", body.preset);
   const error = await createMatch(body);
@@ -706,6 +712,12 @@ async function createMatch(setup) {
   });
   const reply = await r.json();
   if (!r.ok) return reply.message || "The server refused the match.";
+  enterNewMatch(reply, body, setup);
+  return null;
+}
+
+// Sit at a match this page just made (its host's seat) and keep it on this device.
+function enterNewMatch(reply, body, setup) {
   const old = store.get(STORE_MATCH);
   if (old?.table && old.token && !old.finished) rememberSeat(old);   // still on the start screen's list
   const entry = {
@@ -716,7 +728,80 @@ async function createMatch(setup) {
   store.set(STORE_MATCH, entry);
   rememberSeat(entry);
   connect({ table: reply.table, token: reply.token, kind: "match", invites: reply.invites });
-  return null;
+}
+
+// ----- open tables (docs/web.md, "Open tables") -------------------------------------------
+
+const OPEN_REFRESH_MS = 5000;
+
+function openName() {
+  const name = $("open-name").value.trim();
+  if (!name) {
+    $("open-error").textContent = "Type your name first: the others at the table see it.";
+    $("open-name").focus();
+    return null;
+  }
+  setPref("name", name);
+  $("open-error").textContent = "";
+  return name;
+}
+
+function openTableWords(t) {
+  const rules = [t.preset, ...(t.twists || [])].join(" + ");
+  const seated = t.seated.map(isolated).join(", ");
+  const computers = t.computers ? `, ${plural(t.computers, "computer")}` : "";
+  return `${rules}, ${t.players} players: ${seated}${computers}. `
+    + `${plural(t.free, "free seat")}; starts in ${t.starts_in} s.`;
+}
+
+async function loadOpenTables() {
+  if ($("start").hidden) return;
+  let tables = [];
+  try {
+    const r = await fetch("/api/open-tables");
+    if (r.ok) tables = (await r.json()).tables || [];
+  } catch { return; }
+  const items = tables.map((t) => {
+    const li = document.createElement("li");
+    li.className = "open-row";
+    const words = document.createElement("span");
+    words.textContent = openTableWords(t);
+    const join = button("Join", "join-open", () => joinOpen(t.table));
+    join.setAttribute("aria-label", `Join ${t.host}'s table`);
+    li.append(words, " ", join);
+    return li;
+  });
+  $("open-list").replaceChildren(...items);
+  $("open-empty").hidden = items.length > 0;
+}
+
+function joinOpen(table) {
+  const name = openName();
+  if (!name) return;
+  connect({ table, token: null, join: name, kind: "match" });
+}
+
+async function playNow() {
+  const name = openName();
+  if (!name) return;
+  const preset = $("preset").value || "house";
+  const r = await fetch("/api/play-now", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ preset, name }),
+  });
+  const reply = await r.json();
+  if (!r.ok) { $("open-error").textContent = reply.message || "The server refused."; return; }
+  if (reply.join) { joinOpen(reply.table); return; }
+  enterNewMatch(reply, { kind: "match", preset, twists: [], players: reply.players, names: reply.names }, null);
+}
+
+// A seat taken at an open table: the welcome brings its token, kept as a seat link's would be.
+function seatTaken(msg) {
+  app.session.token = msg.token;
+  delete app.session.join;
+  const entry = makeCurrent(app.session.table, msg.token);
+  store.set(STORE_MATCH, { ...entry, player: msg.player, name: msg.name, host: false });
+  rememberSeat(store.get(STORE_MATCH));
 }
 
 function ruleName(body) {
@@ -799,6 +884,10 @@ function connect(session) {
   const ws = new WebSocket(`${proto}//${location.host}/ws?table=${encodeURIComponent(session.table)}`);
   app.ws = ws;
   ws.onopen = () => {
+    if (session.join !== undefined && !session.token) {    // a free seat of an open table
+      ws.send(JSON.stringify({ type: "join", table: session.table, name: session.join, batch: true }));
+      return;
+    }
     const hello = { type: "hello", table: session.table, token: session.token, batch: true };
     if (session.kind === "match") {
       const saved = store.get(STORE_MATCH);
@@ -833,6 +922,7 @@ function receive(msg) {
   switch (msg.type) {
     case "welcome":
       app.retries = 0;
+      if (msg.token && app.session.join !== undefined) seatTaken(msg);
       app.session.player = msg.player;
       app.session.host = msg.host ?? 0;
       app.session.name = msg.name;
@@ -894,6 +984,12 @@ function onError(msg) {
     // another process holds the table: it closes the socket (1013) and the page tries again
     // after its usual pause (the seat stays as it is).
     if (msg.reason === "busy" || msg.reason === "elsewhere") return;
+    if (app.session?.join !== undefined) {   // a join refused: back to the list, with why
+      const why = msg.message;
+      app.leaving = true;
+      showStart().then(() => { $("open-error").textContent = why; loadOpenTables(); });
+      return;
+    }
     if (msg.reason === "store-error") {
       // The server cannot read its saved tables (a problem with its disk): the seat is
       // kept on this device for a later try, and the page stops knocking.
@@ -917,6 +1013,14 @@ function onError(msg) {
     showStart(app.session?.kind === "practice" && app.retries
       ? "The connection was lost, which ends a practice round. Start a new one."
       : `That game is no longer available: ${msg.message}`);
+    return;
+  }
+  if (msg.reason === "unseated") {     // the host of an open table freed this seat
+    app.leaving = true;
+    const saved = store.get(STORE_MATCH);
+    if (saved && saved.table === app.session?.table) store.remove(STORE_MATCH);
+    forgetSeat(app.session?.table);
+    showStart().then(() => { $("open-error").textContent = `The host freed your seat: ${msg.message}.`; });
     return;
   }
   setMessage(withSymbols(msg.message));
@@ -1387,11 +1491,29 @@ function renderLobby() {
     ? ["Send each friend their own link below. ",
       missing.length ? `Waiting for ${missing.map((x) => isolated(x.name)).join(", ")}.` : "Everyone is here."]
     : named`Waiting for ${hostName()} to start the match.`));
-  $("lobby-seats").replaceChildren(...bySeatOrder().map((seat) => friendRow(seat, { links: host, tools: false })));
-  const notice = host ? loopbackNotice() : null;
+  if (s.table.open) {        // an open table: seats go to whoever joins from the list
+    const free = s.table.humans.filter((p) => p !== (s.table.host ?? 0) && !s.table.claimed.includes(p)).length;
+    const when = s.table.starts_in === null || s.table.starts_in === undefined ? ""
+      : ` It starts within ${s.table.starts_in} seconds, computers taking the seats nobody took.`;
+    $("lobby-lead").textContent = (host
+      ? `Your table is open: people on this server see it under “Open tables” and take its seats. ${plural(free, "seat")} still free.`
+      : `Waiting for ${hostName()} to start the match. ${plural(free, "seat")} still free.`) + when;
+  }
+  $("lobby-seats").replaceChildren(...bySeatOrder().map((seat) => {
+    const row = friendRow(seat, { links: host, tools: false });
+    if (host && s.table.open && s.table.claimed.includes(seat.player)) {
+      const free = button("Free this seat", "unseat", () => send({ type: "unseat", player: seat.player }));
+      free.setAttribute("aria-label", `Free ${seat.name}'s seat for someone else`);
+      row.append(free);
+    }
+    return row;
+  }));
+  const notice = host && !s.table.open ? loopbackNotice() : null;   // (an open table has no links)
   $("lobby-loopback").replaceChildren(...(notice ? [notice] : []));
   $("lobby-host").hidden = !host;
-  if (host) {
+  if (host && s.table.open) {
+    $("start-note").textContent = `Start whenever you like: the computer (${s.table.standin || "simple"}) plays the seats nobody took.`;
+  } else if (host) {
     $("start-note").textContent = missing.length
       ? `A seat whose friend has not come yet is played by the computer (${s.table.standin || "simple"}) until they arrive; they get it back when they open their link.`
       : "Everyone has opened their link.";
@@ -2373,6 +2495,9 @@ function relayout() {
 
 async function main() {
   $("start-practice").onclick = startPractice;
+  $("play-now").onclick = playNow;
+  $("open-name").value = prefs().name || "";
+  setInterval(loadOpenTables, OPEN_REFRESH_MS);
   $("match-form").addEventListener("submit", startMatch);
   $("preset").addEventListener("change", fillPresetDetails);
   $("players").addEventListener("change", fillSeats);
