@@ -41,7 +41,7 @@ def test_three_strangers_find_one_open_table_and_play_a_deal(browser, screenshot
         ctx, ana = _person(browser, served, PHONE, "Ana")
         contexts.append(ctx)
         assert ana.locator("#open-empty").is_visible()        # nobody has a table yet
-        ana.get_by_role("button", name="Play now").click()
+        ana.get_by_role("button", name="Play now", exact=True).click()
         ana.wait_for_selector("#lobby", state="visible")
         assert "Your table is open" in ana.text_content("#lobby-lead")
         ana.screenshot(path=str(screenshots / "open-host-lobby-360.png"), full_page=True)
@@ -57,7 +57,7 @@ def test_three_strangers_find_one_open_table_and_play_a_deal(browser, screenshot
 
         ctx, cy = _person(browser, served, PHONE, "Cy")
         contexts.append(ctx)
-        cy.get_by_role("button", name="Play now").click()     # the same table: it matches
+        cy.get_by_role("button", name="Play now", exact=True).click()     # the same table: it matches
         cy.wait_for_selector("#lobby", state="visible")
 
         tables = {_seat(p)[0] for p in (ana, bo, cy)}

@@ -648,6 +648,7 @@ async function showStart(message = "") {
   renderSaved();
   $("form-error").textContent = message;
   show("start");
+  if ($("start").classList.contains("viewing") && !message) goTo(null, { push: false });
   loadOpenTables();
 }
 
@@ -728,6 +729,32 @@ function enterNewMatch(reply, body, setup) {
   store.set(STORE_MATCH, entry);
   rememberSeat(entry);
   connect({ table: reply.table, token: reply.token, kind: "match", invites: reply.invites });
+}
+
+// ----- the home screen: every part one tap away --------------------------------------------
+
+// A part of the start screen on its own (the others hidden, "All parts" to come back), or
+// every part again (view null). "Practice" starts the round at once; "With friends" is the
+// match form with the second seat a friend's.
+function goTo(view, { push = true } = {}) {
+  const start = $("start");
+  if (view === "practice") { startPractice(); return; }
+  const id = view === "friends" ? "match-form" : view;
+  for (const part of start.querySelectorAll(":scope > .panel")) part.classList.toggle("current", part.id === id);
+  start.classList.toggle("viewing", !!id);
+  $("parts").hidden = !!id;
+  $("home-back").hidden = !id;
+  if (view === "friends" && $("seat-level-1") && $("seat-level-1").value !== "human") {
+    $("seat-level-1").value = "human";
+    $("seat-level-1").dispatchEvent(new Event("change"));
+  }
+  if (push && id) history.pushState({ view }, "", location.pathname);
+  window.scrollTo(0, 0);
+  const target = id ? $(id).querySelector("h3, input, select, button") : $("parts").querySelector("button");
+  if (target) {
+    if (target.tagName === "H3") target.tabIndex = -1;
+    target.focus({ preventScroll: true });
+  }
 }
 
 // ----- open tables (docs/web.md, "Open tables") -------------------------------------------
@@ -2496,6 +2523,11 @@ function relayout() {
 async function main() {
   $("start-practice").onclick = startPractice;
   $("play-now").onclick = playNow;
+  for (const b of document.querySelectorAll(".home-go")) b.onclick = () => goTo(b.dataset.go);
+  $("home-back").onclick = () => { if (history.state?.view) history.back(); else goTo(null, { push: false }); };
+  window.addEventListener("popstate", (e) => {
+    if (!$("start").hidden) goTo(e.state?.view || null, { push: false });
+  });
   $("open-name").value = prefs().name || "";
   setInterval(loadOpenTables, OPEN_REFRESH_MS);
   $("match-form").addEventListener("submit", startMatch);
