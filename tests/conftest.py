@@ -4,9 +4,16 @@ Starlette's TestClient sends ``Host: testserver``. The web app answers only to t
 was started for (``president.web.guard``), so every test here adds ``testserver`` through
 ``$PRESIDENT_WEB_HOSTS``, the variable a server reads for more host names; a real server never
 answers to it. Tests of the host check itself pass ``create_app(allowed_hosts=...)``.
+
+No test reads or writes the machine's own state folder (``~/.local/state/president``, where
+a running ``president serve`` holds its lock, its key and its tables, and where ``president
+keep-score`` keeps its sheet): ``$XDG_STATE_HOME`` is a fresh folder for the whole session
+and another for each test, and a server or command a test starts as a subprocess inherits it.
 """
 
 from __future__ import annotations
+
+from typing import Iterator
 
 import pytest
 
@@ -30,3 +37,21 @@ def _no_store_from_environment(monkeypatch):
     """A ``$PRESIDENT_STORE`` of the shell (a PostgreSQL store) never reaches a test's app:
     tests name their store (``store_engine``), else they use their own SQLite files."""
     monkeypatch.delenv("PRESIDENT_STORE", raising=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _session_state_folder(tmp_path_factory) -> Iterator[None]:
+    """``$XDG_STATE_HOME`` for session fixtures (a browser test's server, for one)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("xdg-state-session")))
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _own_state_folder(monkeypatch, tmp_path_factory):
+    """Each test its own ``$XDG_STATE_HOME`` (made empty, not yet holding ``president``), so
+    a ``president serve`` running on this machine with the default folder, or a sheet that
+    ``president keep-score`` saved there, never changes a test's outcome. A test that names
+    its own folder (``monkeypatch.setenv``, ``env=dict(os.environ, XDG_STATE_HOME=...)``)
+    still wins."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("xdg-state")))

@@ -145,3 +145,33 @@ def test_export_and_import_a_game_record_that_replay_accepts(tmp_path):
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     assert json.loads(done.stdout)["scores"] == view(sheet)["totals"] == [2, 1, 1, 2]
+
+
+def test_q_asks_before_quitting(tmp_path):
+    path = tmp_path / "sheet.json"
+    # q, then no (Enter): still keeping score; the next order is entered; q, y quits.
+    k, buf = keeper([*SETUP, "q", "", "Blair, Alex, Casey", "q", "n", "Q", "y",
+                     "Drew, Casey, Blair"], path)
+    assert k.run() == 0
+    out = buf.getvalue()
+    asked = "Quit keeping score? The sheet stays saved. (y/N): "
+    assert out.count(asked) == 3
+    assert out.count("Not quitting.") == 2
+    # one deal entered before y; the order typed after y was never read
+    assert [list(e) for e in k.sheet.entries] == [["Blair", "Alex", "Casey", "Drew"]]
+    assert json.loads(path.read_text())["entries"] == [["Blair", "Alex", "Casey", "Drew"]]
+    assert "president keep-score goes on from there" in " ".join(out.split())
+
+
+def test_quit_still_quits_at_once(tmp_path):
+    k, buf = keeper([*SETUP, "quit", "Blair, Alex, Casey"], tmp_path / "a.json")
+    assert k.run() == 0
+    assert "Quit keeping score?" not in buf.getvalue() and not k.sheet.entries
+
+
+def test_q_on_an_unsaved_sheet_does_not_promise_it_is_saved():
+    k, buf = keeper([*SETUP, "q", "no"], None)   # then the end of input quits
+    assert k.run() == 0
+    lines = buf.getvalue().splitlines()
+    assert "Quit keeping score? (y/N): no" in lines
+    assert lines[-1] == "Not quitting."

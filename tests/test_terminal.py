@@ -620,7 +620,7 @@ def test_passed_is_labelled_by_the_passing_rule(passing, label):
     game.match.act(3, Play.of(hand3[:1]))  # Sam leads his lowest card
     game.match.act(0, "pass")  # you pass; Robin is to act
     game.show_table(game.observation())
-    you = next(line for line in buf.getvalue().splitlines() if line.split()[:3] == ["0", "│", "You"])
+    you = next(line for line in buf.getvalue().splitlines() if line.split()[:3] == ["1", "│", "You"])
     assert label in you
 
 

@@ -69,6 +69,15 @@ def lines_of(out: str) -> list[str]:
 
 # ----- the table: whole pile, cards gone ------------------------------------------------
 
+def test_the_table_numbers_seats_from_1():
+    # As learn, keep-score and the browser do: you are seat 1, Sam (index 3) is seat 4.
+    game, buf = position(["quit"])
+    game.run()
+    rows = [[cell.split()[0] for cell in line.split("│")[:2]]
+            for line in lines_of(buf.getvalue()) if re.match(r"^\s*\d+ │", line)]
+    assert rows == [["1", "You"], ["2", "Robin"], ["3", "Alex"], ["4", "Sam"]]
+
+
 def test_the_table_shows_the_whole_pile_and_the_cards_gone_per_rank():
     game, buf = position(["quit"])
     game.run()
@@ -439,7 +448,7 @@ def test_reseating_by_finish_order_is_announced():
         order = m.results[d - 2].finish_order  # the new seats, clockwise from seat 0
         before = m.results[d - 2].seating
         names = ["You" if p == 0 else game.names[p] for p in order]
-        seats = ", ".join(f"{s} {names[s]} ({titles[s]})" for s in range(5))
+        seats = ", ".join(f"{s + 1} {names[s]} ({titles[s]})" for s in range(5))  # from 1
         text = " ".join(deals[d].split())
         if order == before:
             assert f"Seats stay as they were (the last deal finished in seat order): {seats}." \
@@ -447,8 +456,8 @@ def test_reseating_by_finish_order_is_announced():
         else:
             assert f"Reseated in the last deal's finishing order, clockwise: {seats}." in text
             old, new = before.index(0), order.index(0)
-            assert (f"You move from seat {old} to seat {new}." if old != new
-                    else f"You stay in seat {new}.") in text
+            assert (f"You move from seat {old + 1} to seat {new + 1}." if old != new
+                    else f"You stay in seat {new + 1}.") in text
         dealer = names[4]
         assert f"{dealer} {'deal' if dealer == 'You' else 'deals'}." in text  # the last deals
     assert m.deal_number > 3
@@ -660,3 +669,113 @@ def test_a_closed_terminal_still_writes_the_record(tmp_path):
     assert f"Match record written to {path}".encode() in out
     result = records.replay(records.load(path.open()))
     assert result.ok and result.match.deal.history[0] == (0, Play.parse("3D"))
+
+
+# ----- leaving: the standings, and how to resume -------------------------------------------
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_quitting_shows_the_standings_and_the_command_that_resumes(tmp_path):
+    # The house match quits after deal 1 and three of your turns in deal 2.
+    path, played = _record_part_of_a_match(tmp_path)
+    assert played.deal_number == 2 and len(played.results) == 1
+    scores = played.scores
+    console, buf = make_console()
+    match = records.replay(records.load(path.open())).match
+    follower = make_player("simple", seed=1)
+    turns = []
+
+    def read() -> str:
+        turns.append(1)
+        if len(turns) > 2:
+            return "quit"
+        action = follower.act(game.observation())
+        return "pass" if action is PASS else " ".join(map(str, action.cards))
+    game = TerminalGame(match.rules, seed=2, console=console, input_fn=read, match=match,
+                        record=path, resumed_from=path, levels=["expert", "simple"])
+    assert game.run() == 0
+    out = buf.getvalue()
+    tail = out[out.index("You leave the match. Thanks for playing."):]
+    lines = lines_of(tail)
+    assert lines[1] == "Standings when you left"
+    assert lines[2] == "Score after 1 deal:"
+    # one row per player: deal 1's place and points, then the total
+    places = {name: p for p, name in enumerate(game.names)}
+    for name, p in places.items():
+        row = next(line for line in lines if line.startswith(name) and "│" in line)
+        assert row.split("│")[-1].strip() == str(scores[p])
+    assert "Deal 2 is not finished:" in _flat(tail)
+    assert f"Match record written to {path}" in _flat(tail)
+    # the levels are not in the record, so the command gives them again
+    command = f"president play --resume {path} --levels expert,simple,expert"
+    assert lines[-1] == f"To continue this match later: {command}"
+    # ... and that command continues this very match.
+    proc = subprocess.run([sys.executable, "-m", *command.split(), "--delay", "0"],
+                          input="quit\n",
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "Resuming a recorded match: 1 deal finished" in proc.stdout
+    assert "Robin (expert)" in proc.stdout and "Alex (simple)" in proc.stdout
+    assert f"To continue this match later: {command}" in _flat(proc.stdout)
+
+
+def test_quitting_an_unrecorded_match_says_it_cannot_be_resumed():
+    game, buf = position(["quit"])
+    assert game.run() == 0
+    out = _flat(buf.getvalue())
+    assert "Standings when you left No deal has finished yet. One deal; no points." in out
+    # Robin, Alex and Sam hold cards; nobody is out in this position
+    assert "Deal 1 is not finished: nobody has gone out yet." in out
+    assert out.endswith("This match cannot be resumed: it was not recorded. To be able to "
+                        "continue a match later, start it with president play --record "
+                        "game.json and continue it with president play --resume game.json.")
+
+
+def test_quitting_after_someone_went_out_names_the_places_so_far():
+    # Robin plays his only card and goes out first (made-up hands).
+    hands = ["3C 4C 9D", "5C", "5D 6D JD", "5S 6S 7S"]
+    game, buf = position(["quit"], hands=hands, moves=[(0, "3C"), (1, "5C")], leader=0)
+    assert game.match.observation(0).finish_order == (1,)
+    game.run()
+    assert ("Deal 1 is not finished: out so far 1st Robin; still holding cards: you, Alex, "
+            "Sam.") in _flat(buf.getvalue())
+
+
+def test_leaving_an_endless_match_between_deals_says_how_to_resume(tmp_path):
+    path = tmp_path / "night.json"
+    follower = make_player("simple", seed=1)
+    console, buf = make_console()
+    answers = iter(["quit"])
+
+    def read() -> str:
+        if game.match.phase == "between-deals":
+            return next(answers)
+        action = follower.act(game.observation())
+        return "pass" if action is PASS else " ".join(map(str, action.cards))
+    game = TerminalGame(Rules.parse("first-night"), seed=4, console=console, input_fn=read,
+                        record=path)
+    assert game.run() == 0
+    out = _flat(buf.getvalue())
+    tail = out[out.index("You leave the table. Thanks for playing."):]
+    assert "Standings when you left Score after 1 deal:" in tail
+    assert tail.endswith(f"To continue this match later: president play --resume {path}")
+
+
+def test_quitting_at_once_after_resuming_names_the_file_that_holds_the_match(tmp_path):
+    path, _ = _record_part_of_a_match(tmp_path)
+    kept = path.read_text()
+    other = tmp_path / "copy.json"
+    for record, holder in ((path, path), (other, other)):
+        match = records.replay(records.load(path.open())).match
+        console, buf = make_console()
+        game = TerminalGame(match.rules, seed=1, console=console, match=match, record=record,
+                            resumed_from=path, input_fn=scripted(["quit"]))
+        assert game.run() == 0
+        assert path.read_text() == kept       # the file it came from is left as it was
+        out = _flat(buf.getvalue())
+        assert out.endswith(f"To continue this match later: president play --resume {holder}")
+    # --record naming another file: that file now holds the same match
+    assert records.replay(records.load(other.open())).match.snapshot() == \
+        records.replay(records.load(path.open())).match.snapshot()

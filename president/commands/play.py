@@ -1,4 +1,4 @@
-"""``president play``: a match in the terminal, you (seat 0) against computer players.
+"""``president play``: a match in the terminal, you (the first seat, seat 1 on screen) against computer players.
 
 See :mod:`president.terminal` for the game itself. Rules come from a preset with optional
 twists (RULES.md "Presets"); ``practice`` is seed 003's single deal against Robin, Alex
@@ -226,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
               "now (--levels chooses them, e.g. --levels expert,intermediate,simple).")
     game = TerminalGame(rules, levels=levels, seed=args.seed, name=name,
                         hint_level=args.hint_level, record=record, delay=args.delay,
-                        auto_pass=args.auto_pass, match=match)
+                        auto_pass=args.auto_pass, match=match, resumed_from=args.resume)
     with _exit_on_hang_up():
         return game.run()
 

@@ -1,4 +1,4 @@
-"""The terminal game (``president play``): you at seat 0 of a match against computer players.
+"""The terminal game (``president play``): you in the first seat (index 0; seat 1 on screen) of a match against computer players.
 
 The game is three modules by concern, gathered here so ``from president.terminal.game
 import TerminalGame`` keeps working:

@@ -17,7 +17,7 @@ What you can type at the prompt:
   dealer, seats and exchange unchanged, seed ``000_2ebb75a2290c9d05.txt``);
 - ``export FILE`` / ``import FILE``: the sheet as a game record (``president replay``
   checks it); ``new``: a new match (players change only between matches); ``help``;
-  ``quit`` (or end of input).
+  ``quit`` (or end of input); ``q`` alone asks first (y/N).
 
 The sheet is saved after every change to ``$XDG_STATE_HOME/president/keep-score.json``
 (mode 0600, the folder 0700) and resumed from there the next time. The input function and
@@ -59,7 +59,7 @@ HELP = (
     "  import FILE  read a sheet from a game record (replaces this one)\n"
     "  new          a new match: everyone at zero, players may change\n"
     "  help         this text\n"
-    "  quit         leave (the sheet stays saved); also Ctrl-D")
+    "  quit         leave (the sheet stays saved); also Ctrl-D; q asks first")
 
 
 class _Quit(Exception):
@@ -303,8 +303,15 @@ class ScoreKeeper:
         rest = rest.strip()
         if not line:
             return True
-        if word in ("quit", "exit", "q"):
+        if word in ("quit", "exit"):
             return False
+        if line.lower() == "q":    # a slip of the finger is easy: ask first
+            kept = " The sheet stays saved." if self.path is not None else ""
+            answer = self.ask(f"Quit keeping score?{kept} (y/N): ")
+            if answer.lower() in ("y", "yes"):
+                return False
+            self.say("Not quitting.")
+            return True
         if word in ("help", "?"):
             self.say(HELP)
             return True

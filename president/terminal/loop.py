@@ -1,4 +1,4 @@
-"""The terminal game's loop: a whole match, you at seat 0 against computer players.
+"""The terminal game's loop: a whole match, you in the first seat (index 0, shown as seat 1) against computer players.
 
 :class:`TerminalGame` runs a whole match of any preset (RULES.md "Presets"; for
 ``practice``, seed ``003_e6cd2942d7a2654f.txt``, one deal against Robin, Alex and Sam) and
@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import random
 import secrets
+import shlex
 import tempfile
 import time
 from typing import Callable, Sequence
@@ -114,6 +115,10 @@ class TerminalGame(TurnInput):
             :func:`president.records.replay`) instead of dealing a new one. You are its
             player 0 and the names are its players'; the deals still to come are shuffled
             from ``seed``. Its current deal is told again from its start.
+        resumed_from: with ``match``, the record file it was read from (``president play
+            --resume FILE``), if any. When nothing is played before you leave, the match is
+            still in that file: ``record`` is not rewritten when it is that same file, and
+            the way to resume names it.
 
     Raises:
         ValueError: an unknown computer level (message lists the levels), a negative or
@@ -126,7 +131,8 @@ class TerminalGame(TurnInput):
                  console: Console | None = None, echo: bool | None = None,
                  record: str | os.PathLike[str] | None = None, delay: float = 0.0,
                  sleep_fn: Callable[[float], None] | None = None, auto_pass: bool = False,
-                 suit_symbols: bool | None = None, match: Match | None = None) -> None:
+                 suit_symbols: bool | None = None, match: Match | None = None,
+                 resumed_from: str | os.PathLike[str] | None = None) -> None:
         n = rules.players
         if isinstance(delay, bool) or not isinstance(delay, (int, float)) \
                 or not 0 <= delay < float("inf"):
@@ -137,6 +143,9 @@ class TerminalGame(TurnInput):
         if seed is None:
             seed = secrets.randbelow(SEED_LIMIT)
         self.record_path = record
+        self.resumed_from = resumed_from
+        # Set when you leave the match (quit, q then y, end of input): say how to resume.
+        self._left = False
         levels = list(levels) or ["simple"]
         self.rules = rules
         self.levels = [levels[i % len(levels)] for i in range(n - 1)]
@@ -189,31 +198,62 @@ class TerminalGame(TurnInput):
         try:
             return self._run()
         finally:
-            if self.record_path is not None:
-                self.write_record()
+            held = self.write_record() if self.record_path is not None else None
+            if self._left:
+                self._say_how_to_resume(held)
 
-    def write_record(self) -> None:
+    def _say_how_to_resume(self, held: str | None) -> None:
+        """After you leave: the exact command that continues the match from the record file
+        ``held`` (``None``: the match was not recorded, so it cannot be resumed; say how to
+        keep the next one)."""
+        c = self.console
+        if held is None:
+            if self.record_path is None:
+                c.print("This match cannot be resumed: it was not recorded. To be able to "
+                        "continue a match later, start it with [bold]president play --record "
+                        "game.json[/] and continue it with [bold]president play --resume "
+                        "game.json[/].")
+            else:
+                c.print("This match cannot be resumed: its record could not be written "
+                        "(above).")
+            return
+        command = f"president play --resume {shlex.quote(held)}"
+        if any(level != "simple" for level in self.levels):
+            # The record keeps the moves, not the computer levels: give them again.
+            levels = self.levels[:1] if len(set(self.levels)) == 1 else self.levels
+            command += f" --levels {shlex.quote(','.join(levels))}"
+        # soft_wrap: the command is never broken by an inserted newline (copy and paste).
+        c.print(f"To continue this match later: [bold]{escape(command)}[/]", soft_wrap=True)
+
+    def write_record(self) -> str | None:
         """Write the match so far to ``record`` with :func:`president.records.dumps` and say
         where. The file is replaced whole (written beside it, then renamed), so an earlier
         record there, such as the one a match was resumed from, is never left cut short.
         A file that cannot be written is reported, not raised (the game is over).
-        A resumed match in which nothing happened since it was resumed is not written (the
-        file it came from keeps its comments and layout)."""
+        A resumed match in which nothing happened since it was resumed is not written to the
+        file it came from (that file keeps its comments and layout).
+
+        Returns:
+            The path of the file that holds the match as it stands (just written, or the
+            untouched file it was resumed from), or ``None`` when it could not be written.
+        """
         from .. import records
 
         assert self.record_path is not None, "no record file was named"
         path = os.fspath(self.record_path)
-        if self.resumed and len(self.match.events) == self._resumed_at:
+        same_file = self.resumed_from is None or os.path.abspath(
+            os.fspath(self.resumed_from)) == os.path.abspath(path)
+        if self.resumed and len(self.match.events) == self._resumed_at and same_file:
             self.console.print(f"Nothing was played since resuming; {escape(path)} is not "
                                "written.", soft_wrap=True)
-            return
+            return path
         try:
             _replace_file(path, records.dumps(self.match))
         except (OSError, PresidentError) as e:
             why = e.message if isinstance(e, PresidentError) else (e.strerror or str(e))
             self.console.print(f"[red]Could not write the match record to {escape(path)}:[/] "
                                f"{escape(why)}", soft_wrap=True)
-            return
+            return None
         # soft_wrap: a long path is never broken by an inserted newline (copy and paste).
         try:
             self.console.print(f"Match record written to {escape(path)} (seed {self.seed}); "
@@ -221,6 +261,7 @@ class TerminalGame(TurnInput):
                                soft_wrap=True)
         except OSError:  # the terminal is gone (closed window); the record is written
             pass
+        return path
 
     def _run(self) -> int:
         c = self.console
@@ -234,6 +275,7 @@ class TerminalGame(TurnInput):
                 if m.phase == "between-deals":
                     if m.rules.match_end == "never" and not self._ask_another_deal():
                         c.print("You leave the table. Thanks for playing.")
+                        self._leave()
                         return 0
                     seed = None if self._deal_seeds is None else self._deal_seeds.getrandbits(32)
                     m.start_next_deal(seed=seed)
@@ -260,10 +302,17 @@ class TerminalGame(TurnInput):
                     self._pause(self.delay * RESULT_PAUSE)  # read the result; no question
         except Quit:
             c.print("\nYou leave the match. Thanks for playing.")
+            self._leave()
             return 0
         except KeyboardInterrupt:
             c.print("\nInterrupted: the match is abandoned.")
             return 130
+
+    def _leave(self) -> None:
+        """You leave before the match is over: the standings so far, then (after the record
+        is written, in :meth:`run`) how to resume."""
+        self._left = True
+        self.show_standings()
 
     def _pause(self, seconds: float) -> None:
         """Wait ``seconds`` with :attr:`sleep_fn` (nothing for 0)."""

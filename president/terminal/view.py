@@ -166,8 +166,9 @@ class TableView:
     # ----- drawing ------------------------------------------------------------------
 
     def show_table(self, obs: Observation) -> None:
-        """Draw the table as your seat sees it: seats, card counts, passes, finishing
-        places, titles and scores, the pile and your hand (wrapped to the console width)."""
+        """Draw the table as your seat sees it: seats (numbered from 1 on screen, as in
+        ``learn``, ``keep-score`` and the browser), card counts, passes, finishing places,
+        titles and scores, the pile and your hand (wrapped to the console width)."""
         c = self.console
         n = obs.players
         scored = obs.rules.scoring is not None
@@ -194,7 +195,7 @@ class TableView:
                 marks.append("[bold]to act[/]")
             elif s in obs.passed:
                 marks.append(PASSED_LABELS[obs.rules.passing])
-            row = [str(s), name, str(obs.hand_counts[s]), ", ".join(marks),
+            row = [str(s + 1), name, str(obs.hand_counts[s]), ", ".join(marks),
                    obs.previous_titles[s] or "-"]
             if scored:
                 row.append(str(obs.scores[s]))
@@ -382,6 +383,26 @@ class TableView:
         each = "place and points" if scored else "place"
         c.print(f"Each deal's {each} per player. Titles by place: {named}. {how}")
 
+    def show_standings(self) -> None:
+        """When you leave before the match is over: the score so far (:meth:`show_score`:
+        each finished deal's places, and the points) and, in a deal not finished, who has
+        gone out so far."""
+        c = self.console
+        c.print("[bold]Standings when you left[/]")
+        self.show_score()
+        if self.match.phase not in ("exchange", "play"):
+            return
+        obs = self.observation()
+        if not obs.finish_order:
+            c.print(f"Deal {obs.deal_number} is not finished: nobody has gone out yet.")
+            return
+        out = ", ".join(f"{ordinal(place)} {escape(self._who(s, obs, start=False))}"
+                        for place, s in enumerate(obs.finish_order, 1))
+        holding = ", ".join(escape(self._who(s, obs, start=False)) for s in range(obs.players)
+                            if s not in obs.finish_order)
+        c.print(f"Deal {obs.deal_number} is not finished: out so far {out}; still holding "
+                f"cards: {holding}.")
+
     def _deal_summaries(self) -> list[tuple[int, list[int], list[str], tuple[int, ...]]]:
         """Per finished deal: its number, and by match player index the place (1 first),
         the title and the points; from the match's public events (titles as the rules
@@ -479,10 +500,11 @@ class TableView:
 
     def _announce_reseating(self, event: Dealt, obs: Observation) -> None:
         """Under ``by-finish`` seating (RULES.md ``seating``): the new seats, clockwise,
-        in the last deal's finishing order, with the titles; and your move, if any."""
+        in the last deal's finishing order, with the titles; and your move, if any (seats
+        numbered from 1, as on every screen)."""
         before = self.match.results[event.deal_number - 2].seating  # the deal before
         seats = ", ".join(
-            f"{s} {escape(self._who(s, obs))}" + (f" ({obs.previous_titles[s]})"
+            f"{s + 1} {escape(self._who(s, obs))}" + (f" ({obs.previous_titles[s]})"
                                            if obs.previous_titles[s] else "")
             for s in range(len(event.seating)))
         c = self.console
@@ -492,9 +514,9 @@ class TableView:
         c.print(f"Reseated in the last deal's finishing order, clockwise: {seats}.")
         old, new = before.index(0), event.seating.index(0)
         if old != new:
-            c.print(f"You move from seat {old} to seat {new}.")
+            c.print(f"You move from seat {old + 1} to seat {new + 1}.")
         else:
-            c.print(f"You stay in seat {new}.")
+            c.print(f"You stay in seat {new + 1}.")
 
     def _show_deal_end(self, event: DealEnded, obs: Observation) -> None:
         c = self.console

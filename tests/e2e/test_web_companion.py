@@ -1,5 +1,6 @@
 """At a real table (issue 10, item 1) in headless Chromium: a whole ``house`` match entered
-deal by deal by tapping names, with bad input refused, an undo, a deal dealt again and a
+deal by deal by tapping names, with bad input refused, an undo (asked first, then redone), a
+deal dealt again and a
 reload in the middle; the sheet exported as a game record that ``president replay`` reads
 with the same totals, and imported back to the same sheet; family reseating drawn as a
 circle; roles only under first-night; the print view. On a 360 px phone and a 1366 px desktop.
@@ -56,6 +57,17 @@ def tap_order(page, order) -> None:
         re.compile(rf"^Deal {number} saved(: the match is over)?\.$"))
 
 
+def undo(page, *, confirm: bool = True) -> str:
+    """Press "Undo last entry" and answer its question; the question's text."""
+    page.get_by_role("button", name="Undo last entry").click()
+    dialog = page.get_by_role("alertdialog", name="Undo the last entry?")
+    expect(dialog).to_be_visible()
+    text = page.text_content("#confirm-text")
+    dialog.get_by_role("button", name="Undo" if confirm else "Cancel", exact=True).click()
+    expect(dialog).to_be_hidden()
+    return text
+
+
 def saved_sheet(page) -> dict:
     return json.loads(page.evaluate("localStorage.getItem('president.companion')"))
 
@@ -104,8 +116,9 @@ def test_a_whole_house_match_with_a_reload_then_export_and_import(browser, serve
             "Drew gives Blair their highest card; Blair gives back any one card.")
         # A wrong entry, undone; a deal dealt again changes nothing but its count.
         tap_order(page, ["Drew", "Casey", "Blair"])
-        page.get_by_role("button", name="Undo last entry").click()
-        expect(page.locator("#c-message")).to_have_text("Took back the last entry.")
+        undo(page)
+        expect(page.locator("#c-message")).to_have_text(
+            "Took back deal 2's finishing order (Drew, Casey, Blair, Alex). Redo puts it back.")
         page.get_by_role("button", name="Replay this deal").click()
         page.get_by_role("button", name="Deal again").click()
         expect(page.locator("#c-now-title")).to_have_text("Deal 2 (dealt again once)")
@@ -150,7 +163,7 @@ def test_a_whole_house_match_with_a_reload_then_export_and_import(browser, serve
         result = records.replay(records.loads(path.read_text()))
         assert result.ok and result.scores == [11, 11, 2, 0] and result.winners == [0, 1]
         # Import after changing the sheet gives the same sheet back.
-        page.get_by_role("button", name="Undo last entry").click()
+        undo(page)
         expect(page.locator("#c-result")).to_be_hidden()
         page.set_input_files("#c-import", str(path))
         page.get_by_role("button", name="Replace").click()
@@ -261,5 +274,66 @@ def test_a_long_name_on_a_phone_keeps_the_page_narrow_and_a_longer_one_is_refuse
         start.click()
         expect(page.locator("#c-save")).to_have_text("Save deal 1")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()
+
+
+def test_undo_asks_first_and_redo_puts_the_entry_back(browser, served, screenshots):
+    context = browser.new_context(base_url=served.url, **DESKTOP)
+    page = context.new_page()
+    try:
+        open_companion(page)
+        set_up(page, HOUSE)
+        redo = page.get_by_role("button", name="Redo", exact=True)
+        expect(redo).to_be_disabled()
+        for order in ORDERS[:2]:
+            tap_order(page, order)
+        two = saved_sheet(page)
+        want = {k: view(Sheet("house", HOUSE, 3, tuple(tuple(o) for o in
+                                                      [*ORDERS[:k]])))["totals"]
+                for k in range(3)}
+        assert totals(page) == want[2] == [3, 3, 0, 0]
+        # The question names the entry; Cancel keeps it.
+        assert undo(page, confirm=False) == ("Deal 2's finishing order (Alex, Blair, Casey, "
+                                             "Drew) is taken back, with any points it gave. "
+                                             "Redo puts it back.")
+        assert saved_sheet(page) == two and totals(page) == want[2]
+        expect(redo).to_be_disabled()
+        # Two undos, then two redos: the same sheet as before, stored too.
+        undo(page)
+        expect(page.locator("#c-message")).to_have_text(
+            "Took back deal 2's finishing order (Alex, Blair, Casey, Drew). Redo puts it back.")
+        expect(page.locator("#c-now-title")).to_have_text("Deal 2")
+        assert totals(page) == want[1] and len(saved_sheet(page)["entries"]) == 1
+        expect(redo).to_be_enabled()
+        undo(page)
+        assert totals(page) == want[0] and saved_sheet(page)["entries"] == []
+        expect(page.get_by_role("button", name="Undo last entry")).to_be_disabled()
+        redo.click()
+        expect(page.locator("#c-message")).to_have_text(
+            "Put back deal 1's finishing order (Blair, Alex, Casey, Drew).")
+        assert totals(page) == want[1]
+        redo.click()
+        expect(page.locator("#c-message")).to_have_text(
+            "Put back deal 2's finishing order (Alex, Blair, Casey, Drew).")
+        expect(page.locator("#c-now-title")).to_have_text("Deal 3")
+        assert saved_sheet(page) == two and totals(page) == want[2]
+        expect(redo).to_be_disabled()
+        # A deal dealt again is undone and redone the same way.
+        page.get_by_role("button", name="Replay this deal").click()
+        page.get_by_role("button", name="Deal again").click()
+        expect(page.locator("#c-now-title")).to_have_text("Deal 3 (dealt again once)")
+        assert undo(page).startswith("Deal 3 dealt again is taken back")
+        expect(page.locator("#c-now-title")).to_have_text("Deal 3")
+        redo.click()
+        expect(page.locator("#c-now-title")).to_have_text("Deal 3 (dealt again once)")
+        page.screenshot(path=str(screenshots / "companion-desktop-redo.png"), full_page=True)
+        # Something new after an undo: nothing left to redo.
+        undo(page)
+        expect(redo).to_be_enabled()
+        tap_order(page, ORDERS[2])
+        expect(redo).to_be_disabled()
+        assert totals(page) == view(Sheet("house", HOUSE, 3, tuple(
+            tuple(o) for o in ORDERS[:3])))["totals"]
     finally:
         context.close()

@@ -14,6 +14,7 @@ const ui = {
   sheet: null,      // the sheet as the server last answered it
   view: null,       // the view of that sheet
   tapped: [],       // names tapped so far for the deal being entered
+  redo: [],         // the sheets before each undo, latest last: "Redo" puts one back
   busy: false,
 };
 
@@ -56,23 +57,25 @@ function compact(sheet) {
     ? e.map((name) => { const i = sheet.players.indexOf(name); return i < 0 ? name : i; }) : e)) };
 }
 
-// Send the sheet with at most one change; on success keep and draw the answer, else say why
-// and keep everything as it was.
-async function change(extra = {}) {
+// Send the sheet (ui.sheet, or `sheet`) with at most one change; on success keep and draw the
+// answer, else say why and keep everything as it was. Any change but an undo or a redo ends
+// what Redo could put back.
+async function change(extra = {}, { sheet = ui.sheet, keepRedo = false } = {}) {
   if (ui.busy) return false;
   ui.busy = true;
   try {
-    const { ok, body } = await post("/api/companion", { sheet: compact(ui.sheet), ...extra });
+    const { ok, body } = await post("/api/companion", { sheet: compact(sheet), ...extra });
     if (!ok) { message(body.message || "That was refused."); return false; }
-    accept(body);
+    accept(body, { keepRedo });
     return true;
   } finally { ui.busy = false; }
 }
 
-function accept(body) {
+function accept(body, { keepRedo = false } = {}) {
   ui.sheet = body.sheet;
   ui.view = body.view;
   ui.tapped = [];
+  if (!keepRedo) ui.redo = [];
   saveSheet(ui.sheet);
   render();
 }
@@ -227,6 +230,7 @@ function render() {
   renderEntry();
   renderSheet();
   $("c-undo").disabled = !v.can_undo;
+  $("c-redo").disabled = !ui.redo.length;
   $("c-replay").disabled = v.over;
   $("c-result").hidden = !v.over;
   $("c-result-text").textContent = v.result;
@@ -451,8 +455,41 @@ function renderSheet() {
 
 // ----- tools ---------------------------------------------------------------------------------
 
+// The last entry of a sheet in words: "deal 3's finishing order (Blair, Alex, Casey, Drew)" or
+// "deal 3 dealt again" (a deal dealt again keeps its number).
+function lastEntry(sheet) {
+  const entries = sheet.entries || [];
+  const last = entries[entries.length - 1];
+  const number = entries.slice(0, -1).filter((e) => e !== "replayed").length + 1;
+  return last === "replayed" ? `deal ${number} dealt again`
+    : `deal ${number}'s finishing order (${last.join(", ")})`;
+}
+
+function capital(text) { return text[0].toUpperCase() + text.slice(1); }
+
 async function undo() {
-  if (await change({ undo: true })) message("Took back the last entry.", true);
+  if (!ui.sheet?.entries?.length) return;
+  const what = lastEntry(ui.sheet);
+  const yes = await ui.api.confirmBox("Undo the last entry?",
+    `${capital(what)} is taken back, with any points it gave. Redo puts it back.`, "Undo");
+  if (!yes) return;
+  const before = ui.sheet;
+  if (await change({ undo: true }, { keepRedo: true })) {
+    ui.redo.push(before);
+    render();
+    message(`Took back ${what}. Redo puts it back.`, true);
+  }
+}
+
+// Put back the entry the last undo took back: the sheet as it was, checked again by the server.
+async function redo() {
+  const sheet = ui.redo[ui.redo.length - 1];
+  if (!sheet) return;
+  if (await change({}, { sheet, keepRedo: true })) {
+    ui.redo.pop();
+    render();
+    message(`Put back ${lastEntry(ui.sheet)}.`, true);
+  }
 }
 
 async function replayDeal() {
@@ -579,6 +616,7 @@ export function initCompanion(api) {
   $("c-back").onclick = () => { ui.tapped.pop(); renderEntry(); };
   $("c-clear").onclick = () => { ui.tapped = []; renderEntry(); };
   $("c-undo").onclick = undo;
+  $("c-redo").onclick = redo;
   $("c-replay").onclick = replayDeal;
   $("c-new").onclick = newMatch;
   $("c-new-after").onclick = newMatch;
