@@ -7,7 +7,8 @@ record (``snapshot``) replaced by the record it opens to (the seal's random nonc
 text itself differ every time), one line per message, each line starting with the page's
 name. The expected transcripts are the text files ``tests/golden/<case>.txt``; on a mismatch
 the test names the first line that differs (and where in it) and writes the new transcript
-to ``$PRESIDENT_GOLDEN_DIR`` (default: the test's tmp folder) for a diff.
+to ``$PRESIDENT_GOLDEN_DIR`` (default: the test's tmp folder) for a diff. Every message is
+also checked against the declared server → page messages (:mod:`president.web.messages`).
 
 After a deliberate change to what the server sends, rewrite the files and read the diff:
 
@@ -32,6 +33,7 @@ import pytest
 
 from president.rules import Rules
 from president.web import protocol as P
+from president.web.messages import validate_to_page
 from president.web.sealing import Sealer
 from president.web.tables import PRACTICE_NAMES, Table
 from tests.helpers import run_async
@@ -49,6 +51,8 @@ class Page:
     def __init__(self, name: str, out: list[Page], *, batches: bool) -> None:
         self.name = name
         self.out: list[str] = []
+        self.sent: list[bytes] = []
+        """Each message as its socket would encode it."""
         out.append(self)
         self.batches = batches
         self.state: dict[str, Any] | None = None
@@ -64,6 +68,9 @@ class Page:
         return orjson.dumps(message).decode()
 
     async def send(self, message: dict[str, Any]) -> None:
+        encoded = orjson.dumps(message)
+        validate_to_page(encoded)   # declared, every field as sent
+        self.sent.append(encoded)
         if message.get("type") == "batch":
             lines = [self._line(m) for m in message["messages"]]
             self.out.append(f"{self.name} batch[" + " | ".join(lines) + "]")
