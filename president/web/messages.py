@@ -4,14 +4,15 @@
 Each message is a :class:`~typing.TypedDict` describing exactly what the server sends today
 (the builders in :mod:`.protocol`, :mod:`.state`, :mod:`.tables` and :mod:`.hints` still make
 plain dicts): a key that may be missing is ``NotRequired``, a value that may be ``null`` is
-``... | None``, and no other key is allowed (``extra="forbid"``). :data:`TO_PAGE` validates a
-message as the page receives it (JSON text, strictly: no ``"1"`` for ``1``, no ``1`` for
+``... | None``, and no other key is allowed (``extra="forbid"``). :func:`validate_to_page`
+validates a message as the page receives it (JSON text, strictly: no ``"1"`` for ``1``, no ``1`` for
 ``true``); :func:`president.web.protocol.messages_schema` is the JSON Schema of both
 directions, kept in ``docs/messages.schema.json``.
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Annotated, Any, Literal, NotRequired, Union
 
 from pydantic import ConfigDict, Field, TypeAdapter, with_config
@@ -19,7 +20,7 @@ from typing_extensions import TypedDict
 
 from ..rules import Beat, Exchange, GiveBack
 
-__all__ = ["ToPage", "TO_PAGE", "PageEvent", "validate_to_page"]
+__all__ = ["ToPage", "to_page_adapter", "PageEvent", "validate_to_page"]
 
 _FORBID = ConfigDict(extra="forbid", use_attribute_docstrings=True)
 
@@ -378,7 +379,11 @@ ToPage = Annotated[Union[WelcomeMessage, LogMessage, StateMessage, PageEvent, Hi
                    Field(discriminator="type")]
 """Any message the server sends a page."""
 
-TO_PAGE: TypeAdapter[Any] = TypeAdapter(ToPage)
+@functools.cache
+def to_page_adapter() -> TypeAdapter[Any]:
+    """The validator of :data:`ToPage`, made on first use (about 0.1 s: the server, which
+    never validates what it sends, does not pay for it)."""
+    return TypeAdapter(ToPage)
 
 
 def validate_to_page(text: str | bytes) -> Any:
@@ -387,4 +392,4 @@ def validate_to_page(text: str | bytes) -> Any:
     Raises:
         pydantic.ValidationError: a message that is not declared here.
     """
-    return TO_PAGE.validate_json(text, strict=True)
+    return to_page_adapter().validate_json(text, strict=True)

@@ -203,21 +203,21 @@ def validate_to_server(text: str | bytes) -> Any:
     return _ADAPTER.validate_json(text, strict=True)
 
 
-class _Messages(BaseModel):
-    """Every websocket message of the browser game (docs/web.md, "Websocket messages"):
-    ``to_server`` is one message a page sends, ``to_page`` one message the server sends."""
-
-    to_server: ClientMessage
-    to_page: ToPage
-
-
 def messages_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of both directions, from the pydantic models:
     ``properties.to_server`` is the schema of a browser → server message (the models above),
     ``properties.to_page`` of a server → browser one (:mod:`president.web.messages`); their
     parts are in ``$defs``. Kept in ``docs/messages.schema.json``; rewrite it with
     ``python -m president.web.protocol --schema > docs/messages.schema.json``."""
-    schema = _Messages.model_json_schema()
+
+    class Messages(BaseModel):
+        """Every websocket message of the browser game (docs/web.md, "Websocket messages"):
+        ``to_server`` is one message a page sends, ``to_page`` one message the server sends."""
+
+        to_server: ClientMessage
+        to_page: ToPage
+
+    schema = Messages.model_json_schema()
     return {"$schema": "https://json-schema.org/draft/2020-12/schema",
             "title": "President: the browser game's websocket messages",
             "description": schema.pop("description"),
