@@ -2,7 +2,7 @@
 room, presence, the stand-in computer for an away friend and their return, the host's tools
 and pause, "ready" between deals, the rematch, and a restart in the middle (the log's ``s``
 and ``r`` entries). Every message is checked against what its seat may know
-(``test_web_security.Watch``)."""
+(``test_web_security.Watch``) and against the declared server → page messages (``Page``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,10 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+import orjson  # noqa: E402
+
 from president.web import protocol as P  # noqa: E402
+from president.web.messages import validate_to_page  # noqa: E402
 from president.web.sealing import Sealer  # noqa: E402
 from president.web.tables import Table, Tables  # noqa: E402
 
@@ -23,12 +26,15 @@ from tests.helpers import run_async  # noqa: E402
 
 
 class Page:
-    """A socket stand-in that keeps what it is sent."""
+    """A socket stand-in that keeps what it is sent, each message checked against the
+    declared server → page messages (:mod:`president.web.messages`) as its socket would
+    encode it."""
 
     def __init__(self) -> None:
         self.got: list[dict] = []
 
     async def send(self, message: dict) -> None:
+        validate_to_page(orjson.dumps(message))
         self.got.extend(message["messages"] if message["type"] == "batch" else [message])
 
     def last(self, type_: str) -> dict:

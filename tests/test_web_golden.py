@@ -4,15 +4,24 @@ transcripts the server produced before its per-action work was made cheaper (iss
 
 A transcript is each message as its socket would encode it (orjson), with the opaque sealed
 record (``snapshot``) replaced by the record it opens to (the seal's random nonce and clock make the sealed
-text itself differ every time), one line per message. The expected values are the SHA-256 of
-each transcript and its line count; on a mismatch the transcript is written to
-``$PRESIDENT_GOLDEN_DIR`` (default: the test's tmp folder) for a diff.
+text itself differ every time), one line per message, each line starting with the page's
+name. The expected transcripts are the text files ``tests/golden/<case>.txt``; on a mismatch
+the test names the first line that differs (and where in it) and writes the new transcript
+to ``$PRESIDENT_GOLDEN_DIR`` (default: the test's tmp folder) for a diff. Every message is
+also checked against the declared server → page messages (:mod:`president.web.messages`).
+
+After a deliberate change to what the server sends, rewrite the files and read the diff:
+
+    PRESIDENT_GOLDEN_UPDATE=1 .venv/bin/python -m pytest tests/test_web_golden.py
+    git diff --word-diff tests/golden/
+
+(the files were first written from the transcripts whose SHA-256 and line counts this test
+held before, and hashed to exactly those values).
 """
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import os
 import random
@@ -24,11 +33,14 @@ import pytest
 
 from president.rules import Rules
 from president.web import protocol as P
+from president.web.messages import validate_to_page
 from president.web.sealing import Sealer
 from president.web.tables import PRACTICE_NAMES, Table
 from tests.helpers import run_async
 
 SEALER = Sealer(b"golden-transcript-secret-0123456")
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("PRESIDENT_GOLDEN_UPDATE") == "1"
 
 
 class Page:
@@ -39,6 +51,8 @@ class Page:
     def __init__(self, name: str, out: list[Page], *, batches: bool) -> None:
         self.name = name
         self.out: list[str] = []
+        self.sent: list[bytes] = []
+        """Each message as its socket would encode it."""
         out.append(self)
         self.batches = batches
         self.state: dict[str, Any] | None = None
@@ -54,6 +68,9 @@ class Page:
         return orjson.dumps(message).decode()
 
     async def send(self, message: dict[str, Any]) -> None:
+        encoded = orjson.dumps(message)
+        validate_to_page(encoded)   # declared, every field as sent
+        self.sent.append(encoded)
         if message.get("type") == "batch":
             lines = [self._line(m) for m in message["messages"]]
             self.out.append(f"{self.name} batch[" + " | ".join(lines) + "]")
@@ -118,13 +135,21 @@ async def _drive(table: Table, pages: dict[int, Page], rng: random.Random, actio
         await table.computers.run_bots_now()
 
 
-def _digest(pages: list[Page], name: str, tmp_path: Path) -> tuple[str, int]:
-    lines = [line for page in pages for line in page.out]
-    text = "\n".join(lines) + "\n"
-    folder = Path(os.environ.get("PRESIDENT_GOLDEN_DIR") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{name}.txt").write_text(text)
-    return hashlib.sha256(text.encode()).hexdigest(), len(lines)
+def _text(pages: list[Page]) -> str:
+    return "".join(line + "\n" for page in pages for line in page.out)
+
+
+def _first_difference(expected: str, got: str) -> str:
+    """Where two transcripts first differ: the line number and both lines around the first
+    character that differs."""
+    old, new = expected.split("\n"), got.split("\n")
+    for n, (a, b) in enumerate(zip(old, new), 1):
+        if a != b:
+            at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+            start = max(0, at - 80)
+            return (f"line {n} differs at character {at + 1}:\n"
+                    f"  expected: ...{a[start:at + 160]!r}\n  got:      ...{b[start:at + 160]!r}")
+    return f"the expected transcript has {len(old) - 1} lines, this one {len(new) - 1}"
 
 
 def _solo(preset: str, players: int, twists: list[str], seed: int, actions: int) -> list[Page]:
@@ -195,28 +220,27 @@ def _friends(seed: int) -> list[Page]:
 
 
 CASES = {
-    # name: (make the transcript, expected SHA-256, expected number of lines)
-    "house-4": (lambda: _solo("house", 4, [], 11, 400),
-                "8e7653c0c677eb30d3aaa04e21acf9ce45cd3130a6041a44d1b639b28da78a2a",
-        2281),
-    "family-5-twists": (lambda: _solo("family", 5, ["equal-plays", "reversal"], 12, 400),
-                        "0ea82d2a2eb91815351ff5dae116fac57b0f820a2d60bd81be141fb9abe71de9",
-        2267),
-    "first-night-3": (lambda: _solo("first-night", 3, ["swap"], 13, 120),
-                      "84a1d61e8ad8f07a950ca8ec65081f70378ead972ad6de3b4864d52ed7cb08b5",
-        731),
-    "practice-a": (lambda: _practice(3), "1fc8e13553d29275c4752610cd3a5c08e77b109f47e940204a9bd3fd847e6322",
-        27),
-    "practice-b": (lambda: _practice(4), "0b793e8b7b1975b6794074508e0e2c32d9b11de4bb774c6c7da5b2d764074418",
-        27),
-    "friends": (lambda: _friends(14), "6a6f315a07ebe3e47c3bee90cc287ce068fd3a955281a6d98800686fcc8f4906",
-        1078),
+    # name: make the transcript (expected: tests/golden/<name>.txt)
+    "house-4": lambda: _solo("house", 4, [], 11, 400),
+    "family-5-twists": lambda: _solo("family", 5, ["equal-plays", "reversal"], 12, 400),
+    "first-night-3": lambda: _solo("first-night", 3, ["swap"], 13, 120),
+    "practice-a": lambda: _practice(3),
+    "practice-b": lambda: _practice(4),
+    "friends": lambda: _friends(14),
 }
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_transcripts_are_unchanged(name, tmp_path):
-    make, digest, count = CASES[name]
-    lines = make()
-    got = _digest(lines, name, tmp_path)
-    assert got == (digest, count), f"transcript {name} changed; see {tmp_path / name}.txt"
+    got = _text(CASES[name]())
+    golden = GOLDEN / f"{name}.txt"
+    if UPDATE:
+        golden.write_text(got, encoding="utf-8", newline="\n")
+    expected = golden.read_text(encoding="utf-8")
+    if got != expected:
+        folder = Path(os.environ.get("PRESIDENT_GOLDEN_DIR") or tmp_path)
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{name}.txt").write_text(got, encoding="utf-8", newline="\n")
+        pytest.fail(f"transcript {name} changed ({_first_difference(expected, got)}); the new "
+                    f"one is {folder / name}.txt; rewrite tests/golden/ with "
+                    f"PRESIDENT_GOLDEN_UPDATE=1 if the change is meant", pytrace=False)

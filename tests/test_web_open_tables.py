@@ -3,7 +3,8 @@ on the server; the start screen lists it; strangers take its free seats with a n
 on the socket); the host can free a seat before the start; computers fill the seats nobody
 took when the wait is over; "Play now" seats a player at a matching open table or opens one.
 On the SQLite store, on PostgreSQL (the shared store of several processes) and across a
-restart."""
+restart. Every message a socket sends here is checked against the declared server → page
+messages (:mod:`president.web.messages`)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ from fastapi.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from president.web import protocol as P  # noqa: E402
+from president.web import sockets  # noqa: E402
 from president.web.app import create_app  # noqa: E402
+from president.web.messages import validate_to_page  # noqa: E402
 from president.web.sealing import Sealer  # noqa: E402
 from president.web.tables import Tables  # noqa: E402
 from tests.helpers import run_async  # noqa: E402
@@ -25,6 +28,28 @@ from tests.test_web_friends import Page  # noqa: E402
 
 OPEN = {"kind": "match", "preset": "house", "players": 4, "names": ["Ana", "", "", ""],
         "levels": ["human", "human", "human", "simple"], "open": True, "fill_seconds": 60}
+
+
+@pytest.fixture(autouse=True)
+def declared_messages(monkeypatch):
+    """Every message a real socket sends in these tests, as encoded, is a declared one (the
+    check runs in the server's thread: a failure is kept and reported at the test's end)."""
+    encode = sockets.encode
+    sent: list[str] = []
+    undeclared: list[tuple[str, str]] = []
+
+    def checked(message: dict) -> str:
+        text = encode(message)
+        sent.append(text)
+        try:
+            validate_to_page(text)
+        except Exception as e:  # a ValidationError, kept for the test's end
+            undeclared.append((text[:300], str(e)[:600]))
+        return text
+
+    monkeypatch.setattr(sockets, "encode", checked)
+    yield sent
+    assert not undeclared, undeclared
 
 
 def _welcome(ws) -> tuple[dict, dict]:

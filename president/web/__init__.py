@@ -5,6 +5,8 @@
 - :mod:`president.web.protocol` validates browser messages and builds every message a
   browser is sent, from that seat's :class:`~president.observation.Observation` and
   :func:`~president.events.visible_to` only.
+- :mod:`president.web.messages` declares what each of those messages holds (their JSON
+  Schema: :func:`president.web.protocol.messages_schema`, ``docs/messages.schema.json``).
 - :mod:`president.web.sealing` seals a table's record so a browser can keep it without
   reading it (encrypted and signed by the server).
 

@@ -9,6 +9,10 @@ Server → browser messages are built here and only here, from the receiving sea
 computer levels, finished deals). No function here is given a hidden hand.
 
 Cards travel as their notation, ``"10H"``, ``"QS"`` (see :mod:`president.cards`).
+
+What each server → browser message holds is declared in :mod:`president.web.messages`;
+:func:`messages_schema` is the JSON Schema of both directions (``docs/messages.schema.json``,
+rewritten by ``python -m president.web.protocol --schema > docs/messages.schema.json``).
 """
 
 from __future__ import annotations
@@ -28,12 +32,14 @@ from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, PileCleare
 from ..narration import Reader, card_label, left_holding, narrate
 from ..observation import Observation
 from ..rules import Rules
+from .messages import ToPage, validate_to_page
 from .names import FOR_YOU  # who a sentence names for an action taken for the reader
 from .sealing import MAX_SEALED_CHARS
 
 __all__ = ["ClientMessage", "parse_client", "MessageError", "event_message", "state_message",
            "card_text", "error_message", "gone_by_rank", "reader_for", "SPEEDS",
-           "MAX_MESSAGE_CHARS", "MAX_BRACKETS", "readable", "excerpt", "EXCERPT_CHARS"]
+           "MAX_MESSAGE_CHARS", "MAX_BRACKETS", "readable", "excerpt", "EXCERPT_CHARS",
+           "messages_schema", "validate_to_page", "validate_to_server"]
 
 MAX_MESSAGE_CHARS = MAX_SEALED_CHARS + 1_000
 """Largest browser message accepted, in characters (a ``hello`` carrying a sealed record)."""
@@ -184,6 +190,38 @@ ClientMessage = Annotated[Union[Hello, JoinMsg, PlayMsg, GiveMsg, PassMsg, HintM
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 _TYPES = ("hello, join, play, give, pass, hint, next-deal, pause, resume, speed, rematch, start, "
           "seat, unseat")
+
+
+def validate_to_server(text: str | bytes) -> Any:
+    """Validate one browser → server message as sent (JSON text) against :data:`ClientMessage`,
+    strictly and without :func:`parse_client`'s bounds and friendly errors (for tests: what
+    the page sends must be declared here).
+
+    Raises:
+        pydantic.ValidationError: a message that is not declared here.
+    """
+    return _ADAPTER.validate_json(text, strict=True)
+
+
+def messages_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of both directions, from the pydantic models:
+    ``properties.to_server`` is the schema of a browser → server message (the models above),
+    ``properties.to_page`` of a server → browser one (:mod:`president.web.messages`); their
+    parts are in ``$defs``. Kept in ``docs/messages.schema.json``; rewrite it with
+    ``python -m president.web.protocol --schema > docs/messages.schema.json``."""
+
+    class Messages(BaseModel):
+        """Every websocket message of the browser game (docs/web.md, "Websocket messages"):
+        ``to_server`` is one message a page sends, ``to_page`` one message the server sends."""
+
+        to_server: ClientMessage
+        to_page: ToPage
+
+    schema = Messages.model_json_schema()
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema",
+            "title": "President: the browser game's websocket messages",
+            "description": schema.pop("description"),
+            **{k: v for k, v in schema.items() if k != "title"}}
 
 
 def _cut(text: str, limit: int = EXCERPT_CHARS) -> str:
@@ -534,3 +572,26 @@ def gone_by_rank(obs: Observation) -> list[list[Any]]:
 def error_message(reason: str, message: str) -> dict[str, Any]:
     """An ``error`` reply: ``reason`` (machine-readable) and ``message`` (plain words)."""
     return {"type": "error", "reason": reason, "message": message}
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    """``python -m president.web.protocol --schema``: print :func:`messages_schema` as
+    ``docs/messages.schema.json`` holds it."""
+    import argparse
+    import sys
+    parser = argparse.ArgumentParser(prog="python -m president.web.protocol",
+                                     description="The browser game's websocket messages.")
+    parser.add_argument("--schema", action="store_true", required=True,
+                        help="print the JSON Schema of every message (docs/messages.schema.json)")
+    parser.parse_args(argv)
+    sys.stdout.write(schema_text())
+    return 0
+
+
+def schema_text() -> str:
+    """:func:`messages_schema` as the text of ``docs/messages.schema.json``."""
+    return json.dumps(messages_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":
+    raise SystemExit(_main())
