@@ -3,9 +3,10 @@ seeded matches, practice rounds, a table for friends and a restored table, compa
 transcripts the server produced before its per-action work was made cheaper (issue 9).
 
 A transcript is each message as its socket would encode it (orjson), with the opaque sealed
-record (``snapshot``) replaced by the record it opens to (the seal's random nonce and clock make the sealed
-text itself differ every time), one line per message, each line starting with the page's
-name. The expected transcripts are the text files ``tests/golden/<case>.txt``; on a mismatch
+record (``snapshot``) replaced by what it opens to (the seal's random nonce and clock make the
+sealed text itself differ every time): the number of actions of that record and the first 16
+hex digits of the SHA-256 of its JSON text (the whole record on every state line made the files
+24 MB), one line per message, each line starting with the page's name. The expected transcripts are the text files ``tests/golden/<case>.txt``; on a mismatch
 the test names the first line that differs (and where in it) and writes the new transcript
 to ``$PRESIDENT_GOLDEN_DIR`` (default: the test's tmp folder) for a diff. Every message is
 also checked against the declared server → page messages (:mod:`president.web.messages`).
@@ -16,12 +17,14 @@ After a deliberate change to what the server sends, rewrite the files and read t
     git diff --word-diff tests/golden/
 
 (the files were first written from the transcripts whose SHA-256 and line counts this test
-held before, and hashed to exactly those values).
+held before, and hashed to exactly those values, each record then in full; the records were
+then shortened to their digests by the same code).
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import os
 import random
@@ -63,8 +66,9 @@ class Page:
             if message.get("snapshot") is not None:
                 opened = SEALER.open(message["snapshot"])
                 message = {**message, "snapshot": "<sealed>"}
-                return (orjson.dumps(message).decode() + " SEALED "
-                        + json.dumps(opened, separators=(",", ":")))
+                record = json.dumps(opened, separators=(",", ":"))
+                return (orjson.dumps(message).decode() + f" SEALED {len(opened['log'])} "
+                        f"actions sha256:{hashlib.sha256(record.encode()).hexdigest()[:16]}")
         return orjson.dumps(message).decode()
 
     async def send(self, message: dict[str, Any]) -> None:
