@@ -5,7 +5,7 @@ waiting room, the host's start, a whole deal played from the three pages, "Next 
 Chromium. Each page's socket is routed through the test (``route_web_socket``), which
 forwards every frame and keeps it; each kept frame is then checked against the schema's
 ``to_server`` part (page → server) or ``to_page`` part (server → page), with the committed
-schema file (``jsonschema``, where installed) and with the models it is made from."""
+schema file (``jsonschema``, from the test extra) and with the models it is made from."""
 
 from __future__ import annotations
 
@@ -59,21 +59,15 @@ class Frames:
 
 def check(frames: Frames) -> int:
     """Every kept frame against the schema; returns how many were checked."""
-    validators = {}
-    try:
-        import jsonschema
-    except ImportError:   # the models alone (the schema is made from them)
-        jsonschema = None
-    if jsonschema is not None:
-        schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
-        validators = {part: jsonschema.Draft202012Validator(
-            {"$defs": schema["$defs"], **schema["properties"][part]})
-            for part in ("to_server", "to_page")}
+    import jsonschema    # (the test extra installs it: never skipped)
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    validators = {part: jsonschema.Draft202012Validator(
+        {"$defs": schema["$defs"], **schema["properties"][part]})
+        for part in ("to_server", "to_page")}
     for direction, text in frames.kept:
         (validate_to_server if direction == "to_server" else validate_to_page)(text)
-        if validators:
-            errors = [e.message for e in validators[direction].iter_errors(json.loads(text))]
-            assert not errors, (direction, text[:300], errors[:3])
+        errors = [e.message for e in validators[direction].iter_errors(json.loads(text))]
+        assert not errors, (direction, text[:300], errors[:3])
     return len(frames.kept)
 
 
