@@ -1772,7 +1772,10 @@ function layoutHand() {
   const w = cards[0].offsetWidth || 52;
   const h = cards[0].offsetHeight || Math.round(w * 1.4);
   const room = hand.clientWidth - 2;
-  const fit = Math.max(1, Math.floor((room - w) / TAP) + 1);
+  // A short window (a phone on its side) has no height for a second row: one row there,
+  // as tight as it must be (18 cards at 740x360: 37 px a card).
+  const short = window.matchMedia?.("(max-height: 520px)").matches;
+  const fit = short ? n : Math.max(1, Math.floor((room - w) / TAP) + 1);
   const rows = Math.ceil(n / fit);
   const cols = Math.ceil(n / rows);
   const step = cols > 1 ? Math.min(w + 5, Math.floor(((room - w) / (cols - 1)) * 100) / 100) : w;
