@@ -5,7 +5,8 @@ measured in headless Chromium at 360×740 (a phone) and 1366×900 (a desktop).
   a tap on it hits (measured with ``document.elementFromPoint`` over the whole hand, not
   from the boxes: a card under its neighbour is only the part that shows), with its rank and
   suit in that part.
-- Sliding a pointer across cards selects them (and across selected ones, deselects them).
+- Sliding a pointer across cards selects them (and across selected ones, deselects them); a
+  finger that scrolls the page instead leaves the cards as they were.
 - Cards that cannot be part of any legal play are dimmed by default; an option turns it off.
 - A live "Play selected cards" is the most prominent control on the bar.
 - No status line is cut ("…") through a whole 7-player deal at 360 px; nothing of a seat box
@@ -166,6 +167,15 @@ def test_a_finger_slid_across_the_hand_selects_and_deselects(browser, served):
         page.tap(f"#hand .card[data-card='{cards[0]}']", position={"x": 8, "y": 14})   # a tap: one card
         assert pressed(page) == [cards[3]]
         page.tap(f"#hand .card[data-card='{cards[1]}']", position={"x": 8, "y": 14})
+        assert pressed(page) == [cards[1], cards[3]]
+        # A finger moved up the page scrolls it: the card it started on is left as it was.
+        x, y = card_point(page, cards[2])
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        for k in range(1, 13):
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 12 * k}]})
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.scrollY") > 0
         assert pressed(page) == [cards[1], cards[3]]
     finally:
         context.close()

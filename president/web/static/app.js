@@ -1801,26 +1801,34 @@ function layoutHand() {
 // over, or deselects them when the first card pressed was selected: a whole rank in one move.
 function bindHandDrag() {
   const hand = $("hand");
-  let drag = null;
+  let drag = null;   // {id: the pointer, on: select or deselect, seen: cards passed, changed}
+  const pass = (card) => {
+    drag.seen.add(card);
+    if (app.selected.has(card) === drag.on) return;
+    drag.changed.push(card);
+    setSelected(card, drag.on);
+  };
   hand.addEventListener("pointerdown", (e) => {
     if (e.button !== 0 || !app.state) return;
     const b = e.target.closest(".card");
     if (!b) return;
     const c = b.dataset.card;
-    drag = { id: e.pointerId, on: !app.selected.has(c), seen: new Set([c]) };
+    drag = { id: e.pointerId, on: !app.selected.has(c), seen: new Set(), changed: [] };
     if (b.hasPointerCapture(e.pointerId)) b.releasePointerCapture(e.pointerId);
-    setSelected(c, drag.on);
+    pass(c);
   });
   window.addEventListener("pointermove", (e) => {
     if (!drag || e.pointerId !== drag.id) return;
     const b = document.elementFromPoint(e.clientX, e.clientY)?.closest("#hand .card");
-    if (!b || drag.seen.has(b.dataset.card)) return;
-    drag.seen.add(b.dataset.card);
-    setSelected(b.dataset.card, drag.on);
+    if (b && !drag.seen.has(b.dataset.card)) pass(b.dataset.card);
   });
-  const end = (e) => { if (drag && e.pointerId === drag.id) drag = null; };
-  window.addEventListener("pointerup", end);
-  window.addEventListener("pointercancel", end);
+  window.addEventListener("pointerup", (e) => { if (drag && e.pointerId === drag.id) drag = null; });
+  // The browser took the touch for a scroll of the page: what this touch changed is undone.
+  window.addEventListener("pointercancel", (e) => {
+    if (!drag || e.pointerId !== drag.id) return;
+    for (const c of drag.changed) setSelected(c, !drag.on);
+    drag = null;
+  });
 }
 
 function setSelected(card, on) {
