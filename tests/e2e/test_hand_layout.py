@@ -9,9 +9,11 @@ measured in headless Chromium at 360×740 (a phone) and 1366×900 (a desktop).
   finger that scrolls the page instead leaves the cards as they were.
 - Cards that cannot be part of any legal play are dimmed by default; an option turns it off.
 - A live "Play selected cards" is the most prominent control on the bar.
-- No status line is cut ("…") through a whole 7-player deal at 360 px; nothing of a seat box
-  (its title chip during the exchange included) lies outside the box at 4 and 7 players.
-- A clearing pile does not fade over the "Empty pile" text.
+- No status line is cut ("…") through two whole 7-player deals at 360 px (the second with
+  its exchange); nothing of a seat box (its title chip included) lies outside the box during
+  the exchange at 4 and 7 players, and no two seat boxes cover each other.
+- A clearing pile does not fade over the words of the pile ("Empty pile", earlier plays).
+- Learn: Previous / Next and the box to try a move stay in the window while a step scrolls.
 
 Screenshots go to ``test-artifacts/screenshots/hand-*.png`` (not committed).
 """
