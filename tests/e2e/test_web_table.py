@@ -1,6 +1,7 @@
 """The card table (issue 8) in headless Chromium, on a 360×740 touch phone and a 1366×900
-desktop: the action bar and the pile stay on screen during your turn, the hand is one row
-(13 and 18 cards), seven players fit, a computer's play is seen moving (or, under reduced
+desktop: the action bar and the pile stay on screen during your turn, the hand fits in as
+few rows as keep every card 44 px to tap (13 cards: one row on a desktop, two on a phone; 18:
+two and three; tests/e2e/test_hand_layout.py measures the targets), seven players fit, a computer's play is seen moving (or, under reduced
 motion, shown at once), the result view closes and reopens, auto-pass never passes a lead,
 the whole match log survives a reload, and the names screen readers and tests rely on.
 
@@ -63,14 +64,16 @@ def practice_page(browser, served, *, touch: bool = False, **context_options):
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_action_bar_and_pile_stay_in_view_and_hand_is_one_row(browser, served, screenshots, size, request):
+def test_action_bar_and_pile_stay_in_view_and_hand_fits(browser, served, screenshots, size, request):
     name = request.node.callspec.id
     with practice_page(browser, served, **size) as page:
         page.screenshot(path=str(screenshots / f"table-{name}-first.png"))
         for selector in ("#action-bar", "#pile"):
             assert inside(page, selector), selector
         tops = card_tops(page)
-        assert len(tops) == 13 and len(set(tops)) == 1          # one row
+        # One row on a desktop; two (7 and 6 cards) on a phone, where one row would leave
+        # each card a strip narrower than a finger.
+        assert len(tops) == 13 and len(set(tops)) == (1 if "desktop" in name else 2)
         assert scroll_width(page) <= size["viewport"]["width"]
         # Play disabled with nothing selected, and the page says why.
         assert page.is_disabled("#play")
@@ -114,7 +117,7 @@ def _seed_with_18_cards() -> int:
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_eighteen_cards_in_one_row(browser, served, screenshots, size, request):
+def test_eighteen_cards_in_rows_that_fit(browser, served, screenshots, size, request):
     context = browser.new_context(base_url=served.url, **size)
     page = context.new_page()
     try:
@@ -123,7 +126,7 @@ def test_eighteen_cards_in_one_row(browser, served, screenshots, size, request):
         page.wait_for_selector("#hand .card")
         assert len(hand(page)) == 18
         tops = card_tops(page)
-        assert len(set(tops)) == 1
+        assert len(set(tops)) == (2 if "desktop" in request.node.callspec.id else 3)   # 9 + 9; 6 + 6 + 6
         boxes = page.eval_on_selector_all("#hand .card", "els => els.map(e => e.getBoundingClientRect().right)")
         assert max(boxes) <= size["viewport"]["width"]
         assert scroll_width(page) <= size["viewport"]["width"]

@@ -69,7 +69,7 @@ function prefs() {
   const o = store.get(STORE_OPTIONS, {});
   return {
     speed: SPEEDS.includes(o.speed) ? o.speed : "normal",
-    autoPass: !!o.autoPass, askTwo: !!o.askTwo, highlight: !!o.highlight,
+    autoPass: !!o.autoPass, askTwo: !!o.askTwo, highlight: o.highlight !== false,   // on unless turned off
     hintLevel: o.hintLevel, preset: o.preset,
     name: typeof o.name === "string" ? o.name.slice(0, 24) : "",
   };
@@ -447,7 +447,17 @@ function animateClear() {
   const copy = $("pile-cards").cloneNode(true);
   copy.removeAttribute("id");
   copy.classList.remove("landing");
-  fly(copy, from, to, { fade: true });
+  // The words under the pile ("Empty pile: …", the discard's count) wait until the sweep
+  // has gone, so no fading card ever lies over them (style.css, .pile.sweeping).
+  app.sweeps = (app.sweeps || 0) + 1;
+  $("pile").classList.add("sweeping");
+  fly(copy, from, to, {
+    fade: true,
+    done: () => {
+      app.sweeps = Math.max(0, app.sweeps - 1);
+      if (!app.sweeps) $("pile").classList.remove("sweeping");
+    },
+  });
 }
 
 // ----- start screen -------------------------------------------------------------------
@@ -1718,10 +1728,37 @@ function placeSeats(W, H, spread) {
     let y = H / 2 + (H / 2 - h / 2) * Math.sin(angle) * spread;
     x = Math.min(W - w / 2 - 2, Math.max(w / 2 + 2, x));
     y = Math.min(H - h / 2 - 2, Math.max(h / 2 + 2, y));
-    li.style.left = `${x}px`;
-    li.style.top = `${y}px`;
-    boxes.push({ left: x - w / 2, right: x + w / 2, top: y - h / 2, bottom: y + h / 2 });
+    boxes.push({ li, x, y, w, h });
   });
+  // On a short felt (a phone with many players, the exchange panel or a hand of several rows
+  // under it) neighbours on the ellipse can cover each other: push such pairs apart up and
+  // down, each kept on the felt.
+  // Your own seat's chip at the bottom stays where it is.
+  const mine = $("my-seat");
+  const fixed = mine.offsetHeight
+    ? [{ x: W / 2, y: mine.offsetTop + mine.offsetHeight / 2, w: mine.offsetWidth, h: mine.offsetHeight, fixed: true }] : [];
+  const all = [...boxes, ...fixed];
+  for (let round = 0; round < 24; round += 1) {
+    let moved = false;
+    for (let i = 0; i < all.length; i += 1) {
+      for (let j = i + 1; j < all.length; j += 1) {
+        const [a, b] = all[i].y <= all[j].y ? [all[i], all[j]] : [all[j], all[i]];
+        const across = Math.abs(a.x - b.x) < (a.w + b.w) / 2 + 2;
+        const need = (a.h + b.h) / 2 + 3 - (b.y - a.y);
+        if (!across || need <= 0.5) continue;
+        const upShare = a.fixed ? 0 : b.fixed ? 1 : 0.5;
+        a.y = Math.max(a.h / 2 + 2, a.y - need * upShare);
+        b.y = Math.min(H - b.h / 2 - 2, b.y + need * (1 - upShare));
+        moved = true;
+      }
+    }
+    if (!moved) break;
+  }
+  for (const b of boxes) {
+    b.li.style.left = `${b.x}px`;
+    b.li.style.top = `${b.y}px`;
+    Object.assign(b, { left: b.x - b.w / 2, right: b.x + b.w / 2, top: b.y - b.h / 2, bottom: b.y + b.h / 2 });
+  }
   const my = $("my-seat");
   if (my.offsetHeight) {
     const w = my.offsetWidth;
@@ -1834,7 +1871,10 @@ function renderHand() {
   const hand = $("hand");
   const focused = document.activeElement?.dataset?.card;
   hand.innerHTML = "";
-  const playable = prefs().highlight && myTurn() ? playableCards() : new Set();
+  // By default the cards that cannot be part of any legal action now are dimmed, so the
+  // playable ones stand out (Options: "Highlight cards you can play").
+  const marking = prefs().highlight && myTurn();
+  const playable = marking ? playableCards() : new Set();
   const received = new Set();
   for (const x of s.exchange.mine) if (x.receiver === me()) for (const c of x.cards) received.add(c);
   for (const c of s.hand) {
@@ -1847,6 +1887,7 @@ function renderHand() {
     b.setAttribute("aria-pressed", sel ? "true" : "false");
     const notes = [];
     if (playable.has(c)) { b.classList.add("playable"); notes.push("playable"); }
+    else if (marking) { b.classList.add("dim"); notes.push("cannot be played now"); }
     if (received.has(c) && s.phase !== "match-over") { b.classList.add("received"); notes.push("received in the exchange"); }
     if (notes.length) {
       const extra = document.createElement("span");
@@ -1854,30 +1895,101 @@ function renderHand() {
       extra.textContent = `, ${notes.join(", ")}`;
       b.append(extra);
     }
-    b.addEventListener("click", () => toggle(c));
+    // A press of a finger or the mouse selects at once (bindHandDrag); the click that
+    // follows it (detail > 0) is that same press. A click that no press made (Enter, Space,
+    // a screen reader: detail 0) toggles the card.
+    b.addEventListener("click", (e) => { if (!e.detail) toggle(c); });
     hand.append(b);
   }
   layoutHand();
   if (focused) hand.querySelector(`[data-card="${focused}"]`)?.focus({ preventScroll: true });
 }
 
-// One row at every width: the cards overlap as much as the row needs.
+// The hand: every card keeps a part at least TAP px wide and TAP px tall that a finger can
+// hit, with its rank and suit in it. The cards overlap in a row as much as that allows; a
+// hand that does not fit in one row takes as many rows as it needs (13 cards on a 360-px
+// phone: two rows of 7; 18: three rows of 6), each row over the lower half of the one above
+// it. The felt gives up the height of the extra rows, kept for the whole deal so that the
+// hand never moves while it shrinks.
+const TAP = 45;          // px: 44 px, the least a finger needs, and 1 px spare for rounding
+const RAISE_ROWS = 7;    // px: how far a selected card rises when the hand has several rows
 function layoutHand() {
   const hand = $("hand");
   const cards = hand.querySelectorAll(".card");
-  if (!cards.length) return;
-  const w = cards[0].offsetWidth || 52;
-  const room = hand.clientWidth;
   const n = cards.length;
-  const step = n > 1 ? Math.min(w + 5, (room - w - 2) / (n - 1)) : w;
-  hand.style.setProperty("--overlap", `${Math.floor((step - w) * 100) / 100}px`);
+  if (!n) { hand.style.gridTemplateColumns = ""; hand.style.gridTemplateRows = ""; return; }
+  const w = cards[0].offsetWidth || 52;
+  const h = cards[0].offsetHeight || Math.round(w * 1.4);
+  const room = hand.clientWidth - 2;
+  // A short window (a phone on its side) has no height for a second row: one row there,
+  // as tight as it must be (18 cards at 740x360: 37 px a card).
+  const short = window.matchMedia?.("(max-height: 520px)").matches;
+  const fit = short ? n : Math.max(1, Math.floor((room - w) / TAP) + 1);
+  const rows = Math.ceil(n / fit);
+  const cols = Math.ceil(n / rows);
+  const step = cols > 1 ? Math.min(w + 5, Math.floor(((room - w) / (cols - 1)) * 100) / 100) : w;
+  const rowStep = TAP + RAISE_ROWS;
+  hand.style.gridTemplateColumns = cols > 1 ? `repeat(${cols - 1}, ${step}px) ${w}px` : `${w}px`;
+  hand.style.gridTemplateRows = rows > 1 ? `repeat(${rows - 1}, ${rowStep}px) ${h}px` : `${h}px`;
+  hand.dataset.rows = String(rows);
+  if (rows > 1) hand.style.setProperty("--raise", `${RAISE_ROWS}px`);
+  else hand.style.removeProperty("--raise");
+  // The extra rows' height, the most this deal has needed, comes off the felt.
+  const s = app.state;
+  const key = s ? `${s.table.match_number}.${s.deal}.${s.you.seat}` : "";
+  if (!app.handRows || app.handRows.key !== key || app.handRows.room !== room) app.handRows = { key, room, rows };
+  app.handRows.rows = Math.max(app.handRows.rows, rows);
+  const extra = `${(app.handRows.rows - 1) * rowStep}px`;
+  if ($("table").style.getPropertyValue("--hand-extra") !== extra) {
+    $("table").style.setProperty("--hand-extra", extra);
+    layoutSeats();
+  }
+}
+
+// Sliding a finger (or the mouse, held down) across the hand selects every card it passes
+// over, or deselects them when the first card pressed was selected: a whole rank in one move.
+function bindHandDrag() {
+  const hand = $("hand");
+  let drag = null;   // {id: the pointer, on: select or deselect, seen: cards passed, changed}
+  const pass = (card) => {
+    drag.seen.add(card);
+    if (app.selected.has(card) === drag.on) return;
+    drag.changed.push(card);
+    setSelected(card, drag.on);
+  };
+  hand.addEventListener("pointerdown", (e) => {
+    if (e.button !== 0 || !app.state) return;
+    const b = e.target.closest(".card");
+    if (!b) return;
+    const c = b.dataset.card;
+    drag = { id: e.pointerId, on: !app.selected.has(c), seen: new Set(), changed: [] };
+    if (b.hasPointerCapture(e.pointerId)) b.releasePointerCapture(e.pointerId);
+    pass(c);
+  });
+  window.addEventListener("pointermove", (e) => {
+    if (!drag || e.pointerId !== drag.id) return;
+    const b = document.elementFromPoint(e.clientX, e.clientY)?.closest("#hand .card");
+    if (b && !drag.seen.has(b.dataset.card)) pass(b.dataset.card);
+  });
+  window.addEventListener("pointerup", (e) => { if (drag && e.pointerId === drag.id) drag = null; });
+  // The browser took the touch for a scroll of the page: what this touch changed is undone.
+  window.addEventListener("pointercancel", (e) => {
+    if (!drag || e.pointerId !== drag.id) return;
+    for (const c of drag.changed) setSelected(c, !drag.on);
+    drag = null;
+  });
+}
+
+function setSelected(card, on) {
+  if (!app.state || on === app.selected.has(card)) return;
+  if (on) app.selected.add(card); else app.selected.delete(card);
+  $("hand").querySelector(`[data-card="${card}"]`)?.setAttribute("aria-pressed", on ? "true" : "false");
+  setMessage("");
+  renderControls();
 }
 
 function toggle(card) {
-  if (app.selected.has(card)) app.selected.delete(card); else app.selected.add(card);
-  setMessage("");
-  renderHand();
-  renderControls();
+  setSelected(card, !app.selected.has(card));
 }
 
 function renderYou() {
@@ -1892,10 +2004,27 @@ function renderYou() {
   if (seat.place) bits.push(placeStatus(seat));
   if (scored()) bits.push(plural(s.scores[seat.player], "point"));
   if (!seat.standin && !myTurn() && seat.place && s.phase === "play") bits.push("the others play on until every place is known");
-  $("your-info").textContent = `· ${bits.join(" · ")}`;
+  const info = $("your-info");
+  const shown = document.createElement("span");
+  const rest = document.createElement("span");
+  rest.className = "visually-hidden";
+  shown.textContent = `· ${bits.join(" · ")}`;
+  info.replaceChildren(shown, rest);
   if (myTurn() && app.timerUntil?.player === seat.player) {
-    $("your-info").insertAdjacentHTML("beforeend", ' · <span class="countdown">the computer moves for you in <span data-countdown></span></span>');
+    info.insertAdjacentHTML("beforeend", ' · <span class="countdown">the computer moves for you in <span data-countdown></span></span>');
   }
+  // A line too long for its width (a phone) is shortened, never cut: its last parts go (to
+  // screen readers only), the first, what you are to do, always stays; if even that is too
+  // long, the line wraps.
+  const title = $("you-title");
+  title.classList.remove("wrap");
+  let keep = bits.length;
+  while (keep > 1 && title.scrollWidth > title.clientWidth + 1) {
+    keep -= 1;
+    shown.textContent = `· ${bits.slice(0, keep).join(" · ")}`;
+    rest.textContent = ` · ${bits.slice(keep).join(" · ")}`;
+  }
+  if (title.scrollWidth > title.clientWidth + 1) title.classList.add("wrap");
   document.querySelector(".you").classList.toggle("to-act", myTurn());
 }
 
@@ -2518,6 +2647,7 @@ function relayout() {
   fitExchangeSummary();
   layoutSeats();
   layoutHand();
+  renderYou();
 }
 
 async function main() {
@@ -2586,6 +2716,7 @@ async function main() {
   $("guide-close").onclick = () => { store.set(STORE_GUIDE, true); $("guide").hidden = true; };
   $("show-guide").onclick = () => { $("guide").hidden = false; $("guide-close").focus(); };
   bindOptions();
+  bindHandDrag();
   initCompanion({ show, confirmBox, showStart, loadOptions, options: () => app.options });
   initLearn({ facesImage, cardLabel, withSymbols, named, plural, notice });
   document.addEventListener("keydown", onKey);
