@@ -307,6 +307,7 @@ def test_undo_asks_first_and_redo_puts_the_entry_back(browser, served, screensho
         assert totals(page) == want[1] and len(saved_sheet(page)["entries"]) == 1
         expect(redo).to_be_enabled()
         undo(page)
+        expect(page.locator("#c-now-title")).to_have_text("Deal 1")   # (the server answered)
         assert totals(page) == want[0] and saved_sheet(page)["entries"] == []
         expect(page.get_by_role("button", name="Undo last entry")).to_be_disabled()
         redo.click()
