@@ -4,11 +4,54 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import importlib
 import itertools
+import os
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
+import pytest
 
 if TYPE_CHECKING:
     from president.rules import Rules
+
+#: ``PRESIDENT_REQUIRE_COMPILED=1`` (set by ``make test`` and CI): a test that needs the
+#: compiled extensions fails instead of skipping when they are not built (tests/conftest.py).
+REQUIRE_COMPILED = os.environ.get("PRESIDENT_REQUIRE_COMPILED") == "1"
+
+#: The reason of every "the compiled extension is missing" skip; tests/conftest.py turns a
+#: skip with this reason into a failure under ``PRESIDENT_REQUIRE_COMPILED=1``.
+NOT_BUILT = "the compiled extension is not built (or PRESIDENT_PURE=1)"
+
+#: What to do about it, in the failure's words.
+HOW_TO_BUILD = (
+    "The compiled extensions president._playout and president._vector are not importable "
+    "(or PRESIDENT_PURE=1 is set), and PRESIDENT_REQUIRE_COMPILED=1 asks for them. Install a "
+    "C compiler and the Python headers (Debian/Ubuntu: `apt-get install gcc python3-dev`), "
+    "then rebuild: `.venv/bin/pip install -e '.[all]'` (or `rm .venv/.all-ready && make "
+    "setup`, or `python setup.py build_ext --inplace`). To run the tests without them on "
+    "purpose, leave PRESIDENT_REQUIRE_COMPILED unset (`make test PRESIDENT_REQUIRE_COMPILED=0`"
+    "): their tests are then skipped.")
+
+
+def needs_compiled(available: bool) -> pytest.MarkDecorator:
+    """The mark of a test that needs a compiled extension: a skip with :data:`NOT_BUILT`
+    when ``available`` is false (a failure under ``PRESIDENT_REQUIRE_COMPILED=1``)."""
+    return pytest.mark.skipif(not available, reason=NOT_BUILT)
+
+
+def import_compiled(name: str) -> ModuleType:
+    """``pytest.importorskip`` for a compiled extension, at a test module's top: skips the
+    module with :data:`NOT_BUILT` when ``name`` is not built or ``PRESIDENT_PURE=1``; fails
+    it (with what to install) under ``PRESIDENT_REQUIRE_COMPILED=1``."""
+    try:
+        if os.environ.get("PRESIDENT_PURE") == "1":
+            raise ImportError("PRESIDENT_PURE=1")
+        return importlib.import_module(name)
+    except ImportError as e:
+        if REQUIRE_COMPILED:
+            pytest.fail(f"{name}: {e}. {HOW_TO_BUILD}", pytrace=False)
+        pytest.skip(NOT_BUILT, allow_module_level=True)
 
 #: Twists the compiled environment core leaves to the Python tables.
 NOT_COMPILED = {"reversal"}

@@ -21,10 +21,9 @@ from president.rules import Rules
 from president.players import compiled, fastsim
 from president.players.fastsim import FastDeal
 
-from tests.helpers import FAST_STATE, compiled_rules, fast_state  # noqa: E402
+from tests.helpers import FAST_STATE, compiled_rules, fast_state, needs_compiled  # noqa: E402
 
-needs_c = pytest.mark.skipif(not compiled.AVAILABLE,
-                             reason="the compiled play-outs are not built (or PRESIDENT_PURE=1)")
+needs_c = needs_compiled(compiled.AVAILABLE)
 
 
 ALL_RULES = compiled_rules()

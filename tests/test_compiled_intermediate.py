@@ -28,10 +28,9 @@ from president.players.playout_policies import intermediate_choice, intermediate
 from president.players.random_player import RandomPlayer
 from president.players.simple import SimplePlayer
 
-from tests.helpers import compiled_rules, fast_state  # noqa: E402
+from tests.helpers import compiled_rules, fast_state, needs_compiled  # noqa: E402
 
-needs_c = pytest.mark.skipif(not compiled.AVAILABLE,
-                             reason="the compiled play-outs are not built (or PRESIDENT_PURE=1)")
+needs_c = needs_compiled(compiled.AVAILABLE)
 
 
 ALL_RULES = compiled_rules()

@@ -21,12 +21,11 @@ from president import deal as deal_module
 from president.kernel import (PASS, STATE_SLOTS, Position, RANKS, legal_actions)
 from president.match import Match
 from president.rules import Rules
-from tests.helpers import all_rules
+from tests.helpers import all_rules, import_compiled, needs_compiled
 
-_playout = pytest.importorskip("president._playout") if os.environ.get("PRESIDENT_PURE") != "1" \
+_playout = import_compiled("president._playout") if os.environ.get("PRESIDENT_PURE") != "1" \
     else None
-needs_c = pytest.mark.skipif(_playout is None or not hasattr(_playout, "Position"),
-                             reason="the compiled copy is not built (or PRESIDENT_PURE=1)")
+needs_c = needs_compiled(_playout is not None and hasattr(_playout, "Position"))
 
 ATTRS = STATE_SLOTS + ("reversal", "reversed")
 

@@ -11,7 +11,9 @@ import itertools
 import numpy as np
 import pytest
 
-pytest.importorskip("president._vector")
+from tests.helpers import import_compiled
+
+import_compiled("president._vector")  # skipped when not built or under PRESIDENT_PURE=1
 
 from president.env import _compiled_vector  # noqa: E402
 from president.env import vector  # noqa: E402

@@ -24,10 +24,9 @@ from president.players.fastsim import FastDeal
 from president.players.playout_policies import (intermediate_choice, mixed_playout,
                                                 simple_code)
 
-from tests.helpers import compiled_rules, fast_state
+from tests.helpers import compiled_rules, fast_state, needs_compiled
 
-needs_c = pytest.mark.skipif(not compiled.AVAILABLE,
-                             reason="the compiled play-outs are not built (or PRESIDENT_PURE=1)")
+needs_c = needs_compiled(compiled.AVAILABLE)
 
 ALL_RULES = compiled_rules()
 IDS = [f"{r.name}-{r.players}" for r in ALL_RULES]
