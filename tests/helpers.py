@@ -106,6 +106,31 @@ def compiled_rules() -> list[Rules]:
     return out
 
 
+def twist_pairs(*, compiled: bool = True) -> list[Rules]:
+    """Every preset with every pair of its twists (bar :data:`NOT_COMPILED` when
+    ``compiled``), at every table size it allows within 3-7 players: the twists combined,
+    where :func:`compiled_rules` and :func:`all_rules` take them one at a time (read from the
+    registries, so a new twist is paired here without editing this)."""
+    from president.rules import PRESETS, TWISTS, Rules
+    out = []
+    for name, (lo, hi, _) in PRESETS.items():
+        twists = [t for t in TWISTS[name] if not (compiled and t in NOT_COMPILED)]
+        for pair in itertools.combinations(twists, 2):
+            for n in range(max(lo, 3), min(hi, 7) + 1):
+                out.append(Rules.preset(name, players=n, twists=list(pair)))
+    return out
+
+
+def compiled_env_pair_cases() -> list[tuple[Rules, str]]:
+    """:func:`twist_pairs` for the compiled environment core, each with one reward kind its
+    scoring allows (in turn, so both kinds are met)."""
+    cases = []
+    for i, rules in enumerate(twist_pairs()):
+        kinds = ("place", "points") if rules.scoring else ("place",)
+        cases.append((rules, kinds[i % len(kinds)]))
+    return cases
+
+
 #: The attributes of a play-out's FastDeal that C and Python must leave alike.
 FAST_STATE = ("players", "hands", "ncards", "to_act", "need", "top", "same", "last", "passes",
               "passed", "round_left", "finish", "strict", "mode", "lor", "reversal", "reversed")

@@ -25,10 +25,10 @@ from president.env import _compiled_vector, env, raw_env  # noqa: E402
 from president.errors import IllegalAction  # noqa: E402
 from president.rules import Rules  # noqa: E402
 
-from tests.helpers import compiled_env_cases  # noqa: E402
+from tests.helpers import compiled_env_cases, compiled_env_pair_cases  # noqa: E402
 
 
-CASES = compiled_env_cases()
+CASES = compiled_env_cases() + compiled_env_pair_cases()  # twists alone, then in pairs
 
 
 @pytest.fixture(autouse=True)
