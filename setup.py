@@ -1,4 +1,4 @@
-"""Build of the optional compiled parts (issue 12 item 4, issue 13 item 2):
+"""Build of the optional compiled parts:
 
 - ``president._playout``: the compiled play-outs;
 - ``president._vector``: the batched one-deal core under :class:`president.env.VectorEnv`.

@@ -447,7 +447,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{f['env']:<{width}} {opts:<64} {f['steps_per_second']:>9,} "
               f"{f['steps_per_cpu_second']:>10,} {f['episodes']:>9,}")
     best = max(f["steps_per_cpu_second"] for f in (aec_python, aec_compiled) if f is not None)
-    print(f"Issue 13 target: {TARGET_AEC_STEPS_PER_SECOND:,} AEC steps/s on one core: "
+    print(f"Target: {TARGET_AEC_STEPS_PER_SECOND:,} AEC steps/s on one core: "
           f"{'met' if best >= TARGET_AEC_STEPS_PER_SECOND else 'not met'} "
           f"({best:,} per CPU second, house, 4 players, the faster backend).")
     if aec_compiled is None:
@@ -466,7 +466,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{python_vector['episodes_per_cpu_second']:,} one-deal episodes per CPU second.")
     vec = max(f["steps_per_cpu_second"] for f in figures
               if f["env"].startswith("VectorEnv N=64"))
-    print(f"Issue 13 target: {TARGET_VECTOR_STEPS_PER_SECOND:,} vector steps/s: "
+    print(f"Target: {TARGET_VECTOR_STEPS_PER_SECOND:,} vector steps/s: "
           f"{'met' if vec >= TARGET_VECTOR_STEPS_PER_SECOND else 'not met'} "
           f"({vec:,} per CPU second, 64 tables, house, 4 players, the faster backend).")
     if deal_figures:
@@ -489,7 +489,7 @@ def deals_verdict(deal_figures: list[dict], eights: dict | None) -> str:
                   f"; {slow['deals_per_cpu_second']:,} with the draw in plain numpy")
     sizes = ", ".join(f"{f['deals_per_cpu_second']:,} at {f['env'].split()[1]}" for f in masks)
     met = best["deals_per_cpu_second"] >= TARGET_DEALS_PER_SECOND
-    text = (f"Issue 12 target: {TARGET_DEALS_PER_SECOND:,} whole deals/s through batched "
+    text = (f"Target: {TARGET_DEALS_PER_SECOND:,} whole deals/s through batched "
             f"step-and-mask: {'met' if met else 'not met'} ({sizes} random deals per CPU "
             f"second with step_masks, {full['deals_per_cpu_second']:,} with full "
             f"observations at N=256; house, 4 players, {head['steps_per_deal']} steps a deal, "

@@ -181,7 +181,7 @@ def main(argv: list[str] | None = None) -> int:
         goal = TARGET_CHECKED_RATIO_TO_CRAZY_EIGHTS
         line = (f"Checked public API (president bench: house, 4 players, random, legal_actions "
                 f"and the checked act at every decision): {checked['deals_per_cpu_second']:,.0f} "
-                f"deals per CPU second ({checked['us_per_decision']} us a decision); issue 12's "
+                f"deals per CPU second ({checked['us_per_decision']} us a decision); the "
                 f"target {TARGET_CHECKED_DEALS_PER_CPU_SECOND:,}: "
                 f"{'met' if report['checked_api']['met'] else 'MISSED'}")
         if checked_ratio is not None:

@@ -780,7 +780,7 @@ def print_report(summary: dict, args: argparse.Namespace) -> None:
               f"{kk['affected_p95_after_ms']:.1f} ms ({kk['affected_samples_after']}); "
               f"{r['reconnects']} reconnects, {r['gave_up']} gave up, "
               f"{r['error_messages'] + r['http_errors']} errors")
-    print("\nTargets (issue 34):")
+    print("\nTargets:")
     for t in summary["targets"]:
         print(f"  {t['target']:40} {t['figure']:>10}  {_yes(t['met'])}")
     for name, r in summary["configs"].items():

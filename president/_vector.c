@@ -1,4 +1,4 @@
-/* president._vector: the batched core under president.env.VectorEnv (issues 12 and 13).
+/* president._vector: the batched core under president.env.VectorEnv.
  *
  * A Core holds the play of N deals (one deal per table, the episode = "deal" case) in C
  * arrays. One call applies N action indices; another writes every table's next observation

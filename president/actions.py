@@ -1,6 +1,6 @@
 """Actions: a :class:`Play` of cards of one rank, :data:`PASS`, and a :class:`Give` in an exchange.
 
-A play is 1–4 cards of one rank: a single, pair, triple or quad (RULES.md, "A play").
+A play is 1–4 cards of one rank: a single, pair, triple or quad (docs/rules.md, "A play").
 Plays are interned: there are only 195 of them (13 ranks × 15 non-empty sets of suits),
 so ``Play.of(cards) is Play.of(cards)`` and legal-action lists share objects.
 
@@ -169,7 +169,7 @@ PASS = Pass()
 
 
 class Give:
-    """Cards handed over in an exchange before a deal (RULES.md, ``exchange``).
+    """Cards handed over in an exchange before a deal (docs/rules.md, ``exchange``).
 
     The receiver is fixed by the exchange step, so a give is only its cards. Frozen, like
     :class:`Play` (assigning an attribute raises :class:`dataclasses.FrozenInstanceError`).

@@ -7,7 +7,7 @@ picks one uniformly with a seeded :class:`random.Random`, and passes it to the c
 the start of each next deal are part of the cost; a match that ends (or, under
 ``match_end = never``, reaches :data:`MAX_DEALS_PER_MATCH` deals) is replaced by a new one.
 
-The project's target (issue 2, item 10) is at least :data:`TARGET_DEALS_PER_SECOND` random
+The project's target is at least :data:`TARGET_DEALS_PER_SECOND` random
 full deals per second with 4 players under ``house`` in a single process. The figures are
 wall-clock and noisy on a shared machine; they belong in ``benchmarks/``, never in a
 timed unit test.

@@ -1,6 +1,6 @@
 """Cards, ranks, suits and their text notation.
 
-Ranks run low to high 3 4 5 6 7 8 9 10 J Q K A 2 (RULES.md, "Deck"); suits never order
+Ranks run low to high 3 4 5 6 7 8 9 10 J Q K A 2 (docs/rules.md, "Deck"); suits never order
 anything in play and are sorted C D H S only for display. Canonical card notation is rank
 then suit letter: ``10H``, ``QS``, ``2C``. Parsing also accepts ``T`` for ten, lower case and
 the suit symbols ``♣ ♦ ♥ ♠``.

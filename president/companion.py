@@ -1,4 +1,4 @@
-"""The table companion (issue 10): keep the score of a match played with a real deck.
+"""The table companion: keep the score of a match played with a real deck.
 
 A group at a real table deals and plays with its own cards; after each deal someone enters
 the finishing order. A :class:`Sheet` is everything they entered: the rules (a preset and
@@ -58,7 +58,7 @@ FORMAT = "president-sheet/1"
 """The ``format`` of a sheet written by :meth:`Sheet.to_dict`."""
 
 REPLAYED = "replayed"
-"""The entry of a deal that was dealt again: it counts for nothing (seed
+"""The entry of a deal that was dealt again: it counts for nothing (source
 ``000_2ebb75a2290c9d05.txt``: scores and ranks unchanged)."""
 
 MAX_NAME_CHARS = 24
@@ -292,7 +292,7 @@ class Sheet:
 
     def new_match(self, *, rules: str | None = None, players: Sequence[str] | None = None,
                   first_dealer: int | None = None) -> "Sheet":
-        """A new match: everyone at zero and no exchange before its first deal (seed
+        """A new match: everyone at zero and no exchange before its first deal (source
         ``000_2ebb75a2290c9d05.txt``). Players change only here, between matches; the rules,
         the players and the first dealer are this sheet's unless given.
 
@@ -401,7 +401,7 @@ def _exchange_words(plan: dict[str, Any], names: Sequence[str], titles: Sequence
     others = [p for p in seating if p not in trading]
     if others and rules.exchange == "two-and-one":
         who = _and([names[p] for p in others])
-        kinds = {titles[p] for p in others}      # the Neutrals, under seed 004's roles
+        kinds = {titles[p] for p in others}      # the Neutrals, under the first-night guide's roles
         if len(kinds) == 1:
             who += f" ({kinds.pop()}{'s' if len(others) > 1 else ''})"
         out.append(f"{who} {'keep' if len(others) > 1 else 'keeps'} their cards.")

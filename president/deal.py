@@ -39,7 +39,7 @@ _PLAYED: dict[int, Played] = {}
 
 
 def hand_sizes(players: int, cards: int = 52) -> tuple[int, ...]:
-    """Cards per seat counted from the seat left of the dealer (RULES.md, "Deal"):
+    """Cards per seat counted from the seat left of the dealer (docs/rules.md, "Deal"):
     the first seats dealt to get the extra card. E.g. ``hand_sizes(5) == (11, 11, 10, 10, 10)``."""
     base, extra = divmod(cards, players)
     return tuple(base + (1 if i < extra else 0) for i in range(players))
@@ -402,7 +402,7 @@ class Deal:
 
     def settle(self, order: Sequence[int]) -> list[Event]:
         """End a deal played with real cards by its finishing order: ``order`` lists every
-        seat once, first out first (RULES.md "End of the deal"; seed
+        seat once, first out first (docs/rules.md "End of the deal"; source
         ``000_2ebb75a2290c9d05.txt`` keeps only each deal's finish order). Emits a
         :class:`WentOut` for each player out and the :class:`DealEnded` with the points and
         titles the rules give, as if the deal had been played here. The cards this object

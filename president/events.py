@@ -2,7 +2,7 @@
 
 Events are small frozen values. Some carry hidden cards (:class:`Dealt` holds every hand,
 :class:`Exchanged` the cards handed over); :func:`visible_to` gives the version a seat may
-see (RULES.md, "Information"), which is what any player, bot or browser must be sent.
+see (docs/rules.md, "Information"), which is what any player, bot or browser must be sent.
 Seats are numbered clockwise within the deal; ``players`` maps seats to match players.
 """
 
@@ -139,7 +139,7 @@ TITLE_NAMINGS: dict[str, str] = {
 
 def title_for_place(place: int, players: int, *, naming: str) -> str:
     """Title of finishing ``place`` (1-based) at a table of ``players``, as the rules'
-    ``naming`` (``Rules.titles``, one of :data:`TITLE_NAMINGS`) calls it (RULES.md, "Places
+    ``naming`` (``Rules.titles``, one of :data:`TITLE_NAMINGS`) calls it (docs/rules.md, "Places
     and titles"):
 
     - ``"places"`` (seed ``000_2ebb75a2290c9d05.txt``, "neutral last-place naming"):
@@ -149,7 +149,7 @@ def title_for_place(place: int, players: int, *, naming: str) -> str:
     - ``"president-only"`` (seed ``003_e6cd2942d7a2654f.txt`` read word for word: first
       place is "traditionally President", the others only places, ``"2nd"``, ``"3rd"`` and
       ``"last"``), for a custom table; the ``practice`` preset itself names places as
-      ``"places"`` does (RULES.md, "Places and titles").
+      ``"places"`` does (docs/rules.md, "Places and titles").
     - ``"roles"`` (seed ``004_7dd5a514fa081721.txt``): President, Vice-President,
       ``"Neutral"`` for the seats between (at 5 or more), ``"Vice-Scum"`` second to last,
       ``"bottom"`` for the last seat; at 3 players no vice ranks: President, Neutral, bottom.

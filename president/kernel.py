@@ -1,6 +1,6 @@
 """The rules of play, stated once, on ranks and counts.
 
-Suits never matter in the play of a deal (RULES.md, "Deck"): what may be played and what a
+Suits never matter in the play of a deal (docs/rules.md, "Deck"): what may be played and what a
 play or a pass does depend only on ranks, counts of cards and seats. This module says it
 once, for every value of the options ``beat``, ``passing`` and ``last_of_rank_clears`` and
 for 3 to 7 players. Everything else reads it: :class:`president.deal.Deal` (which adds
@@ -10,7 +10,7 @@ library only; nothing here imports web, numpy or research code.
 
 Values
 ------
-- a *rank* is an int ``0`` (three) … ``12`` (two), low to high (RULES.md, "Deck");
+- a *rank* is an int ``0`` (three) … ``12`` (two), low to high (docs/rules.md, "Deck");
 - a *count* is the number of cards in a play, ``1`` … ``4`` (single … four of a kind);
 - an *action* is an int: :data:`PASS` (``-1``) or ``rank * 4 + count - 1`` (0 … 51), see
   :func:`encode` and :func:`decode`;
@@ -22,7 +22,7 @@ Values
   odd number of fours of a kind have been played this deal (then "beats" means lower, and
   ``equal-or-higher`` means equal or lower). Every deal starts in normal order.
 
-What may be played (RULES.md, "A play", "The pile", "The leader must play", ``beat``)
+What may be played (docs/rules.md, "A play", "The pile", "The leader must play", ``beat``)
 -------------------------------------------------------------------------------------
 - :func:`may_play`: on an empty pile (``need == 0``) any 1–4 cards of one held rank; on a
   pile, exactly ``need`` cards of a rank that :func:`beats` the latest play's rank (in the
@@ -31,7 +31,7 @@ What may be played (RULES.md, "A play", "The pile", "The leader must play", ``be
 - :func:`legal_actions`: every legal action of a hand, plays by rank then count, then
   :data:`PASS` when passing is allowed.
 
-What a play or a pass does (RULES.md, "Clearing", "Going out", "End of the deal",
+What a play or a pass does (docs/rules.md, "Clearing", "Going out", "End of the deal",
 ``passing``, ``last_of_rank_clears``)
 --------------------------------------------------------------------------------------
 :class:`PlayState` holds the public state of the play (cards held per seat, the pile's count
@@ -40,8 +40,8 @@ and top rank, passes, the finishing order) and :meth:`PlayState.play` /
 :data:`CLEARED_ALL_PASSED`, :data:`CLEARED_ONCE_AROUND`, :data:`CLEARED_LAST_OF_RANK` or
 :data:`ENDED` (a player going out shows as that seat's count reaching 0).
 
-Sources (the seed files in ``/work/shared/seeds/``, the presets of :mod:`president.rules`)
-------------------------------------------------------------------------------------------
+Sources (the rule sources listed in docs/rules.md, the presets of :mod:`president.rules`)
+-----------------------------------------------------------------------------------------
 - Same count, strictly higher rank, a two the highest, a single never beats a pair; pass and
   re-enter; the pile clears when everyone else passed since the latest play; a player who
   went out passes the lead clockwise: every preset (``000_2ebb75a2290c9d05.txt``, ``house``;
@@ -93,17 +93,17 @@ PASS: Final = -1
 RANKS: Final = 13
 """Ranks in the deck, ``0`` (three) … ``12`` (two)."""
 TOP_RANK: Final = 12
-"""The highest rank, the two: nothing is higher (RULES.md, "Deck")."""
+"""The highest rank, the two: nothing is higher (docs/rules.md, "Deck")."""
 
 BEAT_STRICT: Final[dict[str, bool]] = {"higher": True, "equal-or-higher": False}
-"""The ``beat`` option's values (RULES.md, Options; ``higher`` in presets ``house``, ``family``,
-``practice``, seeds 000/001/003; ``equal-or-higher`` in ``first-night``, seed 004, and the
+"""The ``beat`` option's values (docs/rules.md, "Options"; ``higher`` in the presets
+``house``, ``family`` and ``practice``; ``equal-or-higher`` in ``first-night`` and the
 ``family`` twist ``equal-plays``) and whether each needs a strictly higher rank."""
 
 PASSING: Final = ("re-enter", "sit-out", "once-around")
 """The ``passing`` option's values; a value's index is its ``mode`` int (0, 1, 2).
-``re-enter`` is every preset's default; ``sit-out`` is a ``house`` twist (seed 000),
-``once-around`` a ``family`` twist (seed 001)."""
+``re-enter`` is every preset's default; ``sit-out`` is a ``house`` twist, ``once-around`` a
+``family`` twist."""
 
 GOES_ON: Final = 0
 """Outcome: the pile stays and ``to_act`` is the next seat to act."""
@@ -113,7 +113,7 @@ CLEARED_ONCE_AROUND: Final = 2
 """Outcome: every other seat had its one turn (``once-around``); the pile is cleared."""
 CLEARED_LAST_OF_RANK: Final = 3
 """Outcome: the play put the fourth card of its rank on the pile (``last_of_rank_clears``,
-preset ``first-night``, seed 004); the pile is cleared."""
+preset ``first-night``); the pile is cleared."""
 ENDED: Final = 4
 """Outcome: only one seat holds cards; it took last place and the deal is over."""
 CLEAR_REASONS: Final = (None, "all-passed", "once-around", "last-of-rank", None)
@@ -343,7 +343,7 @@ class PlayState:
                                  reversal=bool(rules.reversal))
 
     def next_with_cards(self, seat: int) -> int:
-        """The next seat clockwise from ``seat`` that holds cards (RULES.md, "Turn order";
+        """The next seat clockwise from ``seat`` that holds cards (docs/rules.md, "Turn order";
         at least one other seat must hold cards)."""
         after = _AFTER[self.players]
         ncards = self.ncards

@@ -1,7 +1,8 @@
 """A match: a sequence of deals with exchanges, seating, dealer changes, scoring and an end.
 
 Implements the options ``exchange``, ``seating``, ``first_lead``, ``later_lead``,
-``scoring`` and ``match_end`` of RULES.md; the play of each deal is :class:`~president.deal.Deal`.
+``scoring`` and ``match_end`` of docs/rules.md; the play of each deal is
+:class:`~president.deal.Deal`.
 
 >>> from president import Match, Rules
 >>> m = Match(Rules.preset("practice"), ["You", "Robin", "Alex", "Sam"], seed=1)
@@ -122,7 +123,8 @@ class Match:
     # ----- deals --------------------------------------------------------------------
 
     def next_seating_and_dealer(self) -> tuple[tuple[int, ...], int]:
-        """Seating (player per seat) and dealer seat for the next deal (RULES.md ``seating``)."""
+        """Seating (player per seat) and dealer seat for the next deal (docs/rules.md
+        ``seating``)."""
         n = self.rules.players
         if not self.results:
             return self.seating, n - 1
@@ -196,7 +198,7 @@ class Match:
     def _opening_lead(self, dealer: int, seating: Sequence[int], masks: None) -> int | None: ...
 
     def _opening_lead(self, dealer: int, seating: Sequence[int], masks: Sequence[int] | None) -> int | None:
-        """The seat that opens the next deal (RULES.md ``first_lead``, ``later_lead``), given
+        """The seat that opens the next deal (docs/rules.md ``first_lead``, ``later_lead``), given
         its dealer and seating; ``masks`` are the dealt hands (``None`` for a deal not dealt
         here: a lead by the holder of a card is then unknown, ``None``)."""
         n = self.rules.players
@@ -310,9 +312,9 @@ class Match:
     def _allowed_gives(self, step: Transfer) -> list[int] | None:
         """The exchange rule, stated once for :meth:`legal_actions` and :meth:`refusal`: the
         masks the giver of ``step`` may hand over, or ``None`` when any ``step.count`` cards
-        of their hand will do. A forced step takes the highest cards (RULES.md ``exchange``);
-        a give back under ``give_back = lowest`` the lowest (seed 004's "two worst"); among
-        equal ranks at the boundary the giver picks the suits."""
+        of their hand will do. A forced step takes the highest cards (docs/rules.md ``exchange``);
+        a give back under ``give_back = lowest`` the lowest (the first-night guide's "two
+        worst"); among equal ranks at the boundary the giver picks the suits."""
         hand = self.deal.hands[step.giver]
         if step.forced:
             return _forced_gives(hand, step.count)
@@ -530,7 +532,7 @@ class Match:
         return self._by_seat_memo[1]
 
     def observation(self, seat: int) -> Observation:
-        """Everything ``seat`` may know now, and nothing more (RULES.md, "Information")."""
+        """Everything ``seat`` may know now, and nothing more (docs/rules.md, "Information")."""
         deal = self.deal
         n = self.rules.players
         if not 0 <= seat < n:

@@ -18,7 +18,7 @@ else is their name ("Alex plays").
 
 Information: every event is passed through :func:`~president.events.visible_to` for the
 reader's seat before it is put into words, so a sentence never names a card the reader may
-not know (another seat's hand, the cards of an exchange between two other seats; RULES.md
+not know (another seat's hand, the cards of an exchange between two other seats; docs/rules.md
 "Information").
 
 Standard library and the rules core only (like :mod:`president.events`).
@@ -191,7 +191,7 @@ def pass_hint_reason(level: str) -> str:
 
 def lead_reason(rules: Rules, deal_number: int) -> str:
     """Why a seat leads the deal, in words: ``"left of the dealer"``, ``"holds 3C"``, ``"the
-    President leads"`` (RULES.md ``first_lead`` and ``later_lead``); ``""`` when the rules
+    President leads"`` (docs/rules.md ``first_lead`` and ``later_lead``); ``""`` when the rules
     name the seat (``seat:<n>``)."""
     if deal_number == 1:
         fl = rules.first_lead

@@ -1,4 +1,4 @@
-"""What one seat may know (RULES.md, "Information"), as a frozen value.
+"""What one seat may know (docs/rules.md, "Information"), as a frozen value.
 
 A player, bot or browser is only ever handed its own :class:`Observation`: its own hand,
 every card played face up (pile and cleared cards), everyone's card count, who passed,

@@ -1,6 +1,6 @@
-"""The rule options, presets and twists of RULES.md, as one frozen value.
+"""The rule options, presets and twists of docs/rules.md, as one frozen value.
 
-Every option of RULES.md ("Options") is defined once here, in :data:`OPTIONS`: its name, its
+Every option of docs/rules.md ("Options") is defined once here, in :data:`OPTIONS`: its name, its
 values (a :class:`~enum.StrEnum` per choice, :class:`FirstLead` and :class:`MatchEnd` for the
 two structured ones), each value in plain words, what the option means and the seeds it
 comes from. Checking a value, reading it from text, writing it in a rules name,
@@ -57,45 +57,45 @@ __all__ = ["Rules", "PRESETS", "TWISTS", "OPTIONS", "OPTION_VALUES", "OPTION_HEL
 # ----- the values of the choice options ------------------------------------------------
 
 class Beat(StrEnum):
-    """RULES.md ``beat``: what a play must be to beat the latest play on the pile."""
+    """docs/rules.md ``beat``: what a play must be to beat the latest play on the pile."""
     HIGHER = "higher"
     EQUAL_OR_HIGHER = "equal-or-higher"
 
 
 class Passing(StrEnum):
-    """RULES.md ``passing``: what a pass means for the rest of the pile."""
+    """docs/rules.md ``passing``: what a pass means for the rest of the pile."""
     RE_ENTER = "re-enter"
     SIT_OUT = "sit-out"
     ONCE_AROUND = "once-around"
 
 
 class Exchange(StrEnum):
-    """RULES.md ``exchange``: the cards that change hands before every deal but the first."""
+    """docs/rules.md ``exchange``: the cards that change hands before every deal but the first."""
     NONE = "none"
     ONE_CARD = "one-card"
     TWO_AND_ONE = "two-and-one"
 
 
 class GiveBack(StrEnum):
-    """RULES.md ``give_back``: what the President (and Vice-President) hand back."""
+    """docs/rules.md ``give_back``: what the President (and Vice-President) hand back."""
     ANY = "any"
     LOWEST = "lowest"
 
 
 class Seating(StrEnum):
-    """RULES.md ``seating``: how seats and the dealer change between deals."""
+    """docs/rules.md ``seating``: how seats and the dealer change between deals."""
     FIXED = "fixed"
     BY_FINISH = "by-finish"
 
 
 class LaterLead(StrEnum):
-    """RULES.md ``later_lead``: who leads every deal after a match's first."""
+    """docs/rules.md ``later_lead``: who leads every deal after a match's first."""
     PRESIDENT = "president"
     LEFT_OF_DEALER = "left-of-dealer"
 
 
 class Titles(StrEnum):
-    """RULES.md "Places and titles": how each source names the finishing places (the words
+    """docs/rules.md "Places and titles": how each source names the finishing places (the words
     are :data:`~president.events.TITLE_NAMINGS`)."""
     PLACES = "places"
     LAST_TO_FINISH = "last-to-finish"
@@ -107,7 +107,7 @@ class Titles(StrEnum):
 
 @dataclass(frozen=True, slots=True, eq=False)
 class FirstLead:
-    """RULES.md ``first_lead``: who leads the first deal of a match.
+    """docs/rules.md ``first_lead``: who leads the first deal of a match.
 
     Written ``left-of-dealer``, ``holder-of:<card>`` or ``seat:<n>`` (:meth:`parse` reads
     it, ``str()`` writes it). Compares equal to another :class:`FirstLead` of the same
@@ -187,7 +187,7 @@ class FirstLead:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class MatchEnd:
-    """RULES.md ``match_end``: when a match ends.
+    """docs/rules.md ``match_end``: when a match ends.
 
     Written ``points:<target>``, ``deals:<n>``, ``single-deal`` or ``never`` (:meth:`parse`
     reads it, ``str()`` writes it); compares equal to its own text, like :class:`FirstLead`.
@@ -268,11 +268,11 @@ Words = Callable[["Rules", "Sequence[str] | None"], "str | None"]
 
 @dataclass(frozen=True)
 class Option:
-    """One option of RULES.md "Options", defined once; everything else about the option
+    """One option of docs/rules.md "Options", defined once; everything else about the option
     is made from this.
 
     Attributes:
-        name: the option's name in RULES.md, also its field of :class:`Rules` (``"beat"``).
+        name: the option's name in docs/rules.md, also its field of :class:`Rules` (``"beat"``).
         label: its name in plain words (``"Beat"``), for :func:`describe_items`.
         values: the allowed values in words, as :data:`OPTION_VALUES` and the error messages
             say them (``"higher, equal-or-higher"``).
@@ -599,7 +599,7 @@ OPTIONS: dict[str, Option] = {o.name: o for o in [
              "differently; the names never change the play, and the exchange goes by "
              "finishing place."),
 ]}
-"""Every option of RULES.md "Options" by name, in the order of its table: the one
+"""Every option of docs/rules.md "Options" by name, in the order of its table: the one
 definition of each (see :class:`Option`)."""
 
 OPTION_VALUES: dict[str, str] = {name: o.values for name, o in OPTIONS.items()}
@@ -620,7 +620,7 @@ def options_table() -> str:
 
 # ----- presets and twists ---------------------------------------------------------------
 
-# preset name -> (min players, max players, options). RULES.md "Presets".
+# preset name -> (min players, max players, options). docs/rules.md "Presets".
 PRESETS: dict[str, tuple[int, int, dict[str, Any]]] = {
     "house": (4, 7, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
                          reversal=False, exchange="one-card", give_back="any", seating="fixed",
@@ -715,7 +715,7 @@ class _PresetAccess:
 
 @dataclass(frozen=True, kw_only=True)
 class Rules:
-    """All the options of one table (RULES.md, "Options"). Immutable and checked when built.
+    """All the options of one table (docs/rules.md, "Options"). Immutable and checked when built.
 
     Build one from a preset with :meth:`preset` (:meth:`from_preset`) or :meth:`parse`; the
     plain constructor takes every option by keyword (defaults are the ``house`` preset with 4
@@ -733,8 +733,8 @@ class Rules:
             ``family``.
         exchange: :class:`Exchange`.
         give_back: :class:`GiveBack`: what the President (and Vice-President) give back in
-            the exchange: ``any`` cards of their choice (seeds 000 and 001) or their
-            ``lowest`` cards, any suit among equal ranks (seed 004's "two worst").
+            the exchange: ``any`` cards of their choice (the house-match and family guides) or their
+            ``lowest`` cards, any suit among equal ranks (the first-night guide's "two worst").
         seating: :class:`Seating`.
         first_lead: :class:`FirstLead` (``left-of-dealer``, ``holder-of:<card>``,
             ``seat:<n>``).
@@ -743,9 +743,10 @@ class Rules:
             or ``None`` for no points (roles only).
         match_end: :class:`MatchEnd` (``points:<target>``, ``deals:<n>``, ``single-deal``,
             ``never``).
-        titles: :class:`Titles`: how finishing places are named (RULES.md, "Places and
-            titles"), as each source names them: ``places`` (seed 000), ``last-to-finish``
-            (seed 001), ``president-only`` (seed 003) or ``roles`` (seed 004); the words are
+        titles: :class:`Titles`: how finishing places are named (docs/rules.md, "Places and
+            titles"), as each source names them: ``places`` (the house-match guide),
+            ``last-to-finish`` (the family guide), ``president-only`` (the practice-round
+            source) or ``roles`` (the first-night guide); the words are
             :func:`~president.events.title_for_place`.
         preset_name: the preset this came from, or ``None``; read it as ``rules.preset``.
         twists: the twists applied, in order, as written (``"lowest-three-starts:3D"``).
@@ -817,7 +818,7 @@ class Rules:
             players: table size (default: the preset's smallest table).
             twists: twist names of that preset (:data:`TWISTS`), e.g. ``["sit-out"]`` or
                 ``["lowest-three-starts:3D"]``.
-            **options: any option of :data:`OPTIONS` but ``players`` by its RULES.md name,
+            **options: any option of :data:`OPTIONS` but ``players`` by its docs/rules.md name,
                 as a value or its text, overriding the preset and twists.
 
         Raises:
@@ -899,7 +900,7 @@ class Rules:
     # ----- records ------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: preset, twists, players and every option by its RULES.md name,
+        """JSON-ready dict: preset, twists, players and every option by its docs/rules.md name,
         as text (``"first_lead": "holder-of:3C"``), ``true``/``false``, or for ``scoring`` a
         list of points or ``None``."""
         out: dict[str, Any] = {"preset": self.preset_name, "twists": list(self.twists),
@@ -925,7 +926,7 @@ class Rules:
         was written when every give back was free, so rules with an exchange load with
         ``"any"`` whatever the preset and twists say, and a stored record or saved match
         replays as it was played (``{"preset": "first-night", "twists": ["swap"],
-        "give_back": "lowest"}`` names seed 004's rule).
+        "give_back": "lowest"}`` names the first-night guide's rule).
 
         ``scoring`` may be a list, a string like ``"2,1"``, or ``"none"``/``null``.
 
@@ -1006,7 +1007,7 @@ def _check_option_names(options: Mapping[str, Any]) -> None:
 def describe_items(r: Rules, names: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
     """Each option of ``r`` in plain words: ``(option, label, text)`` such as
     ``("beat", "Beat", "same number of cards, strictly higher rank")``, in the order of
-    :data:`OPTIONS` (RULES.md "Options"; ``give_back`` only with an exchange, ``later_lead``
+    :data:`OPTIONS` (docs/rules.md "Options"; ``give_back`` only with an exchange, ``later_lead``
     only for more than one deal); :data:`OPTION_HELP` explains each ``option``.
 
     Args:
@@ -1030,6 +1031,5 @@ def describe_lines(r: Rules) -> list[str]:
         lines.append("Twists available:")
         lines.extend(f"  {name}: {text}" for name, (text, _) in TWISTS[r.preset_name].items())
     if r.preset_name:
-        lines.append(f"Source: {PRESET_SOURCES[r.preset_name]} (seed "
-                     f"{PRESET_SEEDS[r.preset_name][:3]}, see docs/rules.md)")
+        lines.append(f"Source: {PRESET_SOURCES[r.preset_name]} (see docs/rules.md)")
     return lines

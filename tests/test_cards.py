@@ -1,4 +1,4 @@
-"""Cards, plays, passes and gives, and their text notation (RULES.md "Deck", "A play")."""
+"""Cards, plays, passes and gives, and their text notation (docs/rules.md "Deck", "A play")."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from president.cards import cards_from_mask, format_mask, mask_from_cards, parse
 
 
 def test_rank_order_three_lowest_two_highest():
-    """RULES.md "Deck" (all seeds): 3 4 5 6 7 8 9 10 J Q K A 2, low to high."""
+    """docs/rules.md "Deck" (all seeds): 3 4 5 6 7 8 9 10 J Q K A 2, low to high."""
     symbols = [r.symbol for r in sorted(Rank)]
     assert symbols == ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
     assert Rank.TWO > Rank.ACE > Rank.KING > Rank.THREE
@@ -74,7 +74,7 @@ def test_parse_and_format_cards_round_trip():
 
 
 def test_play_kinds_and_words():
-    """RULES.md "A play": 1, 2, 3 or 4 cards of one rank (single, pair, triple, four)."""
+    """docs/rules.md "A play": 1, 2, 3 or 4 cards of one rank (single, pair, triple, four)."""
     assert Play.parse("KS").kind == "single" and Play.parse("KS").describe() == "single king"
     pair = Play.parse("9S 9D")
     assert (pair.kind, pair.count, pair.rank) == ("pair", 2, Rank.NINE)
@@ -87,7 +87,7 @@ def test_play_kinds_and_words():
 
 
 def test_there_are_195_plays():
-    """13 ranks times 15 non-empty sets of suits (RULES.md "A play")."""
+    """13 ranks times 15 non-empty sets of suits (docs/rules.md "A play")."""
     plays = [p for row in plays_table() for p in row if p is not None]
     assert len(plays) == 195 == len({str(p) for p in plays})
     assert sum(p.count == 1 for p in plays) == 52

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from president.cli import COMMANDS, main
-from president.rules import PRESET_SEEDS, PRESETS, TWISTS
+from president.rules import PRESET_SOURCES, PRESETS, TWISTS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -51,7 +51,7 @@ def test_command_help(command, capsys):
             assert option in out
 
 
-# What RULES.md's preset table says about each preset (players, beat, scoring, match end).
+# What docs/rules.md's preset table says about each preset (players, beat, scoring, match end).
 PRESET_FACTS = {
     "house": ("4 to 7", "strictly higher rank", "2 for first, 1 for second", "11 points"),
     "family": ("4 to 7", "strictly higher rank", "2 for first, 1 for second", "11 points"),
@@ -65,7 +65,8 @@ def test_rules_for_each_preset(preset, capsys):
     assert main(["rules", preset]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"Rules: {preset}\n")
-    assert f"(seed {PRESET_SEEDS[preset][:3]}, see docs/rules.md)" in out
+    assert f"Source: {PRESET_SOURCES[preset]} (see docs/rules.md)\n" in out
+    assert "seed" not in out
     lo = PRESETS[preset][0]
     assert f"Players: {lo} (" in out
     for fact in PRESET_FACTS[preset]:

@@ -21,14 +21,17 @@ from president.rules import Rules
 from president.players import compiled, fastsim
 from president.players.fastsim import FastDeal
 
-from tests.helpers import FAST_STATE, compiled_rules, fast_state  # noqa: E402
+from tests.helpers import (FAST_STATE, compiled_rules, fast_state, needs_compiled,  # noqa: E402
+                           twist_pairs)
 
-needs_c = pytest.mark.skipif(not compiled.AVAILABLE,
-                             reason="the compiled play-outs are not built (or PRESIDENT_PURE=1)")
+needs_c = needs_compiled(compiled.AVAILABLE)
 
 
 ALL_RULES = compiled_rules()
 IDS = [f"{r.name}-{r.players}" for r in ALL_RULES]
+#: Each preset with each pair of its twists (the list above has them one at a time).
+PAIRS = twist_pairs()
+PAIR_IDS = [f"{r.name}-{r.players}" for r in PAIRS]
 _state = fast_state
 
 
@@ -73,7 +76,7 @@ def test_registries_give_every_option_and_size():
 
 
 @needs_c
-@pytest.mark.parametrize("rules", ALL_RULES, ids=IDS)
+@pytest.mark.parametrize("rules", ALL_RULES + PAIRS, ids=IDS + PAIR_IDS)
 def test_random_playout_same_actions_and_order(rules):
     """From the start of a deal and from states part-way through it (Python plays the
     first steps), the C play-out takes the same actions as the Python rule, ends in the same
@@ -134,6 +137,32 @@ def test_whole_deals_batched_agree(policy):
         assert r_c.getstate() == r_py.getstate()
         total += len(c)
     assert total == 100 * len(ALL_RULES) >= 4000
+
+
+@needs_c
+@pytest.mark.parametrize("policy", ["random", "greedy", "climbing"])
+def test_twist_pairs_agree_step_by_step_and_in_batches(policy):
+    """Twists combined (each preset with each pair of its twists): the greedy and climbing
+    play-outs step for step, and every policy's batched whole deals, as in Python."""
+    py_play = fastsim.greedy_playout if policy == "greedy" else fastsim.climbing_playout
+    for i, rules in enumerate(PAIRS):
+        for seed in range(6 if policy != "random" else 0):
+            base = FastDeal.shuffled(rules, seed * 7 + i, dealer=seed % rules.players)
+            py, c = _logged(base), base.copy()
+            eps = (0.0, 0.1, 0.5)[seed % 3]
+            r_py, r_c = random.Random(seed), random.Random(seed)
+            py_play(py, r_py, eps)
+            finish, c_actions = compiled.trace(c, r_c, policy, epsilon=eps)
+            assert c_actions == py.log, (rules.name, rules.players, seed)
+            assert finish == py.finish and _state(c) == _state(py)
+            assert r_c.getstate() == r_py.getstate()
+        r_c, r_py = random.Random(i), random.Random(i)
+        leader = i % rules.players
+        c_deals = compiled.random_deals(rules, r_c, 30, policy=policy, leader=leader)
+        py_deals = [fastsim.playout(FastDeal.random(rules, r_py, leader), r_py, policy)
+                    for _ in range(30)]
+        assert c_deals == py_deals, (rules.name, rules.players)
+        assert r_c.getstate() == r_py.getstate()
 
 
 def test_pure_path_is_the_python_code():

@@ -28,14 +28,16 @@ from president.players.playout_policies import intermediate_choice, intermediate
 from president.players.random_player import RandomPlayer
 from president.players.simple import SimplePlayer
 
-from tests.helpers import compiled_rules, fast_state  # noqa: E402
+from tests.helpers import compiled_rules, fast_state, needs_compiled, twist_pairs  # noqa: E402
 
-needs_c = pytest.mark.skipif(not compiled.AVAILABLE,
-                             reason="the compiled play-outs are not built (or PRESIDENT_PURE=1)")
+needs_c = needs_compiled(compiled.AVAILABLE)
 
 
 ALL_RULES = compiled_rules()
 IDS = [f"{r.name}-{r.players}" for r in ALL_RULES]
+#: Each preset with each pair of its twists (the list above has them one at a time).
+PAIRS = twist_pairs()
+PAIR_IDS = [f"{r.name}-{r.players}" for r in PAIRS]
 _state = fast_state
 
 
@@ -88,7 +90,7 @@ def test_choice_equals_python_in_every_position(rules):
 
 
 @needs_c
-@pytest.mark.parametrize("rules", ALL_RULES, ids=IDS)
+@pytest.mark.parametrize("rules", ALL_RULES + PAIRS, ids=IDS + PAIR_IDS)
 def test_playout_same_actions_order_and_state(rules):
     """Whole play-outs from the start and from random positions part-way through: the
     compiled play-out's actions, finishing order and final state are the Python ones."""

@@ -21,12 +21,11 @@ from president import deal as deal_module
 from president.kernel import (PASS, STATE_SLOTS, Position, RANKS, legal_actions)
 from president.match import Match
 from president.rules import Rules
-from tests.helpers import all_rules
+from tests.helpers import all_rules, import_compiled, needs_compiled, twist_pairs
 
-_playout = pytest.importorskip("president._playout") if os.environ.get("PRESIDENT_PURE") != "1" \
+_playout = import_compiled("president._playout") if os.environ.get("PRESIDENT_PURE") != "1" \
     else None
-needs_c = pytest.mark.skipif(_playout is None or not hasattr(_playout, "Position"),
-                             reason="the compiled copy is not built (or PRESIDENT_PURE=1)")
+needs_c = needs_compiled(_playout is not None and hasattr(_playout, "Position"))
 
 ATTRS = STATE_SLOTS + ("reversal", "reversed")
 
@@ -88,6 +87,20 @@ def test_compiled_position_takes_the_python_transitions_under_every_rules_value(
         for deal in range(6):
             steps += _play_both(rules, rng, hoard=deal % 2 == 1)
     assert steps > 60 * 6 * len(ALL_RULES)
+
+
+@needs_c
+def test_compiled_position_takes_the_python_transitions_under_twists_combined():
+    """Each preset with each pair of its twists, ``reversal`` included (the list above has
+    them one at a time)."""
+    rng = random.Random(2026_12_04)
+    pairs = twist_pairs(compiled=False)
+    assert any(r.reversal and r.passing == "sit-out" for r in pairs)
+    steps = 0
+    for rules in pairs:
+        for deal in range(4):
+            steps += _play_both(rules, rng, hoard=deal % 2 == 1)
+    assert steps > 60 * 4 * len(pairs)
 
 
 @needs_c

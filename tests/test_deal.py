@@ -1,4 +1,4 @@
-"""Scenario tests of one deal: the worked examples of RULES.md and the seeds, the core rules
+"""Scenario tests of one deal: the worked examples of docs/rules.md and the seeds, the core rules
 (lead, beat, pass, clear, going out, end of the deal, who leads after a clear), and the
 deal-level options ``beat``, ``passing`` and ``last_of_rank_clears``.
 
@@ -35,7 +35,7 @@ def P(text: str) -> Play:
     return Play.parse(text)
 
 
-# ----- worked examples (RULES.md "Worked examples from the seeds") -----------------------
+# ----- worked examples (docs/rules.md "Worked examples from the seeds") -----------------------
 
 ALEX, BLAIR, CASEY, DREW = 0, 1, 2, 3
 
@@ -56,7 +56,7 @@ def alex_to_kings(blair_hand: str) -> Deal:
 
 
 def test_seed000_reenter_all_three_pass_then_blair_leads():
-    """Seed 000 (``000_2ebb75a2290c9d05.txt``) text example, and RULES.md worked example 1:
+    """Seed 000 (``000_2ebb75a2290c9d05.txt``) text example, and docs/rules.md worked example 1:
     Casey, Drew and Alex must each answer Blair's kings; if all three pass, the pile clears
     and Blair leads."""
     deal = alex_to_kings("KC KD 3C")
@@ -96,7 +96,7 @@ def test_seed000_kings_going_out_are_recorded_at_once():
 
 @pytest.mark.parametrize("rules", [HOUSE, Rules.preset("practice"), Rules.preset("family")])
 def test_worked_example_2_counts_and_twos(rules):
-    """RULES.md worked example 2, seed 000 (``000_2ebb75a2290c9d05.txt``) and seed 003: a
+    """docs/rules.md worked example 2, seed 000 (``000_2ebb75a2290c9d05.txt``) and seed 003: a
     single 2 does not beat a pair; a pair of 2s beats a pair of aces; three kings do not beat
     a pair of queens, but two of those kings do, keeping the third."""
     deal = Deal.from_hands(rules, ["AC AD 4C", "2C 2D KC KD KH", "5C", "6C"])
@@ -124,7 +124,7 @@ SEED004_SCRIPT = [
 
 def test_seed004_walk_through():
     """Seed 004 (``004_7dd5a514fa081721.txt``), "Walk through one first-night hand", and
-    RULES.md worked example 3: West, North, East, South clockwise, South dealt, West leads a
+    docs/rules.md worked example 3: West, North, East, South clockwise, South dealt, West leads a
     pair of 9s; ... North leads four 4s, goes out first, and the four 4s clear the pile at
     once (last of a rank); East, the next seat with cards, leads."""
     match = Match(FIRST_NIGHT, ["West", "North", "East", "South"], hands=SEED004_HANDS,
@@ -162,7 +162,7 @@ def test_seed004_walk_through():
 # ----- core rules ------------------------------------------------------------------------
 
 def test_lead_fixes_count_and_latest_play_is_the_one_to_beat():
-    """RULES.md "The pile" (seeds 000, 003): the lead fixes the count; the latest play, not
+    """docs/rules.md "The pile" (seeds 000, 003): the lead fixes the count; the latest play, not
     the first, is the one to beat."""
     deal = Deal.from_hands(HOUSE, ["5C 5D 8C", "9C 9D 7C 7D", "6C 6D KH", "2C 2D"])
     run(deal, [(0, "5C 5D"), (1, "9C 9D")])
@@ -174,7 +174,7 @@ def test_lead_fixes_count_and_latest_play_is_the_one_to_beat():
 
 
 def test_anyone_but_the_leader_may_pass_even_holding_a_legal_play():
-    """RULES.md "The leader must play" (seeds 000, 003)."""
+    """docs/rules.md "The leader must play" (seeds 000, 003)."""
     deal = Deal.from_hands(HOUSE, ["5C 8C", "9C 7C", "6C KH", "2C 3D"])
     assert PASS not in deal.legal_actions()
     run(deal, [(0, "5C")])
@@ -193,7 +193,7 @@ def test_passes_are_counted_from_the_latest_play():
 
 
 def test_turn_order_skips_players_without_cards_and_cleared_cards_are_out():
-    """RULES.md "Turn order" and "Clearing" (seed 003: "If it is your turn and you have no
+    """docs/rules.md "Turn order" and "Clearing" (seed 003: "If it is your turn and you have no
     cards left, the turn moves on to the next player")."""
     deal = Deal.from_hands(HOUSE, ["4C 9C", "5C", "6C 3S", "7C 3H"])
     ev = run(deal, [(0, "4C"), (1, "5C")])
@@ -218,7 +218,7 @@ def _cleared(deal):
 
 def test_two_players_left_one_pass_clears():
     """Seed 000: "With two players still holding cards, one opponent's pass clears the
-    pile"; RULES.md "End of the deal"."""
+    pile"; docs/rules.md "End of the deal"."""
     deal = Deal.from_hands(HOUSE, ["4C 9C 10C", "5C", "6C 3S", "2C"])
     run(deal, [(0, "4C"), (1, "5C"), (2, "6C"), (3, "2C")])
     assert deal.finish_order == [1, 3]
@@ -233,7 +233,7 @@ def test_two_players_left_one_pass_clears():
 
 
 def test_going_out_with_a_two_and_end_of_deal_keeps_the_last_hand():
-    """RULES.md "Going out" and "End of the deal" (seed 000: "When only one player has
+    """docs/rules.md "Going out" and "End of the deal" (seed 000: "When only one player has
     cards, record that player last and end the deal; they do not need to play the rest")."""
     deal = Deal.from_hands(HOUSE, ["2C", "3C 3D 5S", "2D", "4C"])
     ev = run(deal, [(0, "2C")])
@@ -258,7 +258,7 @@ def test_going_out_with_a_two_and_end_of_deal_keeps_the_last_hand():
     (3, (18, 17, 17)), (4, (13,) * 4), (5, (11, 11, 10, 10, 10)),
     (6, (9, 9, 9, 9, 8, 8)), (7, (8, 8, 8, 7, 7, 7, 7))])
 def test_hand_sizes_first_seats_dealt_to_get_the_extra_card(players, sizes):
-    """RULES.md "Deal" (seeds 000, 004): 3 → 18/17/17, 4 → 13, 5 → 11/10, 6 → 9/8, 7 → 8/7;
+    """docs/rules.md "Deal" (seeds 000, 004): 3 → 18/17/17, 4 → 13, 5 → 11/10, 6 → 9/8, 7 → 8/7;
     the seats dealt to first, starting left of the dealer, get the extra card."""
     assert hand_sizes(players) == sizes
     for dealer in range(players):
@@ -273,7 +273,7 @@ def test_hand_sizes_first_seats_dealt_to_get_the_extra_card(players, sizes):
 
 
 def test_suits_never_break_ties():
-    """RULES.md "Deck" (seed 003: suits "do not break equal-rank ties")."""
+    """docs/rules.md "Deck" (seed 003: suits "do not break equal-rank ties")."""
     deal = Deal.from_hands(HOUSE, ["7C 8C", "7S 9C", "3C", "4C"])
     run(deal, [(0, "7C")])
     assert deal.refusal(1, P("7S")).reason == "not-higher"
@@ -431,7 +431,7 @@ def test_last_of_rank_fourth_single_and_going_out():
 
 
 def test_last_of_rank_counts_only_the_current_pile():
-    """RULES.md ``last_of_rank_clears``: all four cards of the rank on the *current* pile;
+    """docs/rules.md ``last_of_rank_clears``: all four cards of the rank on the *current* pile;
     7s cleared earlier do not count."""
     deal = Deal.from_hands(FIRST_NIGHT, ["7C 7D 3C", "7H 7S 4C", "5C 5D", "6C 6D"])
     run(deal, [(0, "7C 7D"), (1, "pass"), (2, "pass"), (3, "pass"), (0, "3C")])
@@ -445,7 +445,7 @@ def test_last_of_rank_counts_only_the_current_pile():
 # ----- illegal actions -------------------------------------------------------------------
 
 def test_illegal_actions_change_nothing_in_a_deal():
-    """RULES.md "Illegal actions": refused with the reason; nothing changes."""
+    """docs/rules.md "Illegal actions": refused with the reason; nothing changes."""
     deal = Deal.from_hands(HOUSE, ["5C 5D 8C", "9C 9D 7C", "6C 6D KH", "2C 2D"])
     run(deal, [(0, "5C 5D")])
     before = deal.snapshot()

@@ -6,7 +6,7 @@ winning action in those positions whenever one exists.
 
 A position is dealt from a whole pack: the seats that go out first ("dumpers") hold every
 card but the two endgame hands and play their ranks one set at a time while everyone else
-passes, so the two seats left can count every hidden card (RULES.md, "Information").
+passes, so the two seats left can count every hidden card (docs/rules.md, "Information").
 """
 
 from __future__ import annotations

@@ -22,10 +22,9 @@ from president.players.endgame import TooBig, choose_code, solve_wins, winning_c
 from president.players.fastsim import FastDeal
 from president.rules import PRESETS, TWISTS, Rules
 
-from tests.helpers import NOT_COMPILED
+from tests.helpers import NOT_COMPILED, needs_compiled
 
-needs_c = pytest.mark.skipif(not compiled.AVAILABLE,
-                             reason="the compiled play-outs are not built (or PRESIDENT_PURE=1)")
+needs_c = needs_compiled(compiled.AVAILABLE)
 
 RULES = [Rules.preset(name, players=n, twists=(twist,) if twist else ())
          for name, (lo, hi, _) in PRESETS.items()

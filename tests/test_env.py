@@ -1,6 +1,6 @@
 """president.env: PettingZoo's and Gymnasium's own checkers over presets, table sizes and
 both episode kinds; the action indices; rewards; seeding; and information hiding (an
-observation holds only what RULES.md "Information" lets that seat know)."""
+observation holds only what docs/rules.md "Information" lets that seat know)."""
 
 from __future__ import annotations
 
@@ -254,7 +254,7 @@ def test_same_seed_same_episode_and_a_new_seed_another():
 def test_observation_is_built_only_from_the_seats_own_view(preset, players, twists):
     """Every agent's vector, at every step of random matches (exchanges and gives in
     progress included), equals the one built from the engine's Observation for that seat
-    alone, which holds exactly RULES.md "Information"."""
+    alone, which holds exactly docs/rules.md "Information"."""
     e = raw_env(preset=preset, players=players, twists=twists, episode="match", max_deals=3)
     e.reset(seed=9)
     rng = np.random.default_rng(3)

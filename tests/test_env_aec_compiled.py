@@ -8,16 +8,15 @@ backends; the hand-over to the Python table. Skipped when the extension is not b
 
 from __future__ import annotations
 
-import os
 import warnings
 
 import numpy as np
 import pytest
 
+from tests.helpers import import_compiled
+
 pytest.importorskip("pettingzoo")
-pytest.importorskip("president._vector")
-if os.environ.get("PRESIDENT_PURE") == "1":
-    pytest.skip("PRESIDENT_PURE=1 asks for the pure-Python code", allow_module_level=True)
+import_compiled("president._vector")  # skipped when not built or under PRESIDENT_PURE=1
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
@@ -26,10 +25,10 @@ from president.env import _compiled_vector, env, raw_env  # noqa: E402
 from president.errors import IllegalAction  # noqa: E402
 from president.rules import Rules  # noqa: E402
 
-from tests.helpers import compiled_env_cases  # noqa: E402
+from tests.helpers import compiled_env_cases, compiled_env_pair_cases  # noqa: E402
 
 
-CASES = compiled_env_cases()
+CASES = compiled_env_cases() + compiled_env_pair_cases()  # twists alone, then in pairs
 
 
 @pytest.fixture(autouse=True)

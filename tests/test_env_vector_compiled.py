@@ -11,7 +11,9 @@ import itertools
 import numpy as np
 import pytest
 
-pytest.importorskip("president._vector")
+from tests.helpers import import_compiled
+
+import_compiled("president._vector")  # skipped when not built or under PRESIDENT_PURE=1
 
 from president.env import _compiled_vector  # noqa: E402
 from president.env import vector  # noqa: E402
@@ -20,7 +22,7 @@ from president.errors import IllegalAction  # noqa: E402
 from president.rules import Rules  # noqa: E402
 from president.kernel import PASSING  # noqa: E402
 
-from tests.helpers import compiled_env_cases  # noqa: E402
+from tests.helpers import compiled_env_cases, compiled_env_pair_cases  # noqa: E402
 
 
 def _option_cases() -> list[tuple[Rules, str]]:
@@ -39,7 +41,7 @@ def _option_cases() -> list[tuple[Rules, str]]:
     return cases
 
 
-CASES = compiled_env_cases() + _option_cases()
+CASES = compiled_env_cases() + _option_cases() + compiled_env_pair_cases()
 
 
 def _twins(rules: Rules, reward: str, n_envs: int = 3) -> tuple[VectorEnv, VectorEnv]:

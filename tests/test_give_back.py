@@ -1,4 +1,4 @@
-"""The ``give_back`` option (RULES.md ``exchange``): what the President and the
+"""The ``give_back`` option (docs/rules.md ``exchange``): what the President and the
 Vice-President hand back once the bottom and the Vice-Scum have given their best cards.
 
 - ``any``: seed ``000_2ebb75a2290c9d05.txt`` (the President "returns any one card") and seed
@@ -88,7 +88,7 @@ def test_first_night_swap_gives_back_the_lowest_cards(players):
     President gives their "two worst"; the Vice-President gives "one worst" to the
     Vice-Scum; at three players one card each way between President and bottom and no vice
     swap. Among equal ranks at the boundary the giver picks the suit (as the bottom does,
-    RULES.md ``exchange``)."""
+    docs/rules.md ``exchange``)."""
     rules = Rules.parse("first-night+swap", players=players)
     assert rules.give_back == "lowest"
     n = players

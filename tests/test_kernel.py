@@ -93,7 +93,7 @@ def test_follow_masks_are_the_beat_rule_as_bits(beat):
 
 
 def test_worked_example_2_counts_must_match():
-    """RULES.md worked example 2: a single 2 does not beat a pair; a pair of 2s beats a pair
+    """docs/rules.md worked example 2: a single 2 does not beat a pair; a pair of 2s beats a pair
     of aces; three kings do not beat a pair of queens, but two of those kings do."""
     for strict in (True, False):
         assert not kernel.may_play(TWO, 1, 2, ACE, strict)
@@ -154,7 +154,7 @@ def test_completes_rank():
 # ----- what a play or a pass does ---------------------------------------------------------
 
 def test_worked_example_1_re_enter():
-    """RULES.md worked example 1: A leads a pair of 5s, B passes, C a pair of 9s, D passes,
+    """docs/rules.md worked example 1: A leads a pair of 5s, B passes, C a pair of 9s, D passes,
     A passes, B a pair of kings (re-entering); C, D, A pass: the pile clears and B leads."""
     A, B, C, D = range(4)
     s = _state(4)
@@ -182,7 +182,7 @@ def test_worked_example_1_kings_were_the_last_cards():
 
 
 def test_worked_example_3_first_night_four_fours_clear_and_go_out():
-    """RULES.md worked example 3 (first-night, last-of-rank clears): ... North leads four 4s
+    """docs/rules.md worked example 3 (first-night, last-of-rank clears): ... North leads four 4s
     and is out first (four 4s also complete the rank and clear the pile at once)."""
     W, N, E, S = range(4)
     s = _state(4, beat="equal-or-higher", lor=True, ncards=[13, 4, 13, 13], leader=N)

@@ -1,5 +1,5 @@
 """Legal-action counts from fixed positions (``tests/data/legal_counts.json``), like the
-perft files of chess engines: an oracle counted by hand from RULES.md, independent of the
+perft files of chess engines: an oracle counted by hand from docs/rules.md, independent of the
 engine. Each entry says in ``why`` how its count was reached."""
 
 from __future__ import annotations

@@ -79,7 +79,7 @@ def _house(**options):
 @pytest.mark.parametrize("spec,players", [("house", 4), ("family", 5), ("first-night+swap", 3),
                                           ("first-night+swap", 4)])
 def test_no_exchange_before_a_matchs_first_deal(spec, players):
-    """RULES.md ``exchange`` "never before the first deal of a match" (seed 000: "start
+    """docs/rules.md ``exchange`` "never before the first deal of a match" (seed 000: "start
     everyone at zero with no exchange on the first deal")."""
     match = Match(Rules.parse(spec, players=players), seed=5)
     assert match.phase == "play"
@@ -151,7 +151,7 @@ def test_exchange_give_back_of_a_different_card():
 
 def test_two_and_one_forced_two_highest_with_tied_boundary():
     """Seed 004 swap: the bottom gives their two best cards; at a tie the giver picks which
-    (RULES.md ``two-and-one``)."""
+    (docs/rules.md ``two-and-one``)."""
     rules = Rules.parse("first-night+swap", players=4)
     match = Match(rules, hands=SMALL4)
     finish_deal(match, [2, 0, 3, 1])
@@ -270,7 +270,7 @@ def test_first_lead_values(first_lead, leader):
 
 
 def test_holding_the_opening_card_only_gives_the_lead():
-    """RULES.md twists: "Holding the opening card only gives the lead: the lead need not
+    """docs/rules.md twists: "Holding the opening card only gives the lead: the lead need not
     include it" (seed 003: "No particular three must be included")."""
     rules = Rules.parse("first-night+three-of-clubs-starts", players=4)
     match = Match(rules, hands=["3D 9C", "3C 8C", "5C", "6C"])
@@ -328,7 +328,7 @@ def test_scoring_none_roles_only():
 
 
 def test_without_scoring_the_last_deals_president_wins():
-    """RULES.md "Scoring and the end of a match": without scoring the winner of a match
+    """docs/rules.md "Scoring and the end of a match": without scoring the winner of a match
     that ends is the last deal's President (seed 004: "Roles are the prize"), by player
     index, also when by-finish seating has moved the players."""
     match = Match(Rules.preset("first-night", players=4, match_end="deals:2"), hands=SMALL4)
@@ -408,7 +408,7 @@ def test_titles_president_only(players, titles):
 def test_titles_practice():
     """``practice`` (seed ``003_e6cd2942d7a2654f.txt``: first place "traditionally
     President", then second place and so on, the final player "last place") uses the house
-    naming, as RULES.md "Places and titles" and issue 10 give it: President, Vice-President,
+    naming, as docs/rules.md "Places and titles" and issue 10 give it: President, Vice-President,
     3rd, last."""
     assert _titles_at("practice", 4) == ("President", "Vice-President", "3rd", "last")
 
@@ -535,7 +535,7 @@ def _refused(match, seat, action, reason):
 
 
 def test_every_illegal_play_reason_changes_nothing():
-    """RULES.md "Illegal actions": out of turn, wrong count, not higher, cards not in hand,
+    """docs/rules.md "Illegal actions": out of turn, wrong count, not higher, cards not in hand,
     mixed ranks, passing a lead, acting after going out, after the deal; refused with the
     reason, nothing changes and the same player still has the turn (seed 000: "No one may
     jump in out of turn")."""
@@ -573,7 +573,7 @@ def test_every_illegal_play_reason_changes_nothing():
 
 
 def test_illegal_exchange_and_match_over_change_nothing():
-    """RULES.md ``exchange`` and "Illegal actions" at the exchange and after a match."""
+    """docs/rules.md ``exchange`` and "Illegal actions" at the exchange and after a match."""
     match = Match(_house(match_end="deals:2"), hands=SMALL4)
     finish_deal(match, [2, 0, 3, 1])
     match.start_next_deal(hands=["3C 4C 5C", "4D 7D 2C", "9C 10C JC", "QC KC AC"])
@@ -592,7 +592,7 @@ def test_illegal_exchange_and_match_over_change_nothing():
 
 
 def test_deal_level_deal_over():
-    """RULES.md "End of the deal": no action is taken after it, reason ``deal-over``."""
+    """docs/rules.md "End of the deal": no action is taken after it, reason ``deal-over``."""
     deal = Deal.from_hands(_house(), ["3C", "4C", "5C", "6C 7C"])
     for seat, text in [(0, "3C"), (1, "4C"), (2, "5C")]:
         deal.apply(seat, Play.parse(text))
@@ -607,7 +607,7 @@ def test_deal_level_deal_over():
 # ----- information -----------------------------------------------------------------------
 
 def test_observation_shows_own_hand_and_public_facts_only():
-    """RULES.md "Information": own hand, pile and cleared cards, counts, passes, places,
+    """docs/rules.md "Information": own hand, pile and cleared cards, counts, passes, places,
     scores, and one's own exchanged cards; nothing else."""
     match = Match(_house(), hands=SMALL4)
     finish_deal(match, [2, 0, 3, 1])
@@ -633,7 +633,7 @@ def test_observation_shows_own_hand_and_public_facts_only():
 
 
 def test_observation_counts_during_the_exchange():
-    """RULES.md "Information": everyone's card count, also between the two halves of an
+    """docs/rules.md "Information": everyone's card count, also between the two halves of an
     exchange (the bottom has given a card, the President has not yet given one back)."""
     match = Match(_house(), hands=SMALL4)
     finish_deal(match, [2, 0, 3, 1])

@@ -24,13 +24,15 @@ from president.players.fastsim import FastDeal
 from president.players.playout_policies import (intermediate_choice, mixed_playout,
                                                 simple_code)
 
-from tests.helpers import compiled_rules, fast_state
+from tests.helpers import compiled_rules, fast_state, needs_compiled, twist_pairs
 
-needs_c = pytest.mark.skipif(not compiled.AVAILABLE,
-                             reason="the compiled play-outs are not built (or PRESIDENT_PURE=1)")
+needs_c = needs_compiled(compiled.AVAILABLE)
 
 ALL_RULES = compiled_rules()
 IDS = [f"{r.name}-{r.players}" for r in ALL_RULES]
+#: Each preset with each pair of its twists (the list above has them one at a time).
+PAIRS = twist_pairs()
+PAIR_IDS = [f"{r.name}-{r.players}" for r in PAIRS]
 
 
 def _tot(fd: FastDeal) -> list[int]:
@@ -89,7 +91,7 @@ def test_bad_styles_and_reversal_are_refused():
 
 
 @needs_c
-@pytest.mark.parametrize("rules", ALL_RULES, ids=IDS)
+@pytest.mark.parametrize("rules", ALL_RULES + PAIRS, ids=IDS + PAIR_IDS)
 def test_compiled_equals_python(rules):
     """20 deals per rules value, each from a position some actions in, every seat in a
     style drawn per deal (and every seat random, every seat simple): same actions, same

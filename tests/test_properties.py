@@ -11,7 +11,7 @@ are covered) and checks at every step:
 - an observation shows the seat's own hand and public cards only, never another hand;
 
 and that the events and the next seat to act agree with ``ReferencePile``, a second reading
-of RULES.md's turn order and clearing written independently of the engine; at the end,
+of docs/rules.md's turn order and clearing written independently of the engine; at the end,
 that every deal has a full finishing order. Notation round-trips (cards,
 plays, rules) are checked on their own. Example counts keep the file well under a minute.
 """
@@ -163,7 +163,7 @@ def check_observation(match: Match, seat: int, view) -> None:
 
 
 class ReferencePile:
-    """A second, independent reading of RULES.md's turn order and clearing, written with
+    """A second, independent reading of docs/rules.md's turn order and clearing, written with
     sets of seats rather than the engine's counters: who acts next, when the pile clears and
     why, who leads after a clear, places, and the end of the deal."""
 

@@ -1,4 +1,4 @@
-"""Game records (docs/records.md): round trips, RULES.md worked examples as records, every
+"""Game records (docs/records.md): round trips, docs/rules.md worked examples as records, every
 illegal-action reason located at its (deal, step, action), and malformed files.
 
 The records under tests/data/records/ were written by hand; those named ``bug_*`` transcribe
@@ -218,7 +218,7 @@ def test_record_from_a_match_without_events_is_refused():
         record_from_match(match)
 
 
-# ----- RULES.md worked examples -------------------------------------------------------
+# ----- docs/rules.md worked examples -------------------------------------------------------
 
 
 def test_worked_example_1_reentry_then_clear():

@@ -1,4 +1,4 @@
-"""Rules: presets, twists and option values against RULES.md ("Options", "Presets")."""
+"""Rules: presets, twists and option values against docs/rules.md ("Options", "Presets")."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from president.events import TITLE_NAMINGS, title_for_place
 from president.rules import (OPTION_HELP, OPTION_VALUES, PRESET_SEEDS, PRESETS, TWISTS,
                              describe_items)
 
-# RULES.md "Presets", one row per seed, written out from the table (not from rules.py);
+# docs/rules.md "Presets", one row per seed, written out from the table (not from rules.py);
 # ``titles`` from "Places and titles" as the seeds name the places (see tests/test_match.py);
 # ``give_back`` from ``exchange``: any card (seeds 000, 001), the "worst" cards (seed 004).
 PRESET_TABLE = {
@@ -65,7 +65,7 @@ def test_presets_match_rules_md(name):
     ("first-night+three-of-clubs-starts", dict(first_lead="holder-of:3C")),
 ])
 def test_twists_change_exactly_their_options(spec, changes):
-    """RULES.md "Named twists" (seeds 000, 001, 004)."""
+    """docs/rules.md "Named twists" (seeds 000, 001, 004)."""
     preset = spec.split("+")[0]
     base = Rules.preset(preset, players=5)
     rules = Rules.parse(spec, players=5)
@@ -157,7 +157,7 @@ def test_describe_names_every_option_in_words():
     for word in ("Players: 6", "Beat", "Passing", "Last of a rank", "Exchange", "Seating",
                  "First deal", "Scoring", "Match", "Titles: President, Vice-President, then "
                  "3rd, 4th, ... by finishing place, and last to finish",
-                 "Source: a family guide (seed 001"):
+                 "Source: a family guide (see docs/rules.md)"):
         assert word in text
     assert "one turn" in text
 
@@ -205,7 +205,7 @@ def test_stored_rules_without_titles_still_load(name, players):
 
 
 def test_give_back_option_values_words_and_help():
-    """The ``give_back`` option (RULES.md ``exchange``): ``any`` card (seed 000: the President
+    """The ``give_back`` option (docs/rules.md ``exchange``): ``any`` card (seed 000: the President
     "returns any one card"; seed 001: "gives back any card they do not want") or the
     ``lowest`` (seed 004: "President gives two worst cards"), which the swap twist sets. It is
     listed, explained and described like the others, and shown only with an exchange."""

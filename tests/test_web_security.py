@@ -1,4 +1,4 @@
-"""No browser is ever sent a card outside its seat's view (RULES.md, "Information").
+"""No browser is ever sent a card outside its seat's view (docs/rules.md, "Information").
 
 Every message the server sends is checked at the moment it is sent, against what that seat
 may know then: its own hand, the cards played face up this deal, and the cards it gave or

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from ..bench import BenchResult
 
 HELP = "Measure engine speed: random deals and decisions per second."
-#: Issue 12's target for the expert: ten times the 828 play-outs per searched decision it made
-#: at its default time limit before the compiled play-outs (docs/strength.md).
+#: The project's target for the expert: ten times the 828 play-outs per searched decision it
+#: made at its default time limit before the compiled play-outs (docs/strength.md).
 EXPERT_PLAYOUTS_PER_DECISION_TARGET = 8_280
 
 
@@ -105,7 +105,7 @@ def run(args: argparse.Namespace) -> int:
               f"{expert['playouts_per_decision']:,.0f} per searched decision, "
               f"{expert['cpu_seconds_per_decision'] * 1000:,.0f} ms of CPU each "
               f"({expert['decisions']} decisions; benchmarks/bench_players.py for more); "
-              f"issue 12's target of {EXPERT_PLAYOUTS_PER_DECISION_TARGET:,} play-outs per "
+              f"the target of {EXPERT_PLAYOUTS_PER_DECISION_TARGET:,} play-outs per "
               f"searched decision (ten times 828): "
               f"{'met' if expert['met'] else 'MISSED'}.")
     if args.profile:
@@ -166,7 +166,7 @@ def _profile(rules: Rules, seed: int) -> None:
 
 
 def expert_report(*, seconds: float = 1.0, seed: int = 0) -> dict[str, Any]:
-    """The ``"expert"`` part of ``president bench --json`` (issue 12): how fast the
+    """The ``"expert"`` part of ``president bench --json``: how fast the
     ``expert`` searches. One ``expert`` seat plays ``house`` deals (4 players) against three
     ``intermediate`` players, at its default budget, until its searched decisions have used
     ``seconds`` of CPU (at least one decision); only searched decisions count (not solved
@@ -176,7 +176,7 @@ def expert_report(*, seconds: float = 1.0, seed: int = 0) -> dict[str, Any]:
         ``{"rules": "house", "players": 4, "decisions": d, "playouts": p, "cpu_seconds": s,
         "playouts_per_cpu_second": p / s, "playouts_per_decision": p / d,
         "cpu_seconds_per_decision": s / d, "target_playouts_per_decision": 8280, "met": bool}``
-        (CPU seconds of this process; the target is issue 12's, ten times the 828 play-outs a
+        (CPU seconds of this process; the target is the project's, ten times the 828 play-outs a
         searched decision made before the compiled play-outs).
 
     Raises:

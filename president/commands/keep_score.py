@@ -1,5 +1,5 @@
 """``president keep-score``: the table companion in the terminal, for a group playing with a
-real deck (issue 10). See :mod:`president.terminal.keep_score`.
+real deck. See :mod:`president.terminal.keep_score`.
 
 It asks for the rules, the names in seating order and the first dealer, then after each deal
 reads the finishing order and shows the points, totals and titles, the next dealer, the

@@ -1,8 +1,8 @@
 """``president play``: a match in the terminal, you (the first seat, seat 1 on screen) against computer players.
 
 See :mod:`president.terminal` for the game itself. Rules come from a preset with optional
-twists (RULES.md "Presets"); ``practice`` is seed 003's single deal against Robin, Alex
-and Sam. ``--resume FILE`` continues a match from its game record (``docs/records.md``)
+twists (docs/rules.md "Presets"); ``practice`` is the practice round's single deal against
+Robin, Alex and Sam. ``--resume FILE`` continues a match from its game record (``docs/records.md``)
 instead: the rules and the names come from the record, and the record is written back to
 ``FILE`` as the match goes on (or to ``--record``'s file, if given).
 """

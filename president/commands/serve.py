@@ -173,8 +173,8 @@ default is ``(700, 10, 10)``). Each action allocates a few thousand short-lived 
 collection or two per action, and, while a thousand tables grew, full collections over
 every table's logs and events that held the event loop (so every table) for 0.3 s each. At
 these thresholds a young collection comes about once per 20,000 objects still alive and a
-full one rarely; cycles left by closed tables are still collected (issue 9, "1,000
-players"; ``benchmarks/bench_attack.py --phases scale``)."""
+full one rarely; cycles left by closed tables are still collected (a thousand players:
+``benchmarks/bench_attack.py --phases scale``)."""
 
 
 def tune_gc() -> None:

@@ -14,12 +14,12 @@ index    meaning
          give. A give of two cards takes two steps of the same seat.
 ======== ======================================================================
 
-Suits never decide anything in play or in the exchange (RULES.md, "Deck"), so fixing
+Suits never decide anything in play or in the exchange (docs/rules.md, "Deck"), so fixing
 them loses no choice that matters. The observation is a flat ``float32`` vector of
 :data:`OBS_SIZE` numbers; :data:`PIECES` names its parts in order (the table in
 docs/env.md). Seats in it are *relative*: row 0 is the observing seat, row 1 the seat on
 its left (next clockwise), and so on; rows past the table size are zero. Every piece is
-built from what RULES.md "Information" lets that seat know, and nothing else:
+built from what docs/rules.md "Information" lets that seat know, and nothing else:
 :func:`encode_observation` builds it from a :class:`~president.observation.Observation`
 alone, and the environments' faster path is tested to give the same numbers.
 """

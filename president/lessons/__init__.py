@@ -627,5 +627,5 @@ def build(spec: dict[str, Any]) -> Lesson:
 
 
 LESSONS: dict[str, Lesson] = {spec["id"]: build(spec) for spec in catalog.SPECS}
-"""Every lesson by id, in the order to take them: seed 000's demonstrations, seed 004's
-first-night hand, then the twists."""
+"""Every lesson by id, in the order to take them: the house-match guide's demonstrations,
+the first-night guide's first-night hand, then the twists."""

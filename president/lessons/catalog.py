@@ -47,7 +47,7 @@ def D(hands: list[str], why: str, *tries: str, dealer: int = 3,
 _REENTER_HANDS = ["5C 5H 3D 4D", "KD KS 3C 4C", "9D 9S 6C 7C", "6D 6H 8C 8D"]
 
 SPECS: list[dict[str, Any]] = [
-    # ----- seed 000 ---------------------------------------------------------------------
+    # ----- the house-match guide ---------------------------------------------------------
     {
         "id": "single-against-pair",
         "title": "A lone 2 against a pair",
@@ -219,7 +219,7 @@ SPECS: list[dict[str, Any]] = [
                   "6D", "8C", "1 pass"),
             ])],
     },
-    # ----- seed 004 ---------------------------------------------------------------------
+    # ----- the first-night guide ---------------------------------------------------------
     {
         "id": "first-night",
         "title": "A first-night hand, then the swap",

@@ -3,7 +3,7 @@
 When only two seats still hold cards, every card a seat cannot see is in the other seat's
 hand (all the rest were played face up or are its own), so the rest of the deal is a game
 of perfect information between two players with one stake: the seat that goes out first
-takes the better of the two places left (RULES.md, "End of the deal"). This module solves
+takes the better of the two places left (docs/rules.md, "End of the deal"). This module solves
 that game exactly by depth-first search over the fast engine's states
 (:class:`~president.players.fastsim.FastDeal`: the same rules as
 :class:`president.deal.Deal`, for every ``beat``, ``passing`` and ``last_of_rank_clears``

@@ -6,12 +6,13 @@ are compared by rank and count) the expert:
 1. rebuilds the state of the pile from the deal's public history (who led, who passed,
    the cards on the pile, who went out) on the fast engine :mod:`~president.players.fastsim`;
 2. samples *worlds*: hands for the other seats made of the cards it has not seen, consistent
-   with everything its seat knows (RULES.md, "Information"): each seat's card count, its own
+   with everything its seat knows (docs/rules.md, "Information"): each seat's card count, its own
    hand, every card played this deal, the cards it gave in the exchange (still in the
    receiver's hand unless played since), when a seat had to give it their highest
    cards, that that seat holds nothing higher than the lowest of them (except cards handed
    to it afterwards), and, under ``give_back = lowest``, when a seat gave it cards back,
-   that that seat holds nothing lower than the highest of them (seed 004's "two worst");
+   that that seat holds nothing lower than the highest of them (the first-night guide's
+   "two worst");
    each world is then weighed by how well it explains the other seats' play this deal:
    each other seat still holding cards is modelled as a *mixture of styles*
    (:data:`STYLES`: ``intermediate``, ``simple``, ``random``, prior weights

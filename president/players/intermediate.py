@@ -1,6 +1,6 @@
 """``intermediate``: hand planning, card counting and the table tips of the seeds.
 
-Heuristics, from seed 001 (``001_6a3b64d15368b01c.txt``, "Tips") and seed 004
+Heuristics, from the family guide (``001_6a3b64d15368b01c.txt``, "Tips") and the first-night guide
 (``004_7dd5a514fa081721.txt``, "Night-one habits"):
 
 - keep *controls* to win a pile and lead the next one: twos, any other sure winner, and

@@ -1,6 +1,6 @@
 """What a seat can work out from its own :class:`~president.observation.Observation`.
 
-Only public information and the seat's own hand and exchanges are used (RULES.md,
+Only public information and the seat's own hand and exchanges are used (docs/rules.md,
 "Information"): counts per rank of the own hand, the cards seen face up this deal, the cards
 still hidden (in some other hand), which plays are sure winners, and a plan of the hand.
 Ranks are ints 0 (three) … 12 (two); counts are lists of 13 ints.

@@ -1,6 +1,6 @@
 """The state of a fast play-out: one deal on counts per rank instead of cards.
 
-Suits never matter in the play of a deal (RULES.md, "Deck"), so a hand here is 13 small
+Suits never matter in the play of a deal (docs/rules.md, "Deck"), so a hand here is 13 small
 ints, the number of cards held of each rank (index 0 = three … 12 = two), and an action is
 one int:
 

@@ -1,4 +1,4 @@
-"""``simple``: the practice player of seed 003 (``003_e6cd2942d7a2654f.txt``).
+"""``simple``: the player of the practice-round source (``003_e6cd2942d7a2654f.txt``).
 
 - Leading: plays its lowest set (every card of its lowest rank).
 - Following: beats the pile whenever it can. It prefers the lowest play that does not

@@ -282,7 +282,7 @@ class TurnInput(TableView):
 
     def exchange_help(self, obs: Observation) -> str:
         """The help shown for ``help`` during an exchange: what you give, to whom, and how
-        to type it (RULES.md ``exchange``: ``one-card`` and ``two-and-one``).
+        to type it (docs/rules.md ``exchange``: ``one-card`` and ``two-and-one``).
 
         Args:
             obs: your observation; its ``pending_exchange`` is your step.
@@ -338,7 +338,7 @@ class TurnInput(TableView):
         for your cards of that rank.
 
         During play, one rank alone means all your cards of it on a lead, and as many as
-        the pile needs when following (lowest suits first; suits never matter, RULES.md
+        the pile needs when following (lowest suits first; suits never matter, docs/rules.md
         "Core"); a rank typed ``k`` times means ``k`` cards of it. During an exchange each
         rank typed is one card of that rank. Anything else is read as card notation.
 

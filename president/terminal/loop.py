@@ -1,6 +1,6 @@
 """The terminal game's loop: a whole match, you in the first seat (index 0, shown as seat 1) against computer players.
 
-:class:`TerminalGame` runs a whole match of any preset (RULES.md "Presets"; for
+:class:`TerminalGame` runs a whole match of any preset (docs/rules.md "Presets"; for
 ``practice``, seed ``003_e6cd2942d7a2654f.txt``, one deal against Robin, Alex and Sam) and
 is the engine behind ``president play``. It holds the :class:`~president.match.Match` like a
 table holds the cards, but shows you only what your seat may know: your own
@@ -38,7 +38,7 @@ from .view import can_show_suit_symbols, can_write
 __all__ = ["TerminalGame", "COMPUTER_NAMES", "SEED_LIMIT", "RESULT_PAUSE"]
 
 #: Names of the computer players, clockwise from your left. The first three are the
-#: opponents of seed 003's practice round (Robin, Alex and Sam, in that clockwise order).
+#: opponents of the practice round (Robin, Alex and Sam, in that clockwise order).
 COMPUTER_NAMES = ("Robin", "Alex", "Sam", "Casey", "Drew", "Blair")
 
 #: A seed drawn when none is given is below this (six digits at most: easy to type back).

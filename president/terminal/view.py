@@ -33,7 +33,7 @@ __all__ = ["TableView", "PASSED_LABELS", "SCORE_COLUMNS", "can_write", "can_show
            "card_text", "cards_text", "line_text", "cards_gone", "card_label", "SUIT_SYMBOLS"]
 
 #: What "passed" means in the table's "Now" column under each ``passing`` option
-#: (RULES.md ``passing``): under ``re-enter`` a pass only declines one turn.
+#: (docs/rules.md ``passing``): under ``re-enter`` a pass only declines one turn.
 PASSED_LABELS = {
     "re-enter": "passed since the last play",
     "sit-out": "passed: out of this pile",
@@ -94,7 +94,7 @@ def cards_text(cards: Sequence[Card], symbols: bool = False) -> Text:
 
 def cards_gone(obs: Observation) -> dict[Rank, list[Card]]:
     """The cards of each rank played face up this deal, lowest rank first: those on the
-    current pile and those cleared from earlier piles (RULES.md "Information"). Public
+    current pile and those cleared from earlier piles (docs/rules.md "Information"). Public
     information only: never a hand, never a card handed over in an exchange.
 
     Args:
@@ -499,7 +499,7 @@ class TableView:
                 c.print(text)
 
     def _announce_reseating(self, event: Dealt, obs: Observation) -> None:
-        """Under ``by-finish`` seating (RULES.md ``seating``): the new seats, clockwise,
+        """Under ``by-finish`` seating (docs/rules.md ``seating``): the new seats, clockwise,
         in the last deal's finishing order, with the titles; and your move, if any (seats
         numbered from 1, as on every screen)."""
         before = self.match.results[event.deal_number - 2].seating  # the deal before

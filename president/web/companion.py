@@ -1,4 +1,4 @@
-"""The table companion's HTTP routes (issue 10, "At a real table" on the start screen).
+"""The table companion's HTTP routes ("At a real table" on the start screen).
 
 Stateless: the page keeps the score sheet (``president.companion.Sheet.to_dict``) in its
 local storage and sends it whole; the server replays it through the engine and answers what

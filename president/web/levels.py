@@ -19,9 +19,9 @@ FAST_LEVELS = frozenset(name for name, level in BUILT_IN.items() if level.fast)
 the :class:`~president.web.thinker.Thinker`'s worker processes so other tables are not held
 up."""
 DEFAULT_HINT_LEVEL = "simple"
-"""The level whose choice a hint gives unless the page names another: the practice player of
-seed 003 (``003_e6cd2942d7a2654f.txt``), whose hint is one legal option or the advice to
-pass; the page may ask any level of :func:`president.players.available_levels`."""
+"""The level whose choice a hint gives unless the page names another: the player of the
+practice-round source (``003_e6cd2942d7a2654f.txt``), whose hint is one legal option or the
+advice to pass; the page may ask any level of :func:`president.players.available_levels`."""
 THINK_FALLBACK = "intermediate"
 """The fast level that decides, once, for a slow level whose search failed (its worker
 process died twice in a row, or a bot of your own raised), so that the table goes on."""

@@ -38,7 +38,7 @@ _Name = Annotated[str, Field(max_length=MAX_NAME_CHARS)]
 class NewTable(BaseModel):
     """Body of ``POST /api/tables``.
 
-    ``kind="practice"``: seed 003's round (the other fields are ignored). ``kind="match"``:
+    ``kind="practice"``: the practice round (the other fields are ignored). ``kind="match"``:
     ``preset`` (a name in :data:`president.rules.PRESETS` other than ``practice``, which is
     the practice round's), ``twists`` (names in
     ``TWISTS[preset]``), ``players`` (the preset's range), ``names`` and ``levels`` by seat

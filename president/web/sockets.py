@@ -482,7 +482,7 @@ class Sockets:
 
     async def play(self, table: Table, player: int, page: Transport) -> None:
         """Hand each message of a joined seat to its table until the page goes; then leave
-        the seat (a practice round nobody is left at is forgotten: seed 003)."""
+        the seat (a practice round nobody is left at is forgotten)."""
         try:
             while True:
                 raw = await page.receive()

@@ -54,7 +54,7 @@ PRACTICE_NAMES = ("You", "Robin", "Alex", "Sam")
 """Seed 003: you against Robin, Alex and Sam, in that clockwise order."""
 DEFAULT_NAMES = ("You", "Alex", "Blair", "Casey", "Drew", "Emery", "Frankie")
 MATCH_PRESETS = tuple(name for name in PRESETS if name != "practice")
-"""Presets a match may use (``practice`` is the standalone round of seed 003)."""
+"""Presets a match may use (``practice`` is the standalone practice round)."""
 RECORD_VERSION = 1
 MAX_SOCKETS_PER_SEAT = 4
 """Open pages (sockets) one seat may have at once; another is refused (``too-many-pages``)."""
@@ -129,7 +129,8 @@ class TableState:
 
     Args:
         table_id: the unguessable id.
-        kind: ``"practice"`` (seed 003: one deal, forgotten when the page goes) or ``"match"``.
+        kind: ``"practice"`` (the practice round: one deal, forgotten when the page goes) or
+            ``"match"``.
         rules: the rules.
         names: player names by match player index.
         levels: ``"human"`` or a computer level (:func:`president.players.available_levels`)
@@ -621,7 +622,7 @@ class TableState:
                                          held=counts[ev.finish_order[-1]]
                                          if isinstance(ev, DealEnded) and ev.finish_order else None,
                                          for_you=i in acted_for))
-        if self.kind == "practice":  # seed 003: one standalone deal, no match winner
+        if self.kind == "practice":  # the practice round: one standalone deal, no match winner
             lines = [e for e in lines if e["kind"] != "match-ended"]
         if self.lobby:               # the waiting room: nothing dealt yet to anyone's view
             lines = []

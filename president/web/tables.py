@@ -1094,7 +1094,7 @@ class Tables:
              turn_seconds: float | None = None, open_seats: bool = False,
              fill_seconds: float = DEFAULT_FILL_SECONDS) -> Table:
         """Make a table (:meth:`create` and :meth:`create_async` then keep it in the store).
-        ``kind="practice"`` ignores the other options (seed 003).
+        ``kind="practice"`` ignores the other options (one standalone deal).
 
         With ``open_seats`` (a match with at least one human seat besides the first), the
         table is open: listed for anyone on this server, its other human seats named "Seat N"

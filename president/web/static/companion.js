@@ -1,6 +1,6 @@
-// The table companion ("At a real table", issue 10): the score sheet of a match played with a
-// real deck. The page keeps the sheet in this device's local storage and sends it whole to
-// POST /api/companion, which replays it through the engine and answers what to show
+// The table companion ("At a real table" on the start screen): the score sheet of a match
+// played with a real deck. The page keeps the sheet in this device's local storage and sends
+// it whole to POST /api/companion, which replays it through the engine and answers what to show
 // (docs/web.md "At a real table"). This file states no rule of the game: points, titles, the
 // next dealer, the seats, the lead, the exchange and the end all come from the server.
 

@@ -1,4 +1,4 @@
-// Learn (issue 10): the start screen's Learn section. It lists the lessons of
+// Learn: the start screen's Learn section. It lists the lessons of
 // GET /api/lessons; one opens in place and steps with Previous / Next. Each step shows what
 // happened (the engine's events in words), why, and every hand face up; a move typed in the
 // box goes to POST /api/lessons/{id}/try and the engine's answer is shown (the lesson itself
