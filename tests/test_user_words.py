@@ -135,9 +135,8 @@ def test_comment_stripping_keeps_strings_and_addresses():
     assert "seed 003" not in kept and "issue 10" not in kept
 
 
-#: Files others are changing now, whose development words are still to go:
-#: president/web/protocol.py names RULES.md, president/web/static/style.css an issue.
-NOT_YET = {"president/web/protocol.py", "president/web/static/style.css"}
+#: Files whose development words are still to go (none now).
+NOT_YET: set[str] = set()
 
 #: Docstrings and comments may name a source by its file name or a preset, not by an
 #: issue, a development folder or the missing RULES.md.

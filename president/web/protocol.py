@@ -121,7 +121,7 @@ class PassMsg(_ActionMsg):
 
 class HintMsg(_Msg):
     """Ask for one legal option (answered with a ``hint`` message to this socket only),
-    chosen by a computer player of ``level`` (default ``simple``, seed 003's practice player)."""
+    chosen by a computer player of ``level`` (default ``simple``, the practice round's computer player)."""
 
     type: Literal["hint"]
     level: Annotated[str, Field(max_length=24, pattern=r"^[a-z][a-z0-9-]*$")] | None = None
@@ -558,7 +558,7 @@ def needs_words(top: Play, beat: str, reversed: bool = False) -> str:
 
 def gone_by_rank(obs: Observation) -> list[list[Any]]:
     """Cards of each rank played face up this deal (the pile and the cleared piles), lowest
-    rank first: ``[["3", 2], ["4", 0], ..., ["2", 1]]``. Public information only (RULES.md,
+    rank first: ``[["3", 2], ["4", 0], ..., ["2", 1]]``. Public information only (docs/rules.md,
     "Information"): never a hand, never a card passed in an exchange."""
     counts = [0] * len(_RANK_SYMBOLS)
     for card in obs.cleared:

@@ -16,7 +16,7 @@ import { app } from "./state.js";
 import { heldSeat, makeCurrent, prefs, setPref, store, tabStore } from "./storage.js";
 import { bindHandDrag, closeResult, fitExchangeSummary, layoutHand, layoutSeats, maybeAutoPass, openResult, renderHand, renderYou } from "./table.js";
 
-// The computer level that answers "Hint" (any of /api/options "hint_levels"; seed 003: simple).
+// The computer level that answers "Hint" (any of /api/options "hint_levels"; the practice round's own: simple).
 export async function fillHintLevels(chosen) {
   const sel = $("hint-level");
   let o;

@@ -56,7 +56,7 @@ export function connect(session) {
   $("message").textContent = "";
   $("announce").textContent = "";
   const lost = app.retries > RETRIES_QUIET;
-  // A practice round lives on in the server, but a reload of its page ends it (seed 003):
+  // A practice round lives on in the server, but a reload of its page ends it (the practice-round source, docs/rules.md):
   // said while the server is away, when a reload is what most people would try.
   const practice = session.kind === "practice" ? PRACTICE_KEEP_OPEN : "";
   $("connecting-text").textContent = lost ? UNREACHABLE + practice : "Connecting…";
@@ -127,7 +127,7 @@ export function receive(msg) {
       renderRules();
       if (app.session.kind === "practice") tabStore.set(SESSION_PRACTICE, "1");
       send({ type: "speed", speed: prefs().speed });
-      // A hidden page that reconnects (a server restart) keeps its round paused (seed 003);
+      // A hidden page that reconnects (a server restart) keeps its round paused (the practice-round source, docs/rules.md);
       // decided on the first state, which says whether friends sit at the table.
       app.pauseCheck = true;
       app.logKept = false;

@@ -44,7 +44,7 @@ export function onPresence(ev) {
 
 export function onEvent(ev) {
   if (ev.kind === "presence") { onPresence(ev); return; }
-  // A practice round is one standalone deal (seed 003): no match winner to announce.
+  // A practice round is one standalone deal (the practice-round source, docs/rules.md): no match winner to announce.
   if (ev.kind === "match-ended" && app.session?.kind === "practice") return;
   if (ev.kind === "dealt") { app.dealEvents = []; app.resultClosed = null; }
   app.dealEvents.push(ev);

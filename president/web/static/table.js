@@ -21,7 +21,7 @@ export function onState(state) {
   show("table");
   if (app.pauseCheck) {
     app.pauseCheck = false;
-    // A hidden page that reconnects keeps its game paused (seed 003), unless friends sit here.
+    // A hidden page that reconnects keeps its game paused (the practice-round source, docs/rules.md), unless friends sit here.
     if (document.hidden && !app.unloading && !friendsTable()) send({ type: "pause" });
   }
   const number = state.table.match_number || 1;
