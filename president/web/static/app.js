@@ -5,6 +5,7 @@
 
 import { initCompanion, openCompanion, wantsCompanion } from "./companion.js";
 import { initLearn } from "./learn.js";
+import { unlockSounds } from "./sounds.js";
 import { askHint, clearSelection, leaveMatch, newPractice, onKey, onVisibility, pass, pauseTable, playSelected, resume } from "./actions.js";
 import { cardLabel, facesImage, isolated, named, plural, withSymbols } from "./cards.js";
 import { $, BAD_LINK, SESSION_AT_START, SESSION_PRACTICE, STORE_GUIDE, STORE_HISTORY, STORE_MATCH, STORE_SEATS, TABLE_HOURS, seatFromHash } from "./common.js";
@@ -39,6 +40,7 @@ export function bindOptions() {
   $("auto-pass").checked = p.autoPass;
   $("ask-two").checked = p.askTwo;
   $("highlight").checked = p.highlight;
+  $("sounds").checked = p.sounds;
   fillHintLevels(p.hintLevel);
   $("speed").addEventListener("change", () => {
     setPref("speed", $("speed").value);
@@ -54,6 +56,10 @@ export function bindOptions() {
     if (app.state) renderHand();
   });
   $("hint-level").addEventListener("change", () => setPref("hintLevel", $("hint-level").value));
+  $("sounds").addEventListener("change", () => {
+    setPref("sounds", $("sounds").checked);
+    unlockSounds();
+  });
 }
 
 // A seat link (`#join=<table>.<token>`), opened on load or pasted into an open tab. A link to

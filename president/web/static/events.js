@@ -6,6 +6,7 @@ import { renderSeatsAndFriends } from "./lobby.js";
 import { animateClear, animatePlay } from "./motion.js";
 import { app } from "./state.js";
 import { renderControls, renderHand } from "./table.js";
+import { soundPlay } from "./sounds.js";
 
 export function addLogLine(ev) {
   // A deal's end: first who was left holding cards (the terminal's sentence, from the server).
@@ -49,7 +50,7 @@ export function onEvent(ev) {
   if (ev.kind === "dealt") { app.dealEvents = []; app.resultClosed = null; }
   app.dealEvents.push(ev);
   if (app.state) {
-    if (ev.kind === "played") animatePlay(ev);
+    if (ev.kind === "played") { animatePlay(ev); soundPlay(); }
     else if (ev.kind === "cleared") animateClear();
     else if (ev.kind === "out") app.justOut = ev.seat;
   }

@@ -23,12 +23,13 @@ export const tabStore = {
   remove(key) { try { sessionStorage.removeItem(key); } catch { /* blocked */ } },
 };
 
-// Options kept on this device: speed, auto-pass, ask before a 2, highlight, hint level.
+// Options kept on this device: speed, auto-pass, ask before a 2, highlight, sounds, hint level.
 export function prefs() {
   const o = store.get(STORE_OPTIONS, {});
   return {
     speed: SPEEDS.includes(o.speed) ? o.speed : "normal",
     autoPass: !!o.autoPass, askTwo: !!o.askTwo, highlight: o.highlight !== false,   // on unless turned off
+    sounds: o.sounds === true,     // off unless turned on
     hintLevel: o.hintLevel, preset: o.preset,
     name: typeof o.name === "string" ? o.name.slice(0, 24) : "",
   };

@@ -11,6 +11,7 @@ import { helpToggle, notice, openDialog, show, showPaused } from "./screens.js";
 import { scoreLine, showStart } from "./start.js";
 import { app } from "./state.js";
 import { forgetSeat, prefs, rememberSeat, store, tabStore } from "./storage.js";
+import { soundYourTurn } from "./sounds.js";
 
 export function onState(state) {
   const before = app.state;
@@ -54,6 +55,12 @@ export function onState(state) {
   // the turn is yours again).
   if (before && (before.to_act !== state.to_act || before.phase !== state.phase
                  || before.table.actions !== state.table.actions)) setMessage("");
+  // Your turn has come (it was someone else's, or the table moved on since yours): a chime,
+  // if the player turned sounds on.
+  const mine = state.phase === "play" && state.to_act === state.you.seat && !state.seats[state.you.seat].standin;
+  const wasMine = before && before.phase === "play" && before.to_act === before.you.seat
+    && before.table.actions === state.table.actions;
+  if (mine && !wasMine && before) soundYourTurn();
   if (app.session.kind === "match") saveMatch(state);
   if (app.session.kind === "practice" && ["between-deals", "match-over"].includes(state.phase)) {
     tabStore.remove(SESSION_PRACTICE);   // a finished round is not lost by a reload
