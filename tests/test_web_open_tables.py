@@ -97,6 +97,8 @@ def test_an_open_table_is_listed_joined_by_strangers_and_leaves_the_list_when_fu
                     other.send_json({"type": "join", "table": table, "name": "bo"})
                     refused = other.receive_json()
                     assert refused["type"] == "error" and refused["reason"] == "bad-name"
+                    assert refused["message"] == ("Bo already sits at this table; choose "
+                                                  "another name")
                     other.send_json({"type": "join", "table": table, "name": "Seat 3"})
                     assert other.receive_json()["reason"] == "bad-name"
                     other.send_json({"type": "join", "table": table, "name": "Cy"})
@@ -161,6 +163,8 @@ def test_computers_fill_the_free_seats_when_the_wait_is_over():
             await asyncio.sleep(0.02)
         assert not table.lobby and table.log[0] == "s"
         assert table.standins == {2}            # a computer plays the seat nobody took
+        said = [m["text"] for m in host.got if m["type"] == "event" and m.get("kind") == "presence"]
+        assert "A computer (simple) takes Seat 3, which nobody took." in said
         assert table.listing() is None
         with pytest.raises(Exception) as late:
             await table.claim("Cy")

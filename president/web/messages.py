@@ -168,7 +168,7 @@ class PresenceEvent(TypedDict):
     type: Literal["event"]
     kind: Literal["presence"]
     player: Player
-    what: Literal["joined", "left", "returned", "standin", "back", "rematch"]
+    what: Literal["joined", "left", "returned", "standin", "filled", "back", "rematch"]
     text: str
 
 

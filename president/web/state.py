@@ -559,6 +559,7 @@ class TableState:
                 "left": f"{name} left the table.",
                 "returned": f"{name} is back.",
                 "standin": f"A computer ({self.standin}) plays for {name} until they return.",
+                "filled": f"A computer ({self.standin}) takes {name}, which nobody took.",
                 "back": f"{name} has their seat back{self._moves_words(player)}.",
                 "rematch": f"A new match starts at this table: match {self.match_number}."}[what]
 

@@ -24,7 +24,7 @@ from .hints import HINT_REFUSAL_SECONDS, Hints
 from .ledger import KEEP_SECONDS, LedgerLike, StaleRecord, StoreError
 from .limits import TABLE_BURST, TABLES_PER_MINUTE, Rate
 from .levels import DEFAULT_HINT_LEVEL, DEFAULT_STANDIN, FAST_LEVELS, HUMAN, known_levels
-from .names import BadName, check_names
+from .names import BadName, check_names, same_name
 from .runner import ComputerPlayers
 from .sealing import Sealer, SealError
 from .state import (
@@ -175,6 +175,12 @@ class Table(TableState):
                 raise TableError("table-full", "every seat at this table is taken; choose another "
                                  "open table, or make one")
             p = free[0]
+            taken = next((n for q, n in enumerate(self.names)
+                          if q != p and (q not in self.humans or q == self.host
+                                         or q in self.claimed) and same_name(name, n)), None)
+            if taken is not None:
+                raise TableError("bad-name", f"{taken} already sits at this table; choose "
+                                 "another name")
             names = list(self.names)
             names[p] = name if name.strip() else ""
             try:
@@ -220,7 +226,9 @@ class Table(TableState):
         for p in self.humans:     # a friend who never came: the stand-in until they do
             if p != self.host and p not in self.seen and not self.humans[p].connections:
                 self.standins.add(p)
-                await self._announce(p, "standin")
+                # an open table's seat nobody took is the computer's, not someone's who is away
+                unclaimed = self.open and p not in self.claimed
+                await self._announce(p, "filled" if unclaimed else "standin")
         batch: list[Event] = []
         self.computers.instant_bots(batch)
         self.computers.arm_timer()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.e2e.test_web_friends import DESKTOP, PHONE
 
-PARTS = {"Play now": "open-start", "New match": "match-form", "With friends": "match-form",
+PARTS = {"Practice": "practice", "Play now": "open-start", "New match": "match-form", "With friends": "match-form",
          "Learn": "learn", "At a real table": "companion-start", "Saved matches": "saved"}
 
 
@@ -37,6 +37,7 @@ def test_every_part_is_one_tap_away_on_a_phone(browser, served, screenshots):
                 page.get_by_role("button", name="← All parts").click()
                 assert page.locator("#parts").is_visible()
             page.locator("#parts .home-go", has_text="Practice").click()
+            page.click("#start-practice")
             page.wait_for_selector("#table", state="visible")
         finally:
             context.close()

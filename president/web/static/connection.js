@@ -4,7 +4,7 @@ import { withSymbols } from "./cards.js";
 import { $, SESSION_AT_START, SESSION_PRACTICE, STORE_MATCH } from "./common.js";
 import { onEvent, onHint, onLog } from "./events.js";
 import { notice, setOffline, show } from "./screens.js";
-import { archive, loadOpenTables, seatTaken, showStart } from "./start.js";
+import { goTo, archive, loadOpenTables, seatTaken, showStart } from "./start.js";
 import { app } from "./state.js";
 import { forgetSeat, prefs, rememberSeat, store, tabStore } from "./storage.js";
 import { onState, renderControls, renderRules, toggle } from "./table.js";
@@ -177,7 +177,8 @@ export function onError(msg) {
     if (app.session?.join !== undefined) {   // a join refused: back to the list, with why
       const why = msg.message;
       app.leaving = true;
-      showStart().then(() => { $("open-error").textContent = why; loadOpenTables(); });
+      // Said where it shows: the "Play with anyone" part on its own view, at the top.
+      showStart().then(() => { goTo("open-start", { push: false }); $("open-error").textContent = why; loadOpenTables(); });
       return;
     }
     if (msg.reason === "store-error") {
@@ -210,7 +211,8 @@ export function onError(msg) {
     const saved = store.get(STORE_MATCH);
     if (saved && saved.table === app.session?.table) store.remove(STORE_MATCH);
     forgetSeat(app.session?.table);
-    showStart().then(() => { $("open-error").textContent = `The host freed your seat: ${msg.message}.`; });
+    const why = msg.message.charAt(0).toUpperCase() + msg.message.slice(1);
+    showStart().then(() => { goTo("open-start", { push: false }); $("open-error").textContent = `${why}.`; });
     return;
   }
   setMessage(withSymbols(msg.message));

@@ -168,9 +168,12 @@ export function renderLobby() {
     const free = s.table.humans.filter((p) => p !== (s.table.host ?? 0) && !s.table.claimed.includes(p)).length;
     const when = s.table.starts_in === null || s.table.starts_in === undefined ? ""
       : ` It starts within ${s.table.starts_in} seconds, computers taking the seats nobody took.`;
+    const seats = free ? `${plural(free, "seat")} still free.` : "Every seat is taken.";
+    const soon = free ? when : "";
     $("lobby-lead").textContent = (host
-      ? `Your table is open: people on this server see it under “Open tables” and take its seats. ${plural(free, "seat")} still free.`
-      : `Waiting for ${hostName()} to start the match. ${plural(free, "seat")} still free.`) + when;
+      ? `Your table is open: people on this server see it under “Open tables” and take its seats. ${seats}`
+        + (free ? "" : " Start when you like.")
+      : `Waiting for ${hostName()} to start the match. ${seats}`) + soon;
   }
   $("lobby-seats").replaceChildren(...bySeatOrder().map((seat) => {
     const row = friendRow(seat, { links: host, tools: false });

@@ -288,11 +288,10 @@ export function enterNewMatch(reply, body, setup) {
 }
 
 // A part of the start screen on its own (the others hidden, "All parts" to come back), or
-// every part again (view null). "Practice" starts the round at once; "With friends" is the
-// match form with the second seat a friend's.
+// every part again (view null). "With friends" is the match form with the second seat a
+// friend's.
 export function goTo(view, { push = true } = {}) {
   const start = $("start");
-  if (view === "practice") { startPractice(); return; }
   const id = view === "friends" ? "match-form" : view;
   for (const part of start.querySelectorAll(":scope > .panel")) part.classList.toggle("current", part.id === id);
   start.classList.toggle("viewing", !!id);
