@@ -222,4 +222,14 @@ export function onError(msg) {
 export function setMessage(text, info = false) {
   $("message").textContent = text ? text.charAt(0).toUpperCase() + text.slice(1) : "";
   $("message").classList.toggle("info", info);
+  // A long message (a refusal of three lines on a phone) may reach under the fixed action
+  // bar: the page scrolls just enough to show it whole.
+  if (text) {
+    requestAnimationFrame(() => {
+      const bar = $("action-bar");
+      if (bar.hidden) return;
+      const under = $("message").getBoundingClientRect().bottom - bar.getBoundingClientRect().top;
+      if (under > 0) window.scrollBy({ top: under + 8, behavior: "instant" });
+    });
+  }
 }

@@ -1,0 +1,27 @@
+"""A long message at the table (a refusal of three lines on a phone) is scrolled into view
+above the fixed action bar: a new player's refusals were cut off under it."""
+
+from __future__ import annotations
+
+from tests.e2e.test_web_browser import start_practice
+from tests.e2e.test_web_friends import PHONE
+
+LONG = ("a long refusal that goes on about what was wrong with that play and what would "
+        "be right instead, three lines at least on a phone")
+
+
+def test_a_long_message_is_not_under_the_action_bar(browser, served):
+    context = browser.new_context(base_url=served.url, **PHONE)
+    context.add_init_script("localStorage.setItem('president.guide-seen', 'true')")
+    page = context.new_page()
+    try:
+        start_practice(page)
+        page.evaluate("(t) => import('/static/connection.js').then(m => m.setMessage(t))", LONG)
+        page.wait_for_timeout(300)
+        message, bar = page.evaluate("""() => [
+            document.getElementById('message').getBoundingClientRect().bottom,
+            document.getElementById('action-bar').getBoundingClientRect().top]""")
+        assert message <= bar, (message, bar)
+        assert page.text_content("#message").startswith("A long refusal")
+    finally:
+        context.close()
