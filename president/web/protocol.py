@@ -284,6 +284,13 @@ def parse_client(raw: str | bytes) -> Any:
         where = _cut(".".join(shown_field(p) for p in first["loc"][1:]) or "type")
         if first["type"] == "union_tag_invalid":
             raise MessageError(f"unknown message type {excerpt(data['type'])}; types are {_TYPES}") from None
+        if first["type"] == "too_long" and where == "cards" and data["type"] in ("play", "give"):
+            # a player's words: a new player slid over five cards and pressed Play
+            n = len(data["cards"])
+            raise MessageError(
+                f"that is {n} cards: a play is at most 4 cards, all of one rank (a single, a "
+                "pair, a triple or four of a kind)" if data["type"] == "play" else
+                f"that is {n} cards: the exchange gives at most 2") from None
         hint = ""
         if first["type"] == "string_pattern_mismatch" and "cards" in where:
             hint = ' (a card is its rank and suit letter, such as "9S" or "10H")'

@@ -25,3 +25,22 @@ def test_a_long_message_is_not_under_the_action_bar(browser, served):
         assert page.text_content("#message").startswith("A long refusal")
     finally:
         context.close()
+
+
+def test_five_cards_played_are_refused_in_a_players_words(browser, served):
+    """A new player slid over five cards and pressed Play: the answer was the protocol's
+    words for programs ("List should have at most 4 items after validation")."""
+    context = browser.new_context(base_url=served.url, **PHONE)
+    context.add_init_script("localStorage.setItem('president.guide-seen', 'true')")
+    page = context.new_page()
+    try:
+        start_practice(page)
+        for i in range(5):
+            page.locator("#hand .card").nth(i).dispatch_event("click")
+        page.click("#play")
+        page.wait_for_function("() => document.getElementById('message').textContent.length > 0")
+        message = page.text_content("#message")
+        assert message == ("That is 5 cards: a play is at most 4 cards, all of one rank (a "
+                           "single, a pair, a triple or four of a kind)"), message
+    finally:
+        context.close()

@@ -14,11 +14,6 @@ export async function playSelected() {
   if (!app.state || !myTurn() || app.state.phase !== "play") return;
   if (!app.selected.size) { setMessage("Select one or more cards of one rank first, or pass."); return; }
   const chosen = [...app.selected];
-  const ranks = [...new Set(chosen.map(rankOf))];
-  if (ranks.length > 1) {     // (the server would refuse it in words for programs, not people)
-    setMessage(`A play is cards of one rank: you selected ${ranks.join(", ")}. Tap a card to lower it, or Clear.`);
-    return;
-  }
   if (prefs().askTwo && chosen.some((c) => rankOf(c) === "2")) {
     const yes = await confirmBox("Play a 2?", `You are about to play ${chosen.map(cardText).join(", ")}. `
       + "Twos are the highest cards: many players keep them to win a pile later.", "Play it");

@@ -1,7 +1,7 @@
 // Drawing the table: seats, pile, hand, controls, results, scores.
 
 import { newPractice, pass } from "./actions.js";
-import { cardFace, cardText, facesImage, isolated, named, playWords, plural, rankOf } from "./cards.js";
+import { cardFace, cardText, facesImage, isolated, named, playWords, plural } from "./cards.js";
 import { $, RANK_PLURAL, SESSION_PRACTICE, STORE_GUIDE, STORE_HISTORY, STORE_MATCH } from "./common.js";
 import { send, sendAction, setMessage } from "./connection.js";
 import { passBubbles, previousTitle } from "./events.js";
@@ -706,9 +706,7 @@ export function renderControls() {
   const playing = s.phase === "play" && myTurn();
   const over = dealOver();
   const onlyPass = playing && s.legal.length === 1 && s.legal[0] === "pass";
-  // Cards of several ranks are no play: Play waits, and the line under it says why.
-  const mixed = new Set([...app.selected].map(rankOf)).size > 1;
-  $("play").disabled = !playing || app.selected.size === 0 || mixed;
+  $("play").disabled = !playing || app.selected.size === 0;
   $("pass").disabled = !playing || !s.legal.includes("pass");
   // Blocked, Hint stays tappable (greyed, aria-disabled) so that a tap says why: a touch
   // screen never shows the title. It is disabled only while a hint is on its way.
@@ -725,7 +723,6 @@ export function renderControls() {
   else if (s.phase === "exchange") why = myTurn() ? "Give your cards above the hand." : named`Waiting for ${nameOf(s.to_act)} to give cards…`;
   else if (!myTurn()) why = s.to_act === null ? "" : named`Waiting for ${nameOf(s.to_act)}…`;
   else if (onlyPass) why = `Nothing you hold beats ${playWords(s.to_beat.cards)}: pass.`;
-  else if (mixed) why = "A play is cards of one rank: tap a card to lower it, or Clear.";
   else if (app.selected.size === 0) {
     why = s.to_beat ? `Select ${plural(s.to_beat.count, "card")} of one rank to play, or pass.`
       : "Select a card, or cards of one rank, to lead.";
