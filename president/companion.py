@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from .cards import Card
-from .errors import PresidentError
+from .errors import PresidentError, Reason
 from .errors import shown as quoted
 from .events import title_for_place
 from .match import Match
@@ -90,7 +90,7 @@ class SheetError(PresidentError):
         entry: index of the entry at fault (0-based), or ``None``.
     """
 
-    def __init__(self, reason: str, message: str, entry: int | None = None) -> None:
+    def __init__(self, reason: Reason | str, message: str, entry: int | None = None) -> None:
         super().__init__(reason, message)
         self.entry = entry
 

@@ -33,7 +33,7 @@ from typing import Any, Awaitable, Callable, Coroutine, Iterable, Protocol, Self
 
 import orjson
 
-from ..errors import PresidentError
+from ..errors import PresidentError, Reason, as_reason
 from ..events import DealEnded, Dealt, Event, Exchanged, Played
 from ..match import Match
 from ..players import available_levels, make_player
@@ -102,11 +102,14 @@ def _finite(value: Any) -> float:
 
 
 class TableError(ValueError):
-    """A table that cannot be made or joined; ``reason`` and ``message`` as in the engine."""
+    """A table that cannot be made or joined; ``reason`` and ``message`` as in the engine
+    (``reason`` a :class:`~president.errors.Reason`, a text checked as there)."""
 
-    def __init__(self, reason: str, message: str) -> None:
+    reason: Reason
+
+    def __init__(self, reason: Reason | str, message: str) -> None:
         super().__init__(message)
-        self.reason = reason
+        self.reason = as_reason(reason)
         self.message = message
 
 
