@@ -65,6 +65,7 @@ import time
 import urllib.parse
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -73,7 +74,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT))
 
-from bench_web_load import _free_port, _proc_cpu_seconds, pct  # noqa: E402
+from bench_web_load import _free_port, _proc_cpu_seconds, pct, reply_to  # noqa: E402
 
 PG = os.environ.get("PRESIDENT_TEST_POSTGRES") or "postgresql://postgres@127.0.0.1:5432/test"
 REDIS = os.environ.get("PRESIDENT_REDIS") or "redis://127.0.0.1:6379/0"
@@ -322,17 +323,9 @@ async def _player(base: str, think: float, rng: random.Random, stop: asyncio.Eve
     ws_base = base.replace("http", "ws", 1)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         while not stop.is_set():
-            try:
-                r = await http.post("/api/tables", json={"kind": "match", "preset": "house", "players": 4})
-            except httpx.HTTPError as e:
-                stats.http_errors.append(f"{type(e).__name__}: {e}")
-                await asyncio.sleep(1)
+            info = await _new_table(http, stats.http_errors)
+            if info is None:
                 continue
-            if r.status_code != 200:
-                stats.http_errors.append(f"{r.status_code} {r.text[:200]}")
-                await asyncio.sleep(1)
-                continue
-            info = r.json()
             hello = orjson.dumps({"type": "hello", "table": info["table"], "token": info["token"],
                                   "batch": True}).decode()
             url = f"{ws_base}/ws?table={urllib.parse.quote(info['table'])}"
@@ -368,13 +361,7 @@ async def _player(base: str, think: float, rng: random.Random, stop: asyncio.Eve
                                 break
                             except asyncio.TimeoutError:
                                 pass
-                            if m["phase"] == "between-deals":
-                                out = {"type": "next-deal"}
-                            else:
-                                choice = rng.choice(m["legal"])
-                                out = ({"type": "pass"} if choice == "pass" else
-                                       {"type": "give" if m["phase"] == "exchange" else "play",
-                                        "cards": choice})
+                            out = reply_to(m, rng)
                             t0 = time.perf_counter()
                             await ws.send(orjson.dumps(out).decode())
                 except (ConnectionClosed, OSError) as e:
@@ -498,6 +485,23 @@ class KillStats:
         self.http_errors: list[str] = []
 
 
+async def _new_table(http: Any, errors: list[str]) -> dict | None:
+    """A new match table (``POST /api/tables``, as the page makes one), or ``None`` after a
+    refusal or an HTTP error, noted in ``errors``, and a second's pause."""
+    import httpx
+    try:
+        r = await http.post("/api/tables", json={"kind": "match", "preset": "house", "players": 4})
+    except httpx.HTTPError as e:
+        errors.append(f"{type(e).__name__}: {e}")
+        await asyncio.sleep(1)
+        return None
+    if r.status_code != 200:
+        errors.append(f"{r.status_code} {r.text[:200]}")
+        await asyncio.sleep(1)
+        return None
+    return r.json()
+
+
 async def _kill_player(base: str, think: float, rng: random.Random, stop: asyncio.Event,
                        k: KillStats) -> None:
     """``_player``, noting acknowledged action counts, closes, welcomes and every batch's
@@ -509,17 +513,9 @@ async def _kill_player(base: str, think: float, rng: random.Random, stop: asynci
     ws_base = base.replace("http", "ws", 1)
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         while not stop.is_set():
-            try:
-                r = await http.post("/api/tables", json={"kind": "match", "preset": "house", "players": 4})
-            except httpx.HTTPError as e:
-                k.http_errors.append(f"{type(e).__name__}: {e}")
-                await asyncio.sleep(1)
+            info = await _new_table(http, k.http_errors)
+            if info is None:
                 continue
-            if r.status_code != 200:
-                k.http_errors.append(f"{r.status_code} {r.text[:200]}")
-                await asyncio.sleep(1)
-                continue
-            info = r.json()
             tid = info["table"]
             hello = orjson.dumps({"type": "hello", "table": tid, "token": info["token"],
                                   "batch": True}).decode()
@@ -575,13 +571,7 @@ async def _kill_player(base: str, think: float, rng: random.Random, stop: asynci
                                 break
                             except asyncio.TimeoutError:
                                 pass
-                            if m["phase"] == "between-deals":
-                                out = {"type": "next-deal"}
-                            else:
-                                choice = rng.choice(m["legal"])
-                                out = ({"type": "pass"} if choice == "pass" else
-                                       {"type": "give" if m["phase"] == "exchange" else "play",
-                                        "cards": choice})
+                            out = reply_to(m, rng)
                             acted_at = m["table"]["actions"]
                             t0 = time.perf_counter()
                             await ws.send(orjson.dumps(out).decode())

@@ -50,6 +50,17 @@ sys.path.insert(0, str(ROOT))
 TARGET_MS = 100.0
 
 
+def reply_to(state: dict, rng: random.Random) -> dict:
+    """A page's answer to a ``state`` where it is to act: "next deal" between deals, else a
+    random legal play, pass or give."""
+    if state["phase"] == "between-deals":
+        return {"type": "next-deal"}
+    choice = rng.choice(state["legal"])
+    if choice == "pass":
+        return {"type": "pass"}
+    return {"type": "give" if state["phase"] == "exchange" else "play", "cards": choice}
+
+
 def pct(values: list[float], q: float) -> float:
     """The q-th percentile (0..100) by nearest rank; nan for no values."""
     if not values:
@@ -191,12 +202,7 @@ async def _player(base: str, think: float, rng: random.Random, stop: asyncio.Eve
                         break
                     except asyncio.TimeoutError:
                         pass
-                    if m["phase"] == "between-deals":
-                        out = {"type": "next-deal"}
-                    else:
-                        choice = rng.choice(m["legal"])
-                        out = ({"type": "pass"} if choice == "pass" else
-                               {"type": "give" if m["phase"] == "exchange" else "play", "cards": choice})
+                    out = reply_to(m, rng)
                     t0 = time.perf_counter()
                     await ws.send(orjson.dumps(out).decode())
 

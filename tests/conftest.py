@@ -27,7 +27,7 @@ from typing import Any, Iterator
 import pytest
 
 from tests.helpers import HOW_TO_BUILD, NOT_BUILT, REQUIRE_COMPILED
-from tests.store_engines import store_engine  # noqa: F401  (the store tests' engines)
+from tests.store_engines import shared_schema, store_engine  # noqa: F401  (fixtures)
 
 #: The compiled extensions a run under ``PRESIDENT_REQUIRE_COMPILED=1`` needs.
 EXTENSIONS = ("president._playout", "president._vector")

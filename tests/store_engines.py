@@ -142,3 +142,19 @@ def store_engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Sto
         space.close_all()
         with psycopg.connect(base, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@pytest.fixture
+def shared_schema() -> Iterator[str]:
+    """The address of a PostgreSQL schema of its own (the shared store of one deployment of
+    several server processes), dropped after the test."""
+    import psycopg
+    base = postgres_base()
+    schema = f"pt_{secrets.token_hex(6)}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield with_search_path(base, schema)
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')

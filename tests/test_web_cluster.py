@@ -13,13 +13,11 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-import secrets
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -28,25 +26,9 @@ pytest.importorskip("redis")
 from websockets.exceptions import InvalidStatus  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
-from tests.store_engines import postgres_base, with_search_path  # noqa: E402
 from tests.test_web_crash import Page, Server, _free_port  # noqa: E402
 
 REDIS = "redis://127.0.0.1:6379/0"
-
-
-@pytest.fixture
-def shared_schema() -> Iterator[str]:
-    """A PostgreSQL schema of its own (the store of one deployment)."""
-    import psycopg
-    base = postgres_base()
-    schema = f"pc_{secrets.token_hex(6)}"
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield with_search_path(base, schema)
-    finally:
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 class Workers(Server):

@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
 pytest.importorskip("uvicorn")
 from websockets.sync.client import connect  # noqa: E402
 
-from tests.store_engines import postgres_base, with_search_path  # noqa: E402
 from tests.test_web_crash import Page, Server, _free_port  # noqa: E402
 
 
@@ -64,18 +61,6 @@ def hello(server: Server, info: dict) -> tuple[dict, int | None]:
         return first, code
 
 
-@pytest.fixture
-def shared_schema() -> Iterator[str]:
-    import psycopg
-    base = postgres_base()
-    schema = f"pt_{secrets.token_hex(6)}"
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield with_search_path(base, schema)
-    finally:
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 def test_a_server_without_the_flag_is_refused_beside_shared_ones(tmp_path, shared_schema):
