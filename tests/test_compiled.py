@@ -106,19 +106,26 @@ def test_random_playout_same_actions_and_order(rules):
 def test_greedy_and_climbing_same_actions(policy):
     """The simple player's policy (greedy) and the climbing one, with their noise, over
     every rules value: same actions, order, state and generator state."""
-    py_play = fastsim.greedy_playout if policy == "greedy" else fastsim.climbing_playout
     for i, rules in enumerate(ALL_RULES):
         for seed in range(15):
-            base = FastDeal.shuffled(rules, seed * 7 + i, dealer=seed % rules.players)
-            py, c = _logged(base), base.copy()
-            eps = (0.0, 0.1, 0.5)[seed % 3]
-            r_py, r_c = random.Random(seed), random.Random(seed)
-            py_play(py, r_py, eps)
-            finish, c_actions = compiled.trace(c, r_c, policy, epsilon=eps)
-            assert c_actions == py.log, (rules.name, rules.players, seed)
-            assert finish == py.finish
-            assert _state(c) == _state(py)
-            assert r_c.getstate() == r_py.getstate()
+            _trace_agrees(rules, policy, seed, i)
+
+
+def _trace_agrees(rules: Rules, policy: str, seed: int, salt: int) -> None:
+    """One shuffled deal played out by the compiled ``policy`` (greedy or climbing, with the
+    noise ``seed`` picks) and by the Python one: same actions, finish, state and generator
+    state."""
+    py_play = fastsim.greedy_playout if policy == "greedy" else fastsim.climbing_playout
+    base = FastDeal.shuffled(rules, seed * 7 + salt, dealer=seed % rules.players)
+    py, c = _logged(base), base.copy()
+    eps = (0.0, 0.1, 0.5)[seed % 3]
+    r_py, r_c = random.Random(seed), random.Random(seed)
+    py_play(py, r_py, eps)
+    finish, c_actions = compiled.trace(c, r_c, policy, epsilon=eps)
+    assert c_actions == py.log, (rules.name, rules.players, seed)
+    assert finish == py.finish
+    assert _state(c) == _state(py)
+    assert r_c.getstate() == r_py.getstate()
 
 
 @needs_c
@@ -144,18 +151,9 @@ def test_whole_deals_batched_agree(policy):
 def test_twist_pairs_agree_step_by_step_and_in_batches(policy):
     """Twists combined (each preset with each pair of its twists): the greedy and climbing
     play-outs step for step, and every policy's batched whole deals, as in Python."""
-    py_play = fastsim.greedy_playout if policy == "greedy" else fastsim.climbing_playout
     for i, rules in enumerate(PAIRS):
         for seed in range(6 if policy != "random" else 0):
-            base = FastDeal.shuffled(rules, seed * 7 + i, dealer=seed % rules.players)
-            py, c = _logged(base), base.copy()
-            eps = (0.0, 0.1, 0.5)[seed % 3]
-            r_py, r_c = random.Random(seed), random.Random(seed)
-            py_play(py, r_py, eps)
-            finish, c_actions = compiled.trace(c, r_c, policy, epsilon=eps)
-            assert c_actions == py.log, (rules.name, rules.players, seed)
-            assert finish == py.finish and _state(c) == _state(py)
-            assert r_c.getstate() == r_py.getstate()
+            _trace_agrees(rules, policy, seed, i)
         r_c, r_py = random.Random(i), random.Random(i)
         leader = i % rules.players
         c_deals = compiled.random_deals(rules, r_c, 30, policy=policy, leader=leader)

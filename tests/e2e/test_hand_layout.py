@@ -24,8 +24,8 @@ import pytest
 
 from president import Match, Rules
 
-from .test_web_browser import take_turn, wait_ready
-from .test_web_findings import new_match
+from .test_web_browser import start_practice, take_turn
+from .test_web_findings import new_match, open_exchange
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 DESKTOP = {"viewport": {"width": 1366, "height": 900}}
@@ -210,9 +210,7 @@ def test_cards_that_cannot_be_played_are_dimmed_until_turned_off(browser, served
     context = browser.new_context(base_url=served.url, **PHONE)
     page = context.new_page()
     try:
-        page.goto("/")
-        page.click("#start-practice")
-        wait_ready(page)
+        start_practice(page)
         assert page.is_checked("#highlight")                  # on by default
         assert dimmed(page) == []                             # a lead: every card can be played
         for _ in range(12):                                   # until a pile some cards cannot beat
@@ -348,17 +346,10 @@ SEATS = """() => { const out = [], boxes = [];
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("players", [4, 7])
 def test_nothing_lies_outside_its_seat_during_the_exchange(browser, served, screenshots, players, size, request):
-    from .test_web_findings import seat0_place_seed
     context = browser.new_context(base_url=served.url, **size)
     page = context.new_page()
     try:
-        info, seat = new_match(page, served, players=players, seed=seat0_place_seed(-1) if players == 4 else 5)
-        seat.play_deal()
-        seat.close()
-        page.wait_for_selector("#result", state="visible")
-        page.click("#result-actions button")                  # Next deal: the exchange
-        page.wait_for_selector("#exchange-panel:not(.after)", state="visible")
-        page.wait_for_timeout(300)
+        open_exchange(page, served, players)
         page.screenshot(path=str(screenshots / f"hand-{request.node.callspec.id}-exchange.png"))
         assert page.locator("#opponents .chip.title").count() >= 1
         assert page.evaluate(SEATS) == []
@@ -390,9 +381,7 @@ def test_a_clearing_pile_fades_over_no_words(browser, served, size):
     context = browser.new_context(base_url=served.url, **size)
     page = context.new_page()
     try:
-        page.goto("/")
-        page.click("#start-practice")
-        wait_ready(page)
+        start_practice(page)
         assert page.get_attribute("#table", "data-motion") == "on"
         page.evaluate(WATCH_SWEEP)
         for _ in range(30):

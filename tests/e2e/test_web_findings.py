@@ -233,6 +233,20 @@ def seat0_place_seed(place: int) -> int:
     raise AssertionError("no such seed")
 
 
+def open_exchange(page, served, players: int):
+    """A match whose first deal the others played out, at the exchange before deal 2 in the
+    page: seat 0 finishes last at 4 players (it has a card to give), at seed 5 otherwise."""
+    info, seat = new_match(page, served, players=players,
+                           seed=seat0_place_seed(-1) if players == 4 else 5)
+    seat.play_deal()
+    seat.close()
+    page.wait_for_selector("#result", state="visible")
+    page.click("#result-actions button")                  # Next deal: the exchange
+    page.wait_for_selector("#exchange-panel:not(.after)", state="visible")
+    page.wait_for_timeout(300)
+    return info
+
+
 def test_exchange_summary_stays_while_a_computer_leads(browser, served):
     """You finished last: you give your highest card, the President gives one back and leads;
     the summary stays until you first act."""

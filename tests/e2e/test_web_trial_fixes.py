@@ -23,7 +23,7 @@ from playwright.sync_api import expect
 
 from .test_web_browser import log_lines, take_turn, wait_ready
 from .test_web_companion import open_companion, set_up
-from .test_web_findings import new_match, seat0_place_seed
+from .test_web_findings import new_match, open_exchange, seat0_place_seed
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 LAPTOP = {"viewport": {"width": 1280, "height": 800}}
@@ -217,14 +217,7 @@ def test_on_a_phone_the_exchange_panel_covers_no_seat(browser, served, screensho
     context = browser.new_context(base_url=served.url, **PHONE)
     page = context.new_page()
     try:
-        seed = seat0_place_seed(-1) if players == 4 else 5
-        info, seat = new_match(page, served, players=players, seed=seed)
-        seat.play_deal()
-        seat.close()
-        page.wait_for_selector("#result", state="visible")
-        page.click("#result-actions button")                  # Next deal: the exchange
-        page.wait_for_selector("#exchange-panel:not(.after)", state="visible")
-        page.wait_for_timeout(300)
+        open_exchange(page, served, players)
         page.screenshot(path=str(screenshots / f"trial-exchange-pending-{players}p-360.png"))
         boxes = page.evaluate("""() => {
           const box = (el) => { const r = el.getBoundingClientRect();
