@@ -197,10 +197,6 @@ def add_routes(app: FastAPI, *, tables: Tables, table_store: Any, ledger: Any,
             except BadName as e:
                 return guard.refusal(400, "bad-table", e.message)
         client = guard.client_key(request.client.host) if request.client else None
-        if (cluster is not None and client is not None
-                and not await cluster.table_allowed(client, tables.per_address)):
-            return guard.refusal(429, "busy", f"{tables.per_address} new tables a minute is the "
-                                 "most one address may make; wait a minute and try again")
         return await make(client, kind=body.kind, preset=body.preset, twists=body.twists,
                           players=body.players, names=names, levels=body.levels,
                           seed=body.seed, standin=body.standin,
@@ -208,7 +204,12 @@ def add_routes(app: FastAPI, *, tables: Tables, table_store: Any, ledger: Any,
                           open_seats=body.open, fill_seconds=body.fill_seconds)
 
     async def make(client: str | None, **options: Any) -> JSONResponse:
-        """Make a table; its seat for the maker, or the refusal."""
+        """Make a table; its seat for the maker, or the refusal (with several processes, the
+        address's new tables are counted across them first)."""
+        if (cluster is not None and client is not None
+                and not await cluster.table_allowed(client, tables.per_address)):
+            return guard.refusal(429, "busy", f"{tables.per_address} new tables a minute is the "
+                                 "most one address may make; wait a minute and try again")
         try:
             table = await tables.create_async(client=client, **options)
         except TableError as e:
@@ -247,10 +248,6 @@ def add_routes(app: FastAPI, *, tables: Tables, table_store: Any, ledger: Any,
                     None, listing.get("players")):
                 return JSONResponse({"table": listing["table"], "join": True})
         client = guard.client_key(request.client.host) if request.client else None
-        if (cluster is not None and client is not None
-                and not await cluster.table_allowed(client, tables.per_address)):
-            return guard.refusal(429, "busy", f"{tables.per_address} new tables a minute is the "
-                                 "most one address may make; wait a minute and try again")
         try:
             n = Rules.preset(body.preset, players=body.players).players
         except (RulesError, KeyError):

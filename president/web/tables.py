@@ -868,17 +868,9 @@ class Tables:
         self.tables.pop(table_id, None)
         self._fresh.pop(table_id, None)
         owners.let_go(table_id)
-        loop = asyncio.get_running_loop()
-        given: asyncio.Future[None] = loop.create_future()
-
-        def settle() -> None:
-            try:
-                owners.settle(table_id)
-            finally:
-                _call_soon(loop, _settle_one, given, None, None)
-        self._commit.later(settle, key=table_id)
-        try:
-            await asyncio.wait_for(asyncio.shield(given), 10)
+        try:        # (the lock is given back after the table's pending writes, in their turn)
+            await asyncio.wait_for(asyncio.shield(self._commit.run(
+                lambda: owners.settle(table_id), key=table_id)), 10)
         except asyncio.TimeoutError:
             return False
         return True
