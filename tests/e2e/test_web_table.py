@@ -401,7 +401,9 @@ def test_reload_that_ended_a_practice_round_says_so(page):
     page.reload()
     page.wait_for_selector("#notice", state="visible")
     assert "ended your practice round" in page.text_content("#notice")
-    assert page.is_visible("#start")
+    # The notice is set before the start screen is shown (showStart is awaited after it):
+    # wait for the screen rather than read it at once (CI read it too early once).
+    page.wait_for_selector("#start", state="visible")
     page.reload()               # said once: a second reload has no round to lose
     page.wait_for_selector("#start", state="visible")
     assert page.is_hidden("#notice")
