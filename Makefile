@@ -6,9 +6,7 @@ BIN := $(VENV)/bin
 .PHONY: play test setup browser bench lint
 
 # What the C extensions are built from: a change re-installs.
-SOURCES := pyproject.toml setup.py president/_playout.c president/_vector.c president/_mt.h \
-	president/_bits.h president/_intermediate.h president/_endgame.h president/_mixed.h \
-	president/_position.h
+SOURCES := pyproject.toml setup.py $(wildcard president/native/*.c president/native/*.h)
 
 # The game needs only the `cli` and `web` extras; everything else (the research
 # environments, Ray, the test and lint tools) comes with `make setup`, `make test`, `make bench`.

@@ -3,8 +3,9 @@
 - ``president._playout``: the compiled play-outs;
 - ``president._vector``: the batched one-deal core under :class:`president.env.VectorEnv`.
 
-Both include ``president/_mt.h`` (CPython's Mersenne Twister, stepped in C) and
-``president/_bits.h`` (counting and finding set bits).
+Their C sources are in ``president/native/``. Both include ``_rules.h`` (the rules of
+play, stated once in C), ``_mt.h`` (CPython's Mersenne Twister, stepped in C) and
+``_bits.h`` (counting and finding set bits).
 
 Everything else about the package is in ``pyproject.toml``. Both extensions are optional:
 when the C compiler or the Python headers are missing, or a build fails, setuptools prints a
@@ -15,11 +16,15 @@ its Python tables.
 
 from setuptools import Extension, setup
 
+NATIVE = "president/native/"
+#: Headers every C unit may include: the rules of play (``_rules.h``), the generator, the bits.
+HEADERS = [NATIVE + h for h in ("_rules.h", "_mt.h", "_bits.h")]
+
 setup(ext_modules=[
-    Extension("president._playout", ["president/_playout.c"], optional=True,
-              depends=["president/_mt.h", "president/_bits.h", "president/_intermediate.h",
-                       "president/_mixed.h", "president/_endgame.h", "president/_position.h"],
+    Extension("president._playout", [NATIVE + "_playout.c"], optional=True,
+              depends=HEADERS + [NATIVE + h for h in ("_intermediate.h", "_mixed.h",
+                                                      "_endgame.h", "_position.h")],
               extra_compile_args=["-O3"]),
-    Extension("president._vector", ["president/_vector.c"], optional=True,
-              depends=["president/_mt.h", "president/_bits.h"], extra_compile_args=["-O3"]),
+    Extension("president._vector", [NATIVE + "_vector.c"], optional=True,
+              depends=HEADERS, extra_compile_args=["-O3"]),
 ])

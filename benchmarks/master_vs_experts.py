@@ -34,9 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 KEPT = ROOT / "benchmarks" / "results" / "master-vs-experts.jsonl"
-COMPILED_SOURCES = ["president/_playout.c", "president/_vector.c", "president/_mt.h",
-                    "president/_bits.h", "president/_intermediate.h", "president/_mixed.h",
-                    "president/_endgame.h", "president/_position.h"]
+COMPILED_SOURCES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "president" / "native").glob("*.[ch]"))
 
 
 def pinned_package(commit: str) -> Path:

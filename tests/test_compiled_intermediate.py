@@ -1,4 +1,4 @@
-"""The compiled ``intermediate`` policy and style likelihoods (president/_intermediate.h via
+"""The compiled ``intermediate`` policy and style likelihoods (president/native/_intermediate.h via
 president.players.compiled) agree with their Python originals:
 
 - the choice of one decision equals ``playout_policies.intermediate_choice(deal, tot,

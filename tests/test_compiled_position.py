@@ -1,4 +1,4 @@
-"""The kernel's state of the play in C (``president._playout.Position``, president/_position.h)
+"""The kernel's state of the play in C (``president._playout.Position``, president/native/_position.h)
 against the Python statement (:class:`president.kernel.Position`): from the same start, the
 same transitions give the same outcomes and leave every attribute alike.
 

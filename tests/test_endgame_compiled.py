@@ -1,4 +1,4 @@
-"""The compiled endgame solver (president/_endgame.h, via president.players.compiled.
+"""The compiled endgame solver (president/native/_endgame.h, via president.players.compiled.
 endgame_search) agrees with the Python one (president.players.endgame), which is the
 statement: the same answer, the same winning actions, the same choice with and without a
 preferred action, the same number of states searched, and so the same positions stopped by

@@ -260,7 +260,7 @@ def test_the_core_refuses_a_bad_snapshot():
 
 def _patched(data: bytes, table: int, **fields: int | list[int]) -> bytes:
     """A snapshot with some fields of one table's Deal changed (this build's layout, as
-    president/_vector.c declares it: 7 hands, 7 played, pile and cleared as 64-bit masks, then
+    president/native/_vector.c declares it: 7 hands, 7 played, pile and cleared as 64-bit masks, then
     32-bit ints: ncards[7], finish[7], nfinish, to_act, need, top, same, last, passes, passed,
     round_left[7], rl_head, rl_len, loaded, over)."""
     import struct

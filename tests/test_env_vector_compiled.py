@@ -148,7 +148,7 @@ def test_backend_selection_and_errors(monkeypatch):
                                          "auto, compiled, python"):
         VectorEnv(2, backend="gpu")
     with pytest.raises(ValueError, match="backend = 'compiled' cannot run these tables: "
-                                         "the reversal twist is played in Python only"):
+                                         "the reversal twist \\(reversal = on\\) is played in Python only"):
         VectorEnv(2, preset="family", players=4, twists="reversal", backend="compiled")
     with pytest.raises(ValueError, match="cannot run these tables: episode = 'match'"):
         VectorEnv(2, preset="house", players=4, episode="match", backend="compiled")

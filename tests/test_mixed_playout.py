@@ -1,6 +1,6 @@
 """The mixed play-out (each seat in a style of its own: ``intermediate``, ``simple`` or
 ``random``), in Python (``playout_policies.mixed_playout``, the reference) and compiled
-(president/_mixed.h via ``president.players.compiled.mixed_playout``):
+(president/native/_mixed.h via ``president.players.compiled.mixed_playout``):
 
 - each style plays as its own policy: a seat of style 0 takes exactly the ``intermediate``
   heuristic choice, style 1 the ``simple`` choice, style 2 a random legal action (one draw

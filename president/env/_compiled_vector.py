@@ -1,7 +1,7 @@
 """The compiled tables of :class:`~president.env.vector.VectorEnv` (``backend="compiled"``).
 
 :class:`CompiledTables` keeps ``N`` one-deal tables in the C extension ``president._vector``
-(source ``president/_vector.c``): the play of each deal, the card masks the observation
+(source ``president/native/_vector.c``): the play of each deal, the card masks the observation
 shows, and the rewards. One :meth:`CompiledTables.step` applies ``N`` action indices (and
 deals again, in C, every table whose deal ended) and one :meth:`CompiledTables.observe`
 writes the ``N`` observations (the 702 numbers of :data:`~president.env.encoding.PIECES`),
@@ -11,7 +11,7 @@ the ``int8`` masks and the players to act straight into numpy arrays;
 Dealing is in C too: :meth:`CompiledTables.deal` makes from a table's ``random.Random``
 exactly the draws :meth:`president.env.table.Table.reset` makes (the first dealer, the match
 seed, the match's deal seed, the shuffle of :func:`president.deal.deal_hands`), stepping
-CPython's Mersenne Twister state in C (``president/_mt.h``), and finds the opening leader
+CPython's Mersenne Twister state in C (``president/native/_mt.h``), and finds the opening leader
 as :class:`president.match.Match` does for a match's first deal; so a seed gives the same
 deal under both backends and the generator ends in the same state. The one-table entry
 points :meth:`CompiledTables.act`, :meth:`CompiledTables.rewards` and
@@ -23,7 +23,8 @@ byte, over every preset and twist the core covers.
 
 What the compiled core does not play (:func:`unsupported` says why, and ``VectorEnv``
 falls back to its Python tables under ``backend="auto"``): ``episode="match"`` (exchanges,
-seating and scores between deals) and the ``reversal`` twist.
+seating and scores between deals) and the rules the allow-list of :mod:`president.native`
+leaves to Python (the ``reversal`` twist today).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..kernel import mode_of, strict_of
+from ..native import native_refusal
 from ..rules import Rules
 from .encoding import NUM_ACTIONS, OBS_SIZE, describe_action, piece_slices
 
@@ -79,7 +81,9 @@ def sample(masks: np.ndarray, u: np.ndarray, out: np.ndarray) -> int | None:
 
 def unsupported(rules: Rules, episode: str) -> str | None:
     """Why the compiled core cannot run tables of ``rules`` with ``episode``, in words, or
-    ``None`` when it can. Reads the environment variable ``PRESIDENT_PURE`` now (``"1"``
+    ``None`` when it can: the extension is built, the episode is one deal, and the
+    allow-list of :mod:`president.native` lets C play the rules
+    (:func:`president.native.native_refusal`). Reads the environment variable ``PRESIDENT_PURE`` now (``"1"``
     asks for the pure-Python code everywhere)."""
     if _ext is None:
         return ("the extension president._vector is not built (build it with "
@@ -93,9 +97,7 @@ def unsupported(rules: Rules, episode: str) -> str | None:
     if episode != "deal":
         return (f"episode = {episode!r}: the compiled core plays one-deal episodes only "
                 "(a match's exchanges, seating and scores are played in Python)")
-    if rules.reversal:
-        return "the reversal twist is played in Python only"
-    return None
+    return native_refusal(rules)
 
 
 def refusal(action: int) -> str:

@@ -11,15 +11,16 @@ registries.
 
 The ``intermediate`` policy is the ``intermediate`` player's own choice on counts
 (:func:`~president.players.playout_policies.intermediate_choice` without its endgame solve,
-``endgame_limit=0``), restated in ``president/_intermediate.h``: :func:`intermediate_choice`
+``endgame_limit=0``), restated in ``president/native/_intermediate.h``: :func:`intermediate_choice`
 for one decision, :func:`intermediate_playout` (or :func:`playout` with ``policy=
 "intermediate"``) for a whole play-out. It is deterministic: it draws nothing from the
 generator. The same header restates the replay of
 :func:`president.players.expert.style_likelihoods` (:func:`style_rows`).
-``tests/test_compiled_intermediate.py`` checks all three against the Python code. Under the
-``reversal`` twist they too take the Python path.
+``tests/test_compiled_intermediate.py`` checks all three against the Python code. Rules the C code
+does not play (the allow-list of :mod:`president.native`: the ``reversal`` twist today)
+take the Python path here too.
 
-:func:`endgame_search` is the compiled exact endgame solver (``president/_endgame.h``), a
+:func:`endgame_search` is the compiled exact endgame solver (``president/native/_endgame.h``), a
 restatement of :mod:`president.players.endgame` with the same answers and the same count of
 states searched (``tests/test_endgame_compiled.py``); that module's functions call it
 themselves when it is available.
@@ -46,6 +47,7 @@ import random
 import time
 from typing import Any, Callable
 
+from ..native import deal_supported, native_supports
 from ..rules import Rules
 from . import fastsim
 from .playout_policies import mixed_playout as _py_mixed
@@ -86,10 +88,15 @@ _EPSILON = {"random": 0.0, "greedy": 0.1, "climbing": 0.05,
 
 def _in_c(rules: Rules | FastDeal, pure: bool = False) -> bool:
     """Whether the C code plays ``rules`` (or a deal under them): the extension is built,
-    ``pure`` is not asked for, and no option the C does not know is on. The one such option
-    is the ``reversal`` twist (a four of a kind reverses the rank order); rules with it take
-    the Python code, which plays it exactly. A new option the C does not play goes here."""
-    return _ext is not None and not pure and not rules.reversal
+    ``pure`` is not asked for, and the allow-list of :mod:`president.native` lets C play
+    every option's value (:func:`president.native.native_supports` for rules,
+    :func:`president.native.deal_supported` for a deal). Any other rules (the ``reversal``
+    twist today, and any option or value C has not been taught) take the Python code."""
+    if _ext is None or pure:
+        return False
+    if isinstance(rules, Rules):
+        return native_supports(rules)
+    return deal_supported(rules)
 
 
 def _compiled(rng: random.Random, pure: bool, rules: Rules | FastDeal) -> bool:
@@ -230,7 +237,7 @@ def style_rows(rules: Rules, start: list[list[int]], leader: int,
 def endgame_search(deal: FastDeal, kind: str, *, me: int = -1, prefer: int | None = None,
                    limit: int | None = None,
                    seconds: float | None = None) -> tuple[Any, int, bool] | None:
-    """The compiled exact endgame solver (``president/_endgame.h``, a restatement of
+    """The compiled exact endgame solver (``president/native/_endgame.h``, a restatement of
     :mod:`president.players.endgame`), or ``None`` when the Python solver must answer: the
     extension is not :data:`AVAILABLE` or the rules have the ``reversal`` twist.
 

@@ -28,7 +28,7 @@ things keep the search small (measured on the two-player endgames of 100 deals a
 Nothing here restates what beats what: the legal actions and their effects are
 :meth:`FastDeal.legal_actions` and :meth:`FastDeal.apply`.
 
-The same search is compiled (``president/_endgame.h``, on the C fast engine of the compiled
+The same search is compiled (``president/native/_endgame.h``, on the C fast engine of the compiled
 play-outs, :func:`president.players.compiled.endgame_search`): the same order of moves, the
 same cut, the same memo keys and the same count of states, so it gives the same answers and
 stops at the same positions, much faster (docs/strength.md). :func:`solve_wins`,

@@ -1,5 +1,5 @@
-/* president/_mt.h: CPython's Mersenne Twister (Modules/_randommodule.c), stepped in C draw
- * for draw, shared by president/_playout.c and president/_vector.c.
+/* president/native/_mt.h: CPython's Mersenne Twister (Modules/_randommodule.c), stepped in C draw
+ * for draw, shared by president/native/_playout.c and president/native/_vector.c.
  *
  * A random.Random's state is read into an MT (mt_load: directly from the generator's memory
  * once mt_setup() has proved the layout on this interpreter, else through getstate()),

@@ -1,5 +1,5 @@
-/* president/_intermediate.h: the intermediate player's choice on counts, its whole-deal
- * play-out and the expert's style likelihoods, in C. Included by president/_playout.c
+/* president/native/_intermediate.h: the intermediate player's choice on counts, its whole-deal
+ * play-out and the expert's style likelihoods, in C. Included by president/native/_playout.c
  * after its FastDeal state (St, st_apply, Trace, trace_add); not a header of its own.
  *
  * The Python code is the reference; this file restates, statement for statement:

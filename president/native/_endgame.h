@@ -1,5 +1,5 @@
-/* president/_endgame.h: the exact two-player endgame solver of president/players/endgame.py
- * in C. Included by president/_playout.c after its FastDeal state (St, st_apply) and before
+/* president/native/_endgame.h: the exact two-player endgame solver of president/players/endgame.py
+ * in C. Included by president/native/_playout.c after its FastDeal state (St, st_apply) and before
  * its Python glue (deal_load is declared here and defined there); not a header of its own.
  *
  * The Python code is the reference; this file restates, statement for statement:

@@ -11,8 +11,8 @@
  * rejection sampling), and written back with setstate(). So the same generator gives the
  * same draws, the same actions and the same finishing order as the Python code, and the
  * generator ends in the same state. tests/test_compiled.py checks this over every preset,
- * twist and table size. The Mersenne Twister code is in president/_mt.h (shared with
- * president/_vector.c).
+ * twist and table size. The Mersenne Twister code is in president/native/_mt.h (shared with
+ * president/native/_vector.c).
  *
  * Actions are ints as in fastsim: PASS = -1, a play = rank * 4 + count - 1.
  * Policies: 0 random, 1 greedy, 2 climbing.

@@ -1,6 +1,6 @@
-/* president/_bits.h: counting and finding set bits of 64-bit masks without a loop or the
+/* president/native/_bits.h: counting and finding set bits of 64-bit masks without a loop or the
  * processor's popcount instruction (the extensions are built for any x86-64 or other CPU),
- * shared by president/_playout.c and president/_vector.c. Call bits_setup() once from the
+ * shared by president/native/_playout.c and president/native/_vector.c. Call bits_setup() once from the
  * module's init. */
 #ifndef PRESIDENT_BITS_H
 #define PRESIDENT_BITS_H

@@ -18,7 +18,7 @@
  * table's random.Random exactly the draws president.env.table.Table.reset makes (the first
  * dealer by randrange(players), the match seed by getrandbits(63), the match generator's
  * deal seed by getrandbits(32), the shuffle of president.deal.deal_hands by a generator
- * seeded with it), stepping CPython's Mersenne Twister in C (president/_mt.h), so the
+ * seeded with it), stepping CPython's Mersenne Twister in C (president/native/_mt.h), so the
  * generator ends in the state the Python tables leave it in. The opening leader follows
  * first_lead as president.match.Match does for a match's first deal. Core.load still takes
  * hands chosen in Python. tests/test_env_vector_compiled.py checks every output against the
@@ -1073,7 +1073,7 @@ static PyMethodDef module_methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "president._vector",
-    "The batched one-deal core under president.env.VectorEnv (see president/_vector.c).",
+    "The batched one-deal core under president.env.VectorEnv (see president/native/_vector.c).",
     -1, module_methods, NULL, NULL, NULL, NULL,
 };
 

@@ -1,5 +1,5 @@
-/* president/_mixed.h: the mixed play-out (each seat in a style of its own) in C. Included
- * by president/_playout.c after its Python glue, just before the method table (it uses St,
+/* president/native/_mixed.h: the mixed play-out (each seat in a style of its own) in C. Included
+ * by president/native/_playout.c after its Python glue, just before the method table (it uses St,
  * st_apply, Trace, trace_add, the MT of _mt.h, im_choice and simple_choice of _intermediate.h,
  * eg_legal of _endgame.h, and the glue's deal_load, get_ints, check_rank_totals and
  * play_loaded); not a header of its own.
