@@ -147,16 +147,26 @@ def deal_supported(deal: _DealOptions) -> bool:
     :class:`president.players.playout_state.FastDeal` or a
     :class:`president.kernel.Position`), judged by the options it carries, each against
     :data:`NATIVE_VALUES`: ``players``, ``strict`` (the ``beat`` option), ``mode`` (the
-    ``passing`` option), ``lor`` (``last_of_rank_clears``) and ``reversal``."""
+    ``passing`` option), ``lor`` (``last_of_rank_clears``) and ``reversal``.
+
+    A value that no rules give (a ``mode`` that is not an index of
+    :data:`president.kernel.PASSING`, a table of more than 7 seats) is not a rules value
+    that C might get wrong but a broken state: it is left to the C code, whose loader refuses
+    it with a ``ValueError`` saying what is wrong."""
     beats = NATIVE_VALUES["beat"]
     passing = NATIVE_VALUES["passing"]
     if isinstance(beats, _EveryValue) or isinstance(passing, _EveryValue):
         return False   # never: the table lists these values
-    return (_listed("players", deal.players)
-            and bool(deal.strict) in {strict_of(str(b)) for b in beats}
-            and 0 <= deal.mode < len(PASSING) and PASSING[deal.mode] in passing
-            and _listed("last_of_rank_clears", bool(deal.lor))
-            and _listed("reversal", bool(deal.reversal)))
+    mode = deal.mode
+    return (_listed("players", deal.players) or deal.players not in _TABLE_SIZES)\
+        and bool(deal.strict) in {strict_of(str(b)) for b in beats}\
+        and (mode not in range(len(PASSING)) or PASSING[mode] in passing)\
+        and _listed("last_of_rank_clears", bool(deal.lor))\
+        and _listed("reversal", bool(deal.reversal))
+
+
+#: The table sizes any rules may give (``players`` of :class:`president.rules.Rules`).
+_TABLE_SIZES: Final = range(2, 8)
 
 
 def _listed(name: str, value: object) -> bool:

@@ -1,10 +1,9 @@
 /* president/native/_endgame.h: the exact two-player endgame solver of president/players/endgame.py
- * in C. Included by president/native/_playout.c after its FastDeal state (St, st_apply) and before
- * its Python glue (deal_load is declared here and defined there); not a header of its own.
+ * in C. Included by president/native/_playout.c after its FastDeal state (St, the RState of
+ * _rules.h, whose r_legal lists the legal actions and r_apply takes one) and before its Python
+ * glue (deal_load is declared here and defined there); not a header of its own.
  *
  * The Python code is the reference; this file restates, statement for statement:
- *   - eg_legal     FastDeal.legal_actions (normal rank order: the C state has no reversed
- *                  order, so rules with the ``reversal`` twist stay in Python);
  *   - eg_ordered   endgame._ordered (a play that empties the hand, whole sets from the
  *                  lowest, broken sets from the lowest, a pass; ties in legal order);
  *   - eg_sure      endgame._sure;
@@ -51,28 +50,11 @@ static double eg_cpu(void) {
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* FastDeal.legal_actions, normal order: on an empty pile each count 1..held of each held
- * rank, low to high; on a pile each rank that beats ``top`` held ``need`` times or more, low
- * to high, then PASS. ``out`` holds 53 ints at least. */
-static int eg_legal(const St *d, int *out) {
-    const int *hand = d->hands[d->to_act];
-    int need = d->need, n = 0, r, k;
-    if (need == 0) {
-        for (r = 0; r < 13; r++)
-            for (k = 0; k < hand[r]; k++) out[n++] = r * 4 + k;
-        return n;
-    }
-    for (r = d->strict ? d->top + 1 : d->top; r < 13; r++)  /* follow_ranks */
-        if (hand[r] >= need) out[n++] = r * 4 + need - 1;
-    out[n++] = PASS;
-    return n;
-}
-
 /* endgame._ordered: the legal actions sorted (stably) by (0, 0) for a play that empties the
  * hand, (1, rank) for a whole set, (2, rank) for a broken one, (3, 0) for a pass. Legal
  * actions come by rank, so each group in legal order is already sorted by rank. */
 static int eg_ordered(const St *d, int *out) {
-    int acts[56], n = eg_legal(d, acts), m = 0, i;
+    int acts[56], n = r_legal(d, acts), m = 0, i;
     const int *hand = d->hands[d->to_act];
     int left = d->ncards[d->to_act];
     for (i = 0; i < n; i++)
@@ -102,8 +84,8 @@ static int eg_sure(const St *d) {
         for (k = 1; k <= opp[r]; k++) best[k] = r;
     for (r = 0; r < 13; r++) {
         k = mine[r];
-        if (!k || (k == 4 && d->lor)) continue;
-        if (best[k] >= (d->strict ? r + 1 : r)) {  /* kernel.beats(best[k], r, strict) */
+        if (!k || (k == 4 && r_lor(d))) continue;
+        if (r_beats(best[k], r, d->strict, d->reversed)) {
             if (++loose > 1) return 0;
         }
     }
@@ -130,7 +112,7 @@ static void eg_key(const Eg *e, const St *d, uint64_t *k0, uint64_t *k1) {
     w1 |= (uint64_t)at << 5;
     w1 |= (uint64_t)d->to_act << 10;
     w1 |= (uint64_t)d->need << 13;
-    w1 |= (uint64_t)(d->lor ? d->same : 0) << 16;
+    w1 |= (uint64_t)(r_lor(d) ? d->same : 0) << 16;
     w1 |= (uint64_t)(d->last + 1) << 19;
     w1 |= (uint64_t)d->passes << 23;
     w1 |= (uint64_t)d->passed << 27;
@@ -226,7 +208,7 @@ static int eg_wins(Eg *e, const St *d) {
     n = eg_ordered(d, acts);
     for (i = 0; i < n; i++) {
         St c = *d;
-        st_apply(&c, acts[i]);
+        r_apply(&c, acts[i]);
         if (c.to_act < 0) {
             win = c.finish[c.nfinish - 1] != e->me;
         } else {
@@ -245,7 +227,7 @@ static int eg_wins(Eg *e, const St *d) {
 /* endgame._wins_after: whether ``me`` still wins after ``action`` from ``d`` (a copy). */
 static int eg_after(Eg *e, const St *d, int action) {
     St c = *d;
-    st_apply(&c, action);
+    r_apply(&c, action);
     if (c.to_act < 0) return c.finish[c.nfinish - 1] != e->me;
     return eg_wins(e, &c);
 }
@@ -299,7 +281,7 @@ static PyObject *eg_run(PyObject *deal, int kind, int me, int prefer, int has_pr
         rc = eg_wins(&e, &d);
         answer = rc;
     } else {
-        n = eg_legal(&d, acts);
+        n = r_legal(&d, acts);
         if (kind == EG_CHOOSE && has_prefer) {  /* prefer first, the rest in legal order */
             for (i = 0; i < n; i++) {
                 if (acts[i] == prefer) {

@@ -1,6 +1,6 @@
 /* president/native/_intermediate.h: the intermediate player's choice on counts, its whole-deal
  * play-out and the expert's style likelihoods, in C. Included by president/native/_playout.c
- * after its FastDeal state (St, st_apply, Trace, trace_add); not a header of its own.
+ * after its FastDeal state (St, the RState of _rules.h; Trace, trace_add); not a header of its own.
  *
  * The Python code is the reference; this file restates, statement for statement:
  *   - im_choice         president.players.playout_policies._heuristic_choice, in normal
@@ -27,15 +27,16 @@
 /* _heuristic_choice(deal, tot) for the seat to act, in normal order. ``tot``: cards per
  * rank still in all hands together (13 ints). The deal must not be over. */
 static int im_choice(const St *d, const int *tot) {
-    int seat = d->to_act, need = d->need, strict = d->strict, lor = d->lor;
+    int seat = d->to_act, need = d->need, strict = d->strict, lor = r_lor(d);
     const int *hand = d->hands[seat];
     const int *ncards = d->ncards;
     int fit = -1, broken = -1, r, q, s, k;
-    int most = 0, least = 99, edge;
+    int most = 0, least = 99, rev = d->reversed;
     int tops[5] = {-1, -1, -1, -1, -1};
     if (need) {
-        int start = strict ? d->top + 1 : d->top;  /* first_rank_to_follow */
-        for (r = start; r < 13; r++) {
+        int start, hi;
+        r_follow(d->top, strict, d->reversed, &start, &hi);
+        for (r = start; r < hi; r++) {
             k = hand[r];
             if (k == need) { fit = r; break; }
             if (need < k && k < 4 && broken < 0) broken = r;  /* never break four of a kind */
@@ -59,7 +60,6 @@ static int im_choice(const St *d, const int *tot) {
         int h = tot[q] - hand[q];
         while (h > 0 && tops[h] < 0) { tops[h] = q; h--; }
     }
-    edge = strict ? 1 : 0;  /* first_rank_to_follow(0, strict) */
     if (need == 0) {
         int held[13], nheld = 0, winners[13], nwin = 0, losers[13], nlose = 0, i;
         for (r = 0; r < 13; r++) if (hand[r]) held[nheld++] = r;
@@ -70,7 +70,7 @@ static int im_choice(const St *d, const int *tot) {
         for (i = 0; i < nheld; i++) {
             r = held[i];
             k = hand[r];
-            if (k == 4 || most < k || tops[k] < r + edge) winners[nwin++] = r;
+            if (k == 4 || most < k || !r_beats(tops[k], r, strict, rev)) winners[nwin++] = r;
             else losers[nlose++] = r;
         }
         if (nwin && nlose <= 1) {
@@ -90,14 +90,14 @@ static int im_choice(const St *d, const int *tot) {
         int top = d->top, n_losers = 0, controls = 0;
         int completes = lor && (r == top ? d->same + need : need) == 4;  /* completes_rank */
         int high = r >= (need == 1 ? IM_HIGH_SINGLE : IM_HIGH_SET);
-        if (r != 12 && !completes && !high && most >= need && tops[need] >= r + edge)
+        if (r != 12 && !completes && !high && most >= need && r_beats(tops[need], r, strict, rev))
             return r * 4 + need - 1;
         if (least <= 2) return r * 4 + need - 1;
         for (q = 0; q < 13; q++) {
             k = q == r ? hand[q] - need : hand[q];
             if (!k) continue;
             if (q == 12 || q >= (k == 1 ? IM_HIGH_SINGLE : IM_HIGH_SET) || (lor && k == 4) ||
-                most < k || tops[k] < q + edge)
+                most < k || !r_beats(tops[k], q, strict, rev))
                 controls++;
             else
                 n_losers++;
@@ -118,7 +118,7 @@ static int play_intermediate(St *d, Trace *tr) {
         int a = im_choice(d, tot);
         if (a >= 0) tot[a >> 2] -= (a & 3) + 1;
         if (trace_add(tr, a) < 0) return -1;
-        st_apply(d, a);
+        r_apply(d, a);
     }
     return 0;
 }
@@ -132,7 +132,9 @@ static int simple_choice(const St *d) {
         while (!hand[r]) r++;
         return r * 4 + hand[r] - 1;
     }
-    for (r = d->strict ? d->top + 1 : d->top; r < 13; r++) {
+    int lo, hi;
+    r_follow(d->top, d->strict, d->reversed, &lo, &hi);
+    for (r = lo; r < hi; r++) {
         int k = hand[r];
         if (k == need) return r * 4 + need - 1;
         if (k > need && broken < 0) broken = r;
@@ -140,26 +142,10 @@ static int simple_choice(const St *d) {
     return broken >= 0 ? broken * 4 + need - 1 : PASS;
 }
 
-/* len(FastDeal.legal_actions()) in normal order: on a lead one per card held; on a pile
- * the ranks beating the top held at least ``need`` times, and the pass */
+/* len(FastDeal.legal_actions()): r_legal's count */
 static int legal_count(const St *d) {
-    const int *hand = d->hands[d->to_act];
-    int need = d->need, r, k = 1;
-    if (!need) return d->ncards[d->to_act];
-    for (r = d->strict ? d->top + 1 : d->top; r < 13; r++) if (hand[r] >= need) k++;
-    return k;
-}
-
-/* Whether ``code`` is a legal action of the seat to act (normal order). */
-static int legal_code(const St *d, int code) {
-    int rank, count;
-    if (d->to_act < 0 || code < -1 || code > 51) return 0;
-    if (code < 0) return d->need > 0;
-    rank = code >> 2;
-    count = (code & 3) + 1;
-    if (d->hands[d->to_act][rank] < count) return 0;
-    if (!d->need) return 1;
-    return count == d->need && rank >= (d->strict ? d->top + 1 : d->top);
+    int acts[56];
+    return r_legal(d, acts);
 }
 
 /* style_likelihoods' replay: ``d`` is the deal at its start (the world's hands plus the
@@ -179,7 +165,7 @@ static int style_rows(St *d, const int *hist_seat, const int *hist_code, Py_ssiz
     }
     for (i = 0; i < nhist; i++) {
         int seat = hist_seat[i], code = hist_code[i];
-        if (!legal_code(d, code)) { *bad = i; return -2; }
+        if (!r_may_act(d, code)) { *bad = i; return -2; }
         if (seat >= 0 && seat < d->n && row_of[seat] >= 0) {
             int k = legal_count(d);
             if (k > 1) {
@@ -194,7 +180,7 @@ static int style_rows(St *d, const int *hist_seat, const int *hist_code, Py_ssiz
             }
         }
         if (code >= 0) tot[code >> 2] -= (code & 3) + 1;
-        st_apply(d, code);
+        r_apply(d, code);
     }
     return 0;
 }

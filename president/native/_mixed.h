@@ -1,7 +1,7 @@
 /* president/native/_mixed.h: the mixed play-out (each seat in a style of its own) in C. Included
  * by president/native/_playout.c after its Python glue, just before the method table (it uses St,
- * st_apply, Trace, trace_add, the MT of _mt.h, im_choice and simple_choice of _intermediate.h,
- * eg_legal of _endgame.h, and the glue's deal_load, get_ints, check_rank_totals and
+ * r_apply, Trace, trace_add, the MT of _mt.h, im_choice and simple_choice of _intermediate.h,
+ * r_legal of _rules.h, and the glue's deal_load, get_ints, check_rank_totals and
  * play_loaded); not a header of its own.
  *
  * The Python code is the reference; this file restates, statement for statement:
@@ -29,14 +29,14 @@ static int play_mixed(St *d, MT *mt, const int *style, Trace *tr) {
         case 0: a = im_choice(d, tot); break;
         case 1: a = simple_choice(d); break;
         default: {  /* FastDeal.legal_actions()[int(random() * len(...))] */
-            int acts[56], n = eg_legal(d, acts);
+            int acts[56], n = r_legal(d, acts);
             a = acts[(int)(mt_random(mt) * n)];
             break;
         }
         }
         if (a >= 0) tot[a >> 2] -= (a & 3) + 1;
         if (trace_add(tr, a) < 0) return -1;
-        st_apply(d, a);
+        r_apply(d, a);
     }
     return 0;
 }

@@ -29,29 +29,16 @@
  * mask comes near the bound, so larger values are refused, never cut to 32 bits. */
 #define FITS_INT(x) ((x) >= -(1L << 30) && (x) <= (1L << 30))
 
+#include "_rules.h"
 #include "_position.h"
 
 /* ------------------------------------------------------------------------------------------ */
-/* The state of FastDeal                                                                      */
+/* The state of FastDeal: the RState of _rules.h (its hands are FastDeal.hands)               */
 
-#define MAXP 7
-#define PASS (-1)
+#define MAXP R_MAXP
+#define PASS R_PASS
 
-typedef struct {
-    int n, strict, mode, lor;
-    int hands[MAXP][13];
-    int ncards[MAXP];
-    int to_act, need, top, same, last, passes;
-    unsigned passed;
-    int rl[MAXP], rl_head, rl_len;  /* round_left: rl[rl_head .. rl_head + rl_len) */
-    int finish[MAXP], nfinish;
-    int after[MAXP];  /* the seat on the left: (seat + 1) % n */
-} St;
-
-static void st_init_after(St *s) {
-    int i;
-    for (i = 0; i < s->n; i++) s->after[i] = i + 1 == s->n ? 0 : i + 1;
-}
+typedef RState St;
 
 /* actions taken, when a trace is asked for */
 typedef struct {
@@ -72,160 +59,40 @@ static int trace_add(Trace *t, int a) {
     return 0;
 }
 
-static inline int next_with_cards(const St *s, int seat) {
-    seat = s->after[seat];
-    while (!s->ncards[seat]) seat = s->after[seat];
-    return seat;
-}
-
-/* FastDeal._next_eligible */
-static inline int next_eligible(const St *s, int seat) {
-    int n = s->n, i, t = seat;
-    for (i = 0; i < n - 1; i++) {
-        t = s->after[t];
-        if (s->ncards[t] && !((s->passed >> t) & 1U)) return t;
-    }
-    return -1;
-}
-
-/* FastDeal._clear */
-static void st_clear(St *s) {
-    int w = s->last;
-    s->need = 0;
-    s->top = -1;
-    s->same = 0;
-    s->passes = 0;
-    s->passed = 0;
-    s->rl_head = 0;
-    s->rl_len = 0;
-    if (!s->ncards[w]) w = next_with_cards(s, w);
-    s->to_act = w;
-}
-
-static void rl_fill(St *s, int seat) {
-    int j, n = s->n;
-    s->rl_head = 0;
-    s->rl_len = 0;
-    for (j = 1; j < n; j++) {
-        int t = (seat + j) % n;
-        if (s->ncards[t]) s->rl[s->rl_len++] = t;
-    }
-}
-
-static inline void rl_pop(St *s) {
-    if (s->rl_len) { s->rl_head++; s->rl_len--; }
-}
-
-/* FastDeal.apply */
-static void st_apply(St *s, int action) {
-    int seat = s->to_act, n = s->n, mode = s->mode, rank, count;
-    if (action < 0) {
-        s->passes++;
-        s->passed |= 1U << seat;
-        if (mode == 0) {
-            int active = n - s->nfinish;
-            int others = s->ncards[s->last] ? active - 1 : active;
-            if (s->passes >= others) st_clear(s);
-            else s->to_act = next_with_cards(s, seat);
-        } else if (mode == 1) {
-            int nxt = next_eligible(s, seat);
-            if (nxt < 0 || nxt == s->last) st_clear(s);
-            else s->to_act = nxt;
-        } else {
-            rl_pop(s);
-            if (s->rl_len) s->to_act = s->rl[s->rl_head];
-            else st_clear(s);
-        }
-        return;
-    }
-    rank = action >> 2;
-    count = (action & 3) + 1;
-    s->hands[seat][rank] -= count;
-    s->ncards[seat] -= count;
-    if (s->need == 0) {
-        s->need = count;
-        if (mode == 2) rl_fill(s, seat);
-    } else if (mode == 2) {
-        rl_pop(s);
-    }
-    s->same = rank == s->top ? s->same + count : count;
-    s->top = rank;
-    s->last = seat;
-    s->passes = 0;
-    if (mode == 0) s->passed = 0;
-    if (!s->ncards[seat]) {
-        s->finish[s->nfinish++] = seat;
-        if (n - s->nfinish == 1) {
-            int t;
-            for (t = 0; t < n; t++) {
-                if (s->ncards[t]) { s->finish[s->nfinish++] = t; break; }
-            }
-            s->to_act = -1;
-            return;
-        }
-    }
-    if (s->lor && s->same == 4) { st_clear(s); return; }
-    if (mode == 0) {
-        s->to_act = next_with_cards(s, seat);
-    } else if (mode == 1) {
-        int nxt = next_eligible(s, seat);
-        if (nxt < 0) st_clear(s);
-        else s->to_act = nxt;
-    } else {
-        if (s->rl_len) s->to_act = s->rl[s->rl_head];
-        else st_clear(s);
-    }
-}
-
 /* ------------------------------------------------------------------------------------------ */
 /* Policies                                                                                   */
-
-/* ABOVE[strict][top + 1]: the ranks that beat ``top`` (fastsim's _ABOVE_STRICT, _ABOVE_EQUAL) */
-static unsigned ABOVE[2][14];
-
-static void above_init(void) {
-    int t;
-    for (t = -1; t < 13; t++) {
-        int lo = t > 0 ? t : 0;
-        ABOVE[1][t + 1] = (0x1FFFU >> (t + 1)) << (t + 1);
-        ABOVE[0][t + 1] = (0x1FFFU >> lo) << lo;
-    }
-}
 
 /* The random play-out keeps each hand as 52 bits, four a rank: rank r holds the bits
  * 4r .. 4r + k - 1 for its k cards ("at least j cards of rank r" is bit 4r + j - 1). Then
  * the i-th card in rank order and the i-th rank that can follow are both "the i-th set bit"
  * (select_bit of _bits.h, without a loop). */
 
-/* FOLLOW[strict][need][top + 1]: the bits 4r + need - 1 of the ranks r in ABOVE[strict][top + 1]
- * (the ranks that beat ``top``), for the 52-bit hands */
-static uint64_t FOLLOW[2][5][14];
+/* FOLLOW[reversed][strict][need][top + 1]: the bits 4r + need - 1 of the ranks r that beat
+ * ``top`` (r_beats of _rules.h), for the 52-bit hands */
+static uint64_t FOLLOW[2][2][5][14];
 
-static void follow_init(void) {  /* after above_init */
-    int strict, need, t, r;
-    for (strict = 0; strict < 2; strict++)
-        for (need = 1; need <= 4; need++)
-            for (t = -1; t < 13; t++) {
-                uint64_t m = 0;
-                for (r = 0; r < 13; r++)
-                    if ((ABOVE[strict][t + 1] >> r) & 1U) m |= 1ULL << (4 * r + need - 1);
-                FOLLOW[strict][need][t + 1] = m;
-            }
+static void follow_init(void) {
+    int rev, strict, need, t, r;
+    for (rev = 0; rev < 2; rev++)
+        for (strict = 0; strict < 2; strict++)
+            for (need = 1; need <= 4; need++)
+                for (t = -1; t < 13; t++) {
+                    uint64_t m = 0;
+                    for (r = 0; r < 13; r++)
+                        if (r_beats(r, t, strict, rev)) m |= 1ULL << (4 * r + need - 1);
+                    FOLLOW[rev][strict][need][t + 1] = m;
+                }
 }
 
-/* fastsim.random_playout, statement for statement (locals as there); compiled once per
- * passing mode and last-of-rank option, so that neither is tested in the loop */
+/* fastsim.random_playout, draw for draw: on a lead a random card of the hand (its rank, and
+ * as many cards of that rank as it is the lowest of), on a pile a random legal play or the
+ * pass; the plays and passes are _rules.h's. Compiled once per passing mode and clearing
+ * rules, so that neither is tested in the loop. */
 static inline __attribute__((always_inline))
-int play_random_k(St *d, MT *mt, Trace *tr, const int mode, const int lor) {
-    int n = d->n, strict = d->strict;
-    int seat = d->to_act, need = d->need, top = d->top, same = d->same, last = d->last;
-    int passes = d->passes;
-    unsigned passed = d->passed;
-    int left = n - d->nfinish;
+int play_random_k(St *d, MT *mt, Trace *tr, const int mode, const unsigned clears) {
     uint64_t cards[MAXP];
-    const uint64_t (*follow)[14] = FOLLOW[strict ? 1 : 0];
-    int s;
-    if (seat < 0) return 0;
+    int s, n = d->n;
+    if (d->to_act < 0) return 0;
     for (s = 0; s < n; s++) {
         uint64_t u = 0;
         int r;
@@ -233,8 +100,7 @@ int play_random_k(St *d, MT *mt, Trace *tr, const int mode, const int lor) {
         cards[s] = u;
     }
     for (;;) {
-        int *hand = d->hands[seat];
-        int clear = 0, rank, count, i, pos;
+        int seat = d->to_act, need = d->need, rank, count, i, pos;
         if (need == 0) {
             uint64_t u = cards[seat];
             i = d->ncards[seat] > 1 ? (int)(mt_random(mt) * d->ncards[seat]) : 0;
@@ -242,34 +108,13 @@ int play_random_k(St *d, MT *mt, Trace *tr, const int mode, const int lor) {
             rank = pos >> 2;
             count = (pos & 3) + 1;
         } else {
-            uint64_t avail = cards[seat] & follow[need][top + 1];
+            uint64_t avail = cards[seat] & FOLLOW[d->reversed][d->strict][need][d->top + 1];
             uint64_t sums = byte_sums(avail);
             int nopts = (int)(sums >> 56);
             i = nopts ? (int)(mt_random(mt) * (nopts + 1)) : 0;
             if (i == nopts) {  /* pass */
                 if (trace_add(tr, PASS) < 0) return -1;
-                passes++;
-                passed |= 1U << seat;
-                if (mode == 0) {
-                    if (passes >= (d->ncards[last] ? left - 1 : left)) clear = 1;
-                    else seat = next_with_cards(d, seat);
-                } else if (mode == 1) {
-                    int nxt;
-                    d->passed = passed;
-                    nxt = next_eligible(d, seat);
-                    if (nxt < 0 || nxt == last) clear = 1;
-                    else seat = nxt;
-                } else {
-                    rl_pop(d);
-                    if (d->rl_len) seat = d->rl[d->rl_head];
-                    else clear = 1;
-                }
-                if (clear) {
-                    need = 0; top = -1; same = 0; passes = 0; passed = 0;
-                    d->rl_head = 0; d->rl_len = 0;
-                    seat = last;
-                    while (!d->ncards[seat]) seat = d->after[seat];
-                }
+                r_pass_k(d, seat, mode);
                 continue;
             }
             rank = select_bit(avail, sums, i) >> 2;
@@ -277,65 +122,19 @@ int play_random_k(St *d, MT *mt, Trace *tr, const int mode, const int lor) {
         }
         if (trace_add(tr, rank * 4 + count - 1) < 0) return -1;
         /* the bits 4 * rank + k - count .. 4 * rank + k - 1 go */
-        cards[seat] &= ~((((uint64_t)1 << count) - 1) << (4 * rank + hand[rank] - count));
-        hand[rank] -= count;
-        d->ncards[seat] -= count;
-        if (need == 0) {
-            need = count;
-            if (mode == 2) rl_fill(d, seat);
-        } else if (mode == 2) {
-            rl_pop(d);
-        }
-        same = rank == top ? same + count : count;
-        top = rank;
-        last = seat;
-        passes = 0;
-        if (mode == 0) passed = 0;
-        if (!d->ncards[seat]) {
-            d->finish[d->nfinish++] = seat;
-            left--;
-            if (left == 1) {
-                for (s = 0; s < n; s++) {
-                    if (d->ncards[s]) { d->finish[d->nfinish++] = s; break; }
-                }
-                d->to_act = -1;
-                d->need = need; d->top = top; d->same = same; d->last = last;
-                d->passes = passes; d->passed = passed;
-                return 0;
-            }
-        }
-        if (lor && same == 4) {
-            clear = 1;
-        } else if (mode == 0) {
-            seat = next_with_cards(d, seat);
-        } else if (mode == 1) {
-            int nxt;
-            d->passed = passed;
-            nxt = next_eligible(d, seat);
-            if (nxt < 0) clear = 1;
-            else seat = nxt;
-        } else if (d->rl_len) {
-            seat = d->rl[d->rl_head];
-        } else {
-            clear = 1;
-        }
-        if (clear) {
-            need = 0; top = -1; same = 0; passes = 0; passed = 0;
-            d->rl_head = 0; d->rl_len = 0;
-            seat = last;
-            while (!d->ncards[seat]) seat = d->after[seat];
-        }
+        cards[seat] &= ~((((uint64_t)1 << count) - 1) << (4 * rank + d->hands[seat][rank] - count));
+        if (r_apply_k(d, rank * 4 + count - 1, mode, clears) == R_ENDED) return 0;
     }
 }
 
 static int play_random(St *d, MT *mt, Trace *tr) {
-    switch (d->mode * 2 + (d->lor != 0)) {
+    switch (d->mode * 2 + (r_lor(d) != 0)) {
     case 0: return play_random_k(d, mt, tr, 0, 0);
-    case 1: return play_random_k(d, mt, tr, 0, 1);
+    case 1: return play_random_k(d, mt, tr, 0, R_CLEAR_LAST_OF_RANK);
     case 2: return play_random_k(d, mt, tr, 1, 0);
-    case 3: return play_random_k(d, mt, tr, 1, 1);
+    case 3: return play_random_k(d, mt, tr, 1, R_CLEAR_LAST_OF_RANK);
     case 4: return play_random_k(d, mt, tr, 2, 0);
-    default: return play_random_k(d, mt, tr, 2, 1);
+    default: return play_random_k(d, mt, tr, 2, R_CLEAR_LAST_OF_RANK);
     }
 }
 
@@ -363,9 +162,10 @@ static int play_greedy(St *d, MT *mt, double epsilon, Trace *tr) {
         if (need == 0) {
             act = lowest_or_random_lead(d, mt, epsilon);
         } else {
-            r = d->strict ? d->top + 1 : d->top;
+            int hi;
+            r_follow(d->top, d->strict, d->reversed, &r, &hi);
             act = PASS;
-            while (r < 13) {
+            while (r < hi) {
                 int k = hand[r];
                 if (k == need) {
                     if (r < 12 || d->ncards[seat] == need || d->ncards[seat] - hand[12] == 0 ||
@@ -377,7 +177,7 @@ static int play_greedy(St *d, MT *mt, double epsilon, Trace *tr) {
             }
         }
         if (trace_add(tr, act) < 0) return -1;
-        st_apply(d, act);
+        r_apply(d, act);
     }
 }
 
@@ -393,10 +193,11 @@ static int play_climbing(St *d, MT *mt, double epsilon, Trace *tr) {
         if (need == 0) {
             act = lowest_or_random_lead(d, mt, epsilon);
         } else {
-            start = d->strict ? d->top + 1 : d->top;
+            int hi;
+            r_follow(d->top, d->strict, d->reversed, &start, &hi);
             act = PASS;
             broken = -1;
-            for (r = start; r < 12; r++) {
+            for (r = start; r < 12 && r < hi; r++) {
                 int k = hand[r];
                 if (k == need) { act = r * 4 + need - 1; break; }
                 if (k > need && broken < 0) broken = r;
@@ -404,7 +205,7 @@ static int play_climbing(St *d, MT *mt, double epsilon, Trace *tr) {
             if (act == PASS) {
                 if (broken >= 0) {
                     act = broken * 4 + need - 1;
-                } else if (start <= 12 && hand[12] >= need) {  /* a two beats the pile */
+                } else if (start <= 12 && 12 < hi && hand[12] >= need) {  /* a two beats it */
                     int mine = d->ncards[seat];
                     if (mine == need || mine - hand[12] == 0) {
                         act = 48 + need - 1;
@@ -420,7 +221,7 @@ static int play_climbing(St *d, MT *mt, double epsilon, Trace *tr) {
             }
         }
         if (trace_add(tr, act) < 0) return -1;
-        st_apply(d, act);
+        r_apply(d, act);
     }
 }
 
@@ -443,10 +244,7 @@ static void deal_random(St *d, MT *mt, int leader) {
         d->hands[seat][deck[i]]++;
         if (++seat == n) seat = 0;
     }
-    d->to_act = leader;
-    d->need = 0; d->top = -1; d->same = 0; d->last = -1; d->passes = 0; d->passed = 0;
-    d->rl_head = 0; d->rl_len = 0;
-    d->nfinish = 0;
+    r_start(d, leader);
 }
 
 /* The intermediate player's choice and play-out, the expert's style likelihoods */
@@ -546,20 +344,27 @@ static int deal_load(PyObject *deal, St *d) {
     if (get_int(deal, "players", &d->n) < 0 || get_int(deal, "to_act", &d->to_act) < 0 ||
         get_int(deal, "need", &d->need) < 0 || get_int(deal, "top", &d->top) < 0 ||
         get_int(deal, "same", &d->same) < 0 || get_int(deal, "last", &d->last) < 0 ||
-        get_int(deal, "passes", &d->passes) < 0 || get_int(deal, "strict", &d->strict) < 0 ||
-        get_int(deal, "mode", &d->mode) < 0 || get_int(deal, "lor", &d->lor) < 0)
+        get_int(deal, "passes", &d->passes) < 0)
         return -1;
     {
-        int passed;
-        if (get_int(deal, "passed", &passed) < 0) return -1;
+        int passed, strict, mode, lor, reversal, reversed;
+        if (get_int(deal, "passed", &passed) < 0 || get_int(deal, "strict", &strict) < 0 ||
+            get_int(deal, "mode", &mode) < 0 || get_int(deal, "lor", &lor) < 0 ||
+            get_int(deal, "reversal", &reversal) < 0 || get_int(deal, "reversed", &reversed) < 0)
+            return -1;
         d->passed = (unsigned)passed;
+        d->strict = strict != 0;
+        d->mode = mode;
+        d->clears = r_clears_of(lor);
+        d->reversal = reversal != 0;
+        d->reversed = reversed != 0;
     }
     if (d->n < 2 || d->n > MAXP) {
         PyErr_Format(PyExc_ValueError, "%d players: the compiled play-outs take 2 to %d",
                      d->n, MAXP);
         return -1;
     }
-    st_init_after(d);
+    r_options(d, d->n, d->strict, d->mode, d->clears, d->reversal);
     hands = PyObject_GetAttrString(deal, "hands");
     ncards = PyObject_GetAttrString(deal, "ncards");
     rl = PyObject_GetAttrString(deal, "round_left");
@@ -689,6 +494,8 @@ static int deal_store(PyObject *deal, const St *d, Py_ssize_t old_finish) {
         set_int(deal, "last", d->last) < 0 || set_int(deal, "passes", d->passes) < 0 ||
         set_int(deal, "passed", (long)d->passed) < 0)
         goto done;
+    if (d->reversal && PyObject_SetAttrString(deal, "reversed", d->reversed ? Py_True : Py_False) < 0)
+        goto done;
     rc = 0;
 done:
     Py_XDECREF(hands); Py_XDECREF(ncards); Py_XDECREF(finish); Py_XDECREF(rl);
@@ -793,8 +600,7 @@ static PyObject *py_deals(PyObject *self, PyObject *args) {
     buf = PyMem_Malloc(count * n + 1);
     if (buf == NULL) return PyErr_NoMemory();
     if (mt_load(rng, &mt, &gauss) < 0) { PyMem_Free(buf); return NULL; }
-    d.n = n; d.strict = strict; d.mode = mode; d.lor = lor;
-    st_init_after(&d);
+    r_options(&d, n, strict, mode, r_clears_of(lor), 0);
     Py_BEGIN_ALLOW_THREADS
     for (i = 0; i < count; i++) {
         deal_random(&d, &mt, leader);
@@ -1018,8 +824,7 @@ static PyObject *py_style_likelihoods(PyObject *self, PyObject *args) {
         return NULL;
     }
     memset(&d, 0, sizeof d);
-    d.n = n; d.strict = strict; d.mode = mode; d.lor = lor;
-    st_init_after(&d);
+    r_options(&d, n, strict, mode, r_clears_of(lor), 0);
     /* the lists are read from tuples of their items, held whatever the items' code does */
     start = PyList_AsTuple(start);
     if (start == NULL) return NULL;
@@ -1044,9 +849,7 @@ static PyObject *py_style_likelihoods(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the leader holds no cards");
         return NULL;
     }
-    d.to_act = leader;
-    d.need = 0; d.top = -1; d.same = 0; d.last = -1; d.passes = 0; d.passed = 0;
-    d.rl_head = 0; d.rl_len = 0; d.nfinish = 0;
+    r_start(&d, leader);
     for (s = 0; s < n; s++) row_of[s] = -1;
     nseats = PyList_GET_SIZE(seats);
     for (i = 0; i < nseats; i++) {
@@ -1136,7 +939,6 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__playout(void) {
     PyObject *m;
-    above_init();
     bits_setup();
     follow_init();
     if (PyType_Ready(&PositionType) < 0) return NULL;

@@ -1,25 +1,22 @@
 /* president._playout.Position: president.kernel.Position in C, for president.deal.Deal.
  *
  * The Python class in president/kernel.py is the statement of the rules of play and the
- * reference; this type restates its storage (the same attribute names, read and written
- * from Python as before) and its transitions, statement for statement:
+ * reference. This type keeps its storage (the same attribute names, read and written from
+ * Python as before) and runs its transitions with the RState functions of _rules.h:
  *   play, pass_, next_with_cards, next_eligible and _clear.
  * ncards, round_left and finish stay Python lists of ints, as in the Python class (a Deal
  * hands its ncards and finish lists out as counts and finish_order). Outcomes are the ints
- * of president/kernel.py: GOES_ON 0, CLEARED_ALL_PASSED 1, CLEARED_ONCE_AROUND 2,
- * CLEARED_LAST_OF_RANK 3, ENDED 4. mode is the passing option's index: 0 re-enter,
- * 1 sit-out, 2 once-around.
+ * of president/kernel.py (R_GOES_ON .. R_ENDED of _rules.h). mode is the passing option's
+ * index: 0 re-enter, 1 sit-out, 2 once-around.
  * tests/test_compiled_position.py plays random deals under every preset, twist and table
  * size with both and compares every outcome and every attribute after every action.
  */
 #include <structmember.h>
 
-enum { K_GOES_ON = 0, K_ALL_PASSED = 1, K_ONCE_AROUND = 2, K_LAST_OF_RANK = 3, K_ENDED = 4 };
-
 /* Every attribute is a Python object (ints, bools and lists), so that Python reads and
  * writes them as fast as the slots of the Python class (CPython specializes attribute access
- * to object members only). A transition reads the ints into a KState, runs on it, and writes
- * back what changed. */
+ * to object members only). A method reads the object into an RState (k_load), runs the
+ * _rules.h transition on it, and writes back what changed (k_store). */
 typedef struct {
     PyObject_HEAD
     PyObject *players, *to_act, *need, *top, *same, *last, *passes, *passed, *mode;
@@ -27,27 +24,17 @@ typedef struct {
     PyObject *ncards, *round_left, *finish;
 } PositionObject;
 
+/* An RState read from a Position, and what it was when read (to write back the changes). */
 typedef struct {
-    int players, to_act, need, top, same, last, passes, passed, mode;
-    int strict, lor, reversal, reversed;
+    RState r;
     PositionObject *obj;
-    PyObject *dropped[2];   /* replaced round_left lists, let go only after the write-back */
+    int ncards0[R_MAXP], rl0[R_MAXP], rl_len0, nfinish0, reversed0;
+    int rl_read;   /* round_left was read: once-around with a pile (else it is never read) */
 } KState;
 
-/* Replace round_left; the old list is freed at the end of the method (freeing it may run
- * Python code, which must not run while the transition reads the object) */
-static void k_set_round(KState *k, PyObject *fresh) {
-    PyObject *old = k->obj->round_left;
-    k->obj->round_left = fresh;
-    if (k->dropped[0] == NULL) k->dropped[0] = old;
-    else if (k->dropped[1] == NULL) k->dropped[1] = old;
-    else Py_XDECREF(old);   /* never: a transition replaces it at most twice */
-}
-
 /* Every field must be an exact int or bool, and every item of ncards and round_left an exact
- * int when it is read (k_item; finish's items are never read): then no Python code (an
- * __index__, __bool__ or __del__) runs during a transition, which could change the object
- * under it. */
+ * int: then no Python code (an __index__, __bool__ or __del__) runs while the state is read,
+ * which could change the object under it. */
 static int k_int(PyObject *v, const char *name, int *out) {
     long x;
     if (v == NULL || !PyLong_CheckExact(v)) {
@@ -64,6 +51,7 @@ static int k_int(PyObject *v, const char *name, int *out) {
     return 1;
 }
 
+/* A field that must be True or False, as 1 or 0 in *out; 0 with an error set. */
 static int k_bool(PyObject *v, const char *name, int *out) {
     if (v == NULL || !PyBool_Check(v)) {
         PyErr_Format(PyExc_TypeError, "Position.%s must be True or False", name);
@@ -73,46 +61,74 @@ static int k_bool(PyObject *v, const char *name, int *out) {
     return 1;
 }
 
-/* An item of ncards or round_left, which must be a plain int (see k_int); -1 with an error */
-static long k_item(PyObject *list, Py_ssize_t i, const char *name) {
+/* Item i of ncards or round_left, which must be a plain int in range (see k_int); 0 with an
+ * error set. */
+static int k_item(PyObject *list, Py_ssize_t i, const char *name, int *out) {
     PyObject *v = PyList_GET_ITEM(list, i);
     if (!PyLong_CheckExact(v)) {
         PyErr_Format(PyExc_TypeError, "Position.%s must hold ints", name);
-        return -1;
+        return 0;
     }
-    return PyLong_AsLong(v);
+    return k_int(v, name, out);
 }
 
-/* The ints of p, and its lists checked; 0 with an error set */
+/* The state of p into k->r, its fields and lists checked; 0 with an error set. */
 static int k_load(PositionObject *p, KState *k) {
+    RState *r = &k->r;
+    int strict, mode, lor, reversal, passed, i;
     k->obj = p;
-    k->dropped[0] = k->dropped[1] = NULL;
-    if (!(k_int(p->players, "players", &k->players) && k_int(p->to_act, "to_act", &k->to_act)
-          && k_int(p->need, "need", &k->need) && k_int(p->top, "top", &k->top)
-          && k_int(p->same, "same", &k->same) && k_int(p->last, "last", &k->last)
-          && k_int(p->passes, "passes", &k->passes) && k_int(p->passed, "passed", &k->passed)
-          && k_int(p->mode, "mode", &k->mode) && k_bool(p->strict, "strict", &k->strict)
-          && k_bool(p->lor, "lor", &k->lor) && k_bool(p->reversal, "reversal", &k->reversal)
-          && k_bool(p->reversed, "reversed", &k->reversed)))
+    if (!(k_int(p->players, "players", &r->n) && k_int(p->to_act, "to_act", &r->to_act)
+          && k_int(p->need, "need", &r->need) && k_int(p->top, "top", &r->top)
+          && k_int(p->same, "same", &r->same) && k_int(p->last, "last", &r->last)
+          && k_int(p->passes, "passes", &r->passes) && k_int(p->passed, "passed", &passed)
+          && k_int(p->mode, "mode", &mode) && k_bool(p->strict, "strict", &strict)
+          && k_bool(p->lor, "lor", &lor) && k_bool(p->reversal, "reversal", &reversal)
+          && k_bool(p->reversed, "reversed", &r->reversed)))
         return 0;
-    if (k->players < 1 || k->players > 30) {
-        PyErr_Format(PyExc_ValueError, "Position.players = %d: a table has 3 to 7 seats",
-                     k->players);
+    if (r->n < 1 || r->n > R_MAXP) {
+        PyErr_Format(PyExc_ValueError, "Position.players = %d: a table has 3 to 7 seats", r->n);
         return 0;
     }
+    r->passed = (unsigned)passed;
+    r_options(r, r->n, strict, mode, r_clears_of(lor), reversal);
+    k->reversed0 = r->reversed;
     if (p->ncards == NULL || p->round_left == NULL || p->finish == NULL
             || !PyList_Check(p->ncards) || !PyList_Check(p->round_left) || !PyList_Check(p->finish)) {
         PyErr_SetString(PyExc_TypeError, "Position: ncards, round_left and finish must be lists");
         return 0;
     }
-    if (PyList_GET_SIZE(p->ncards) != k->players) {
+    if (PyList_GET_SIZE(p->ncards) != r->n) {
         PyErr_Format(PyExc_ValueError, "Position: ncards has %zd seats, players is %d",
-                     PyList_GET_SIZE(p->ncards), k->players);
+                     PyList_GET_SIZE(p->ncards), r->n);
         return 0;
     }
-    return 1;   /* the items of ncards and round_left are checked as they are read */
+    for (i = 0; i < r->n; i++) {
+        if (!k_item(p->ncards, i, "ncards", &r->ncards[i])) return 0;
+        k->ncards0[i] = r->ncards[i];
+    }
+    if (PyList_GET_SIZE(p->round_left) > r->n || PyList_GET_SIZE(p->finish) > r->n) {
+        PyErr_Format(PyExc_ValueError, "Position: round_left and finish hold at most %d seats",
+                     r->n);
+        return 0;
+    }
+    r->rl_head = 0;
+    /* round_left is read only where the Python code reads it: under once-around on a pile
+     * (a lead replaces it unread, and no other mode uses it) */
+    k->rl_read = r->mode == 2 && r->need > 0;
+    r->rl_len = k->rl_len0 = k->rl_read ? (int)PyList_GET_SIZE(p->round_left) : 0;
+    for (i = 0; i < r->rl_len; i++) {
+        if (!k_item(p->round_left, i, "round_left", &r->rl[i])) return 0;
+        if (r->rl[i] < 0 || r->rl[i] >= r->n) {
+            PyErr_Format(PyExc_ValueError, "round_left holds %d, not a seat", r->rl[i]);
+            return 0;
+        }
+        k->rl0[i] = r->rl[i];
+    }
+    r->nfinish = k->nfinish0 = (int)PyList_GET_SIZE(p->finish);   /* its items are not read */
+    return 1;
 }
 
+/* *slot = value, unless it holds that int already; 0 on an error. */
 static int k_put(PyObject **slot, int value) {
     PyObject *v;
     if (*slot != NULL && PyLong_CheckExact(*slot) && PyLong_AsLong(*slot) == value) return 1;
@@ -122,217 +138,70 @@ static int k_put(PyObject **slot, int value) {
     return 1;
 }
 
-/* Write the ints of k back to its object (those that changed); 0 on an error */
-static int k_store(KState *k) {
+/* The list of round_left after a transition: the same list with its first items popped when
+ * only passes and plays on the pile answered the lead (as list.pop(0) does in Python), a new
+ * list when the lead filled it or a clear emptied it; 0 on an error. */
+static int k_store_round(KState *k, int out) {
     PositionObject *p = k->obj;
-    PyObject *rev = k->reversed ? Py_True : Py_False;
-    if (!(k_put(&p->to_act, k->to_act) && k_put(&p->need, k->need) && k_put(&p->top, k->top)
-          && k_put(&p->same, k->same) && k_put(&p->last, k->last)
-          && k_put(&p->passes, k->passes) && k_put(&p->passed, k->passed)))
-        return 0;
-    if ((p->reversed == Py_True) != k->reversed) {   /* assigned only when it toggled */
-        Py_INCREF(rev);
-        Py_XSETREF(p->reversed, rev);
+    RState *r = &k->r;
+    PyObject *fresh, *old;
+    int i, same = r->rl_len == k->rl_len0;
+    if (!k->rl_read && !r->rl_len
+            && !(out >= R_CLEARED_ALL_PASSED && out <= R_CLEARED_LAST_OF_RANK
+                 && PyList_GET_SIZE(p->round_left)))
+        return 1;   /* not read, not filled, and not emptied by a clear */
+    if (r->rl_head > 0)
+        return PyList_SetSlice(p->round_left, 0, r->rl_head, NULL) == 0;
+    for (i = 0; same && i < r->rl_len; i++) same = r->rl[i] == k->rl0[i];
+    if (same) return 1;
+    fresh = PyList_New(r->rl_len);
+    if (fresh == NULL) return 0;
+    for (i = 0; i < r->rl_len; i++) {
+        PyObject *v = PyLong_FromLong(r->rl[i]);
+        if (v == NULL) { Py_DECREF(fresh); return 0; }
+        PyList_SET_ITEM(fresh, i, v);
     }
+    old = p->round_left;
+    p->round_left = fresh;
+    Py_DECREF(old);   /* last: freeing it may run Python code */
     return 1;
 }
 
-/* ncards[seat] (seat may be negative, as a Python index); -1 with an error set */
-static long pos_count(KState *k, int seat) {
-    PyObject *list = k->obj->ncards;
-    Py_ssize_t n = PyList_GET_SIZE(list), i = seat < 0 ? seat + n : seat;
-    if (i < 0 || i >= n) {
-        PyErr_SetString(PyExc_IndexError, "list index out of range");
-        return -1;
+/* Write the state of k back to its object (what changed) after a transition whose outcome
+ * was `out`; 0 on an error. */
+static int k_store(KState *k, int out) {
+    PositionObject *p = k->obj;
+    RState *r = &k->r;
+    int i;
+    if (!(k_put(&p->to_act, r->to_act) && k_put(&p->need, r->need) && k_put(&p->top, r->top)
+          && k_put(&p->same, r->same) && k_put(&p->last, r->last)
+          && k_put(&p->passes, r->passes) && k_put(&p->passed, (int)r->passed)))
+        return 0;
+    if (r->reversed != k->reversed0)   /* assigned only when it toggled */
+        Py_XSETREF(p->reversed, Py_NewRef(r->reversed ? Py_True : Py_False));
+    for (i = 0; i < r->n; i++) {
+        if (r->ncards[i] != k->ncards0[i]) {
+            PyObject *v = PyLong_FromLong(r->ncards[i]);
+            if (v == NULL || PyList_SetItem(p->ncards, i, v) < 0) return 0;   /* steals v */
+        }
     }
-    return k_item(list, i, "ncards");   /* read before pos_set_count replaces it */
+    for (i = k->nfinish0; i < r->nfinish; i++) {
+        PyObject *v = PyLong_FromLong(r->finish[i]);
+        int e;
+        if (v == NULL) return 0;
+        e = PyList_Append(p->finish, v);
+        Py_DECREF(v);
+        if (e < 0) return 0;
+    }
+    return k_store_round(k, out);
 }
 
-static int pos_set_count(KState *k, int seat, long value) {
-    PyObject *list = k->obj->ncards, *v;
-    Py_ssize_t n = PyList_GET_SIZE(list), i = seat < 0 ? seat + n : seat;
-    if (i < 0 || i >= n) {
-        PyErr_SetString(PyExc_IndexError, "list assignment index out of range");
-        return -1;
-    }
-    v = PyLong_FromLong(value);
-    if (v == NULL) return -1;
-    return PyList_SetItem(list, i, v);   /* steals v */
-}
-
-static int pos_append(PyObject *list, int value) {
-    PyObject *v = PyLong_FromLong(value);
-    int r;
-    if (v == NULL) return -1;
-    r = PyList_Append(list, v);
-    Py_DECREF(v);
-    return r;
-}
-
-/* The next seat clockwise from seat that holds cards; -2 on an error (at most players steps:
- * when no seat holds cards, ValueError as the Python statement raises) */
-static int pos_next_with_cards(KState *k, int seat) {
-    int n = k->players, s = (seat + 1) % n, i;
-    long c;
-    for (i = 0; i < n; i++) {
-        c = pos_count(k, s);
-        if (c == -1 && PyErr_Occurred()) return -2;
-        if (c) return s;
-        s = (s + 1) % n;
-    }
+/* The error of a transition that found no seat holding cards (R_NOBODY): ValueError, as the
+ * Python statement raises. Returns NULL. */
+static PyObject *pos_nobody(void) {
     PyErr_SetString(PyExc_ValueError, "no seat holds cards, so no one can act: ncards is not a "
                     "state a deal reaches (the deal ends when one seat is left holding cards)");
-    return -2;
-}
-
-static int pos_next_eligible(KState *k, int seat) {
-    int n = k->players, s = (seat + 1) % n;
-    long c;
-    while (s != seat) {
-        c = pos_count(k, s);
-        if (c == -1 && PyErr_Occurred()) return -2;
-        if (c && !((k->passed >> s) & 1)) return s;
-        s = (s + 1) % n;
-    }
-    return -1;
-}
-
-static int pos_clear(KState *k, int outcome) {
-    PyObject *fresh = PyList_New(0);
-    int w;
-    long c;
-    if (fresh == NULL) return -1;
-    k->need = 0;
-    k->top = -1;
-    k->same = 0;
-    k->passes = 0;
-    k->passed = 0;
-    k_set_round(k, fresh);
-    w = k->last;
-    c = pos_count(k, w);
-    if (c == -1 && PyErr_Occurred()) return -1;
-    if (!c) {
-        w = pos_next_with_cards(k, w);
-        if (w == -2) return -1;
-    }
-    k->to_act = w;
-    return outcome;
-}
-
-/* round_left.pop(0) (IndexError when empty, as list.pop) */
-static int pos_pop_round(KState *k) {
-    PyObject *rl = k->obj->round_left;
-    if (PyList_GET_SIZE(rl) == 0) {
-        PyErr_SetString(PyExc_IndexError, "pop from empty list");
-        return -1;
-    }
-    if (k_item(rl, 0, "round_left") == -1 && PyErr_Occurred()) return -1;   /* a plain int */
-    return PyList_SetSlice(rl, 0, 1, NULL);
-}
-
-/* round_left[0] as a seat; -2 on an error (a value that is not a seat is one) */
-static int pos_round_first(KState *k) {
-    long v = k_item(k->obj->round_left, 0, "round_left");
-    if (v == -1 && PyErr_Occurred()) return -2;
-    if (v < 0 || v >= k->players) {
-        PyErr_Format(PyExc_ValueError, "round_left holds %ld, not a seat", v);
-        return -2;
-    }
-    return (int)v;
-}
-
-static int pos_play(KState *k, int seat, int rank, int count) {
-    long held = pos_count(k, seat), c;
-    int same, n = k->players, i, s, nxt;
-    if (held == -1 && PyErr_Occurred()) return -1;
-    held -= count;
-    if (pos_set_count(k, seat, held) < 0) return -1;
-    if (k->need == 0) {                        /* the lead fixes the count of the pile */
-        k->need = count;
-        if (k->mode == 2) {
-            PyObject *rl = PyList_New(0);
-            if (rl == NULL) return -1;
-            for (i = 1; i < n; i++) {
-                s = (seat + i) % n;
-                c = pos_count(k, s);
-                if ((c == -1 && PyErr_Occurred()) || (c && pos_append(rl, s) < 0)) {
-                    Py_DECREF(rl);
-                    return -1;
-                }
-            }
-            k_set_round(k, rl);
-        }
-    } else if (k->mode == 2) {
-        if (pos_pop_round(k) < 0) return -1;
-    }
-    same = rank == k->top ? k->same + count : count;
-    k->same = same;
-    if (count == 4 && k->reversal) k->reversed = !k->reversed;
-    k->top = rank;
-    k->last = seat;
-    k->passes = 0;
-    if (k->mode == 0) k->passed = 0;
-    if (!held) {                               /* going out: the next place, at once */
-        PyObject *finish = k->obj->finish;
-        if (pos_append(finish, seat) < 0) return -1;
-        if (k->players - PyList_GET_SIZE(finish) == 1) {   /* one seat left: it is last */
-            for (s = 0; s < n; s++) {
-                c = pos_count(k, s);
-                if (c == -1 && PyErr_Occurred()) return -1;
-                if (c) {
-                    if (pos_append(finish, s) < 0) return -1;
-                    break;
-                }
-            }
-            k->to_act = -1;
-            return K_ENDED;
-        }
-    }
-    if (same == 4 && k->lor) return pos_clear(k, K_LAST_OF_RANK);
-    if (k->mode == 0) {
-        s = pos_next_with_cards(k, seat);
-        if (s == -2) return -1;
-        k->to_act = s;
-    } else if (k->mode == 1) {
-        nxt = pos_next_eligible(k, seat);
-        if (nxt == -2) return -1;
-        if (nxt < 0) return pos_clear(k, K_ALL_PASSED);
-        k->to_act = nxt;
-    } else if (PyList_GET_SIZE(k->obj->round_left)) {
-        s = pos_round_first(k);
-        if (s == -2) return -1;
-        k->to_act = s;
-    } else {
-        return pos_clear(k, K_ONCE_AROUND);
-    }
-    return K_GOES_ON;
-}
-
-static int pos_pass(KState *k, int seat) {
-    int passes = k->passes + 1, s, nxt;
-    k->passes = passes;
-    k->passed |= 1 << seat;
-    if (k->mode == 0) {        /* re-enter: every other seat with cards passed since the latest play */
-        int active = k->players - (int)PyList_GET_SIZE(k->obj->finish);
-        long c = pos_count(k, k->last);
-        if (c == -1 && PyErr_Occurred()) return -1;
-        if (passes >= (c ? active - 1 : active)) return pos_clear(k, K_ALL_PASSED);
-        s = pos_next_with_cards(k, seat);
-        if (s == -2) return -1;
-        k->to_act = s;
-    } else if (k->mode == 1) { /* sit-out: no one but the latest player still eligible */
-        nxt = pos_next_eligible(k, seat);
-        if (nxt == -2) return -1;
-        if (nxt < 0 || nxt == k->last) return pos_clear(k, K_ALL_PASSED);
-        k->to_act = nxt;
-    } else {                   /* once-around: one turn each after the lead */
-        if (pos_pop_round(k) < 0) return -1;
-        if (!PyList_GET_SIZE(k->obj->round_left)) return pos_clear(k, K_ONCE_AROUND);
-        s = pos_round_first(k);
-        if (s == -2) return -1;
-        k->to_act = s;
-    }
-    return K_GOES_ON;
+    return NULL;
 }
 
 /* An argument as a C long, read before the state is (its __index__ may run Python code) */
@@ -341,23 +210,21 @@ static int pos_long_arg(PyObject *arg, long *out) {
     return !(*out == -1 && PyErr_Occurred());
 }
 
+/* v as a seat of the table of k; 0 with IndexError when it is none. */
 static int pos_seat_arg(KState *k, long v, int *seat) {
-    if (v < 0 || v >= k->players) {
-        PyErr_Format(PyExc_IndexError, "seat %ld is not a seat of a table of %d", v, k->players);
+    if (v < 0 || v >= k->r.n) {
+        PyErr_Format(PyExc_IndexError, "seat %ld is not a seat of a table of %d", v, k->r.n);
         return 0;
     }
     *seat = (int)v;
     return 1;
 }
 
-/* The end of a method: the state written back, and the answer (NULL on an error; the ints
- * are written back even then, as the Python code would have changed them up to the error) */
+/* The end of a transition: the state written back (also when no seat holds cards, as the
+ * Python code would have changed it up to its error), and the outcome as an int. */
 static PyObject *pos_done(KState *k, int out) {
-    int stored = k_store(k);
-    Py_XDECREF(k->dropped[0]);
-    Py_XDECREF(k->dropped[1]);
-    if (!stored) return NULL;
-    return out < 0 && PyErr_Occurred() ? NULL : PyLong_FromLong(out);
+    if (!k_store(k, out)) return NULL;
+    return out == R_NOBODY ? pos_nobody() : PyLong_FromLong(out);
 }
 
 static PyObject *Position_play(PositionObject *p, PyObject *const *args, Py_ssize_t nargs) {
@@ -377,7 +244,11 @@ static PyObject *Position_play(PositionObject *p, PyObject *const *args, Py_ssiz
                      seat, rank, count);
         return NULL;
     }
-    return pos_done(&k, pos_play(&k, seat, (int)rank, (int)count));
+    if (k.r.nfinish >= k.r.n) {
+        PyErr_SetString(PyExc_ValueError, "play: finish lists every seat, the deal is over");
+        return NULL;
+    }
+    return pos_done(&k, r_play(&k.r, seat, (int)rank, (int)count));
 }
 
 static PyObject *Position_pass(PositionObject *p, PyObject *arg) {
@@ -385,25 +256,28 @@ static PyObject *Position_pass(PositionObject *p, PyObject *arg) {
     int seat;
     long v;
     if (!pos_long_arg(arg, &v) || !k_load(p, &k) || !pos_seat_arg(&k, v, &seat)) return NULL;
-    return pos_done(&k, pos_pass(&k, seat));
+    if (k.r.mode == 0 && (k.r.last < 0 || k.r.last >= k.r.n)) {
+        PyErr_SetString(PyExc_ValueError, "pass_: there is no latest play to pass on");
+        return NULL;
+    }
+    return pos_done(&k, r_pass(&k.r, seat));
 }
 
-/* A turn-order question about seat arg (next_with_cards, next_eligible): the answer */
-static PyObject *pos_turn_order(PositionObject *p, PyObject *arg, int (*ask)(KState *, int)) {
+static PyObject *Position_next_with_cards(PositionObject *p, PyObject *arg) {
     KState k;
     int seat, s;
     long v;
     if (!pos_long_arg(arg, &v) || !k_load(p, &k) || !pos_seat_arg(&k, v, &seat)) return NULL;
-    s = ask(&k, seat);
-    return s == -2 ? NULL : PyLong_FromLong(s);
-}
-
-static PyObject *Position_next_with_cards(PositionObject *p, PyObject *arg) {
-    return pos_turn_order(p, arg, pos_next_with_cards);
+    s = r_next_with_cards(&k.r, seat);
+    return s < 0 ? pos_nobody() : PyLong_FromLong(s);
 }
 
 static PyObject *Position_next_eligible(PositionObject *p, PyObject *arg) {
-    return pos_turn_order(p, arg, pos_next_eligible);
+    KState k;
+    int seat;
+    long v;
+    if (!pos_long_arg(arg, &v) || !k_load(p, &k) || !pos_seat_arg(&k, v, &seat)) return NULL;
+    return PyLong_FromLong(r_next_eligible(&k.r, seat));
 }
 
 static PyObject *Position_clear(PositionObject *p, PyObject *arg) {
@@ -411,7 +285,7 @@ static PyObject *Position_clear(PositionObject *p, PyObject *arg) {
     long outcome = PyLong_AsLong(arg);
     if (outcome == -1 && PyErr_Occurred()) return NULL;
     if (!k_load(p, &k)) return NULL;
-    return pos_done(&k, pos_clear(&k, (int)outcome));
+    return pos_done(&k, r_clear(&k.r, (int)outcome));
 }
 
 static int Position_init(PositionObject *p, PyObject *args, PyObject *kwds) {
