@@ -260,14 +260,16 @@ def test_the_core_refuses_a_bad_snapshot():
 
 def _patched(data: bytes, table: int, **fields: int | list[int]) -> bytes:
     """A snapshot with some fields of one table's Deal changed (this build's layout, as
-    president/native/_vector.c declares it: 7 hands, 7 played, pile and cleared as 64-bit masks, then
-    32-bit ints: ncards[7], finish[7], nfinish, to_act, need, top, same, last, passes, passed,
-    round_left[7], rl_head, rl_len, loaded, over)."""
+    president/native/_vector.c and _rules.h declare it: 7 hands, 7 played, pile and cleared
+    as 64-bit masks, then the RState of 32-bit ints: n, strict, mode, clears, reversal,
+    hands[7][13], ncards[7], to_act, need, top, same, last, passes, passed, reversed,
+    round_left[7], rl_head, rl_len, finish[7], nfinish, after[7]; then loaded, over)."""
     import struct
     size = len(data) // 2                # two tables
-    ints = ["ncards"] * 7 + ["finish"] * 7 + ["nfinish", "to_act", "need", "top", "same", "last",
-                                            "passes", "passed"] + ["round_left"] * 7 + \
-        ["rl_head", "rl_len", "loaded", "over"]
+    ints = ["n", "strict", "mode", "clears", "reversal"] + ["hands"] * 91 + ["ncards"] * 7 + \
+        ["to_act", "need", "top", "same", "last", "passes", "passed", "reversed"] + \
+        ["round_left"] * 7 + ["rl_head", "rl_len"] + ["finish"] * 7 + ["nfinish"] + \
+        ["after"] * 7 + ["loaded", "over"]
     at = {}
     for i, name in enumerate(ints):
         at.setdefault(name, 128 + 4 * i)

@@ -5,14 +5,14 @@
  * (the 702 float32 numbers of president/env/encoding.py PIECES) and int8 mask (66) straight
  * into caller buffers (the buffer protocol: numpy arrays, bytearrays, ...).
  *
- * The rules of play are president/kernel.py's PlayState.play, PlayState.pass_ and
- * legal_actions, restated here statement for statement on the same state (ncards, to_act,
- * need, top, same, last, passes, passed, round_left, finish), for every value of the
- * options beat (strict), passing (mode 0 re-enter, 1 sit-out, 2 once-around) and
- * last_of_rank_clears (lor), for 3 to 7 players. The reversal twist is not here: the
- * Python glue (president/env/_compiled_vector.py) refuses it and VectorEnv plays it in
- * Python. Cards follow president/env/encoding.py: card index rank * 4 + suit, a play of
- * `count` cards of a rank takes the `count` lowest suits held (play_for).
+ * The rules of play are those of president/native/_rules.h (president/kernel.py's PlayState,
+ * may_play and legal_actions, stated once in C): each table's play is an RState, and a step
+ * is r_apply. The core takes the options beat (strict), passing (mode 0 re-enter, 1 sit-out,
+ * 2 once-around) and last_of_rank_clears (lor), for 3 to 7 players; which rules it may play
+ * at all is decided in Python by president/native/__init__.py (the reversal twist, for one,
+ * is played by VectorEnv's Python tables). Cards follow president/env/encoding.py: card index
+ * rank * 4 + suit, a play of `count` cards of a rank takes the `count` lowest suits held
+ * (play_for).
  *
  * Dealing is here too (Core.deal, and Core.step with its generators): it makes from the
  * table's random.Random exactly the draws president.env.table.Table.reset makes (the first
@@ -31,8 +31,9 @@
 
 #include "_bits.h"
 #include "_mt.h"
+#include "_rules.h"
 
-#define MAXP 7
+#define MAXP R_MAXP
 #define NUM_ACTIONS 66
 #define PASS_ACTION 52
 
@@ -61,25 +62,15 @@
 #define PHASE_MATCH_OVER 3
 #define MAX_HAND 20.0
 
-/* kernel outcomes */
-#define GOES_ON 0
-#define CLEARED_ALL_PASSED 1
-#define CLEARED_ONCE_AROUND 2
-#define CLEARED_LAST_OF_RANK 3
-#define ENDED 4
 
+/* One table: the cards as masks (for the observation and the suits a play takes) and the
+ * play of its deal as the RState of _rules.h (options, cards per rank, the pile, turns). */
 typedef struct {
     uint64_t hand[MAXP];      /* card mask per seat */
     uint64_t played[MAXP];    /* cards each seat played this deal */
     uint64_t pile;            /* cards on the current pile */
     uint64_t cleared;         /* cards cleared from earlier piles */
-    int ncards[MAXP];
-    int finish[MAXP];
-    int nfinish;
-    int to_act, need, top, same, last, passes;
-    int passed;               /* bit mask of seats */
-    int round_left[MAXP];     /* once-around: seats still to answer, from rl_head */
-    int rl_head, rl_len;
+    RState r;                 /* the play (its hands are the masks' counts per rank) */
     int loaded;               /* a deal is in play */
     int over;                 /* the deal has ended (its final state is kept for observe_seat) */
 } Deal;
@@ -95,115 +86,7 @@ typedef struct {
     Deal *deals;
 } CoreObject;
 
-/* ------------------------------------------------------------------------------------------ */
-/* kernel.PlayState, on one Deal                                                              */
-
 static inline int after(int seat, int n) { return seat + 1 == n ? 0 : seat + 1; }
-
-static inline int next_with_cards(const Deal *d, int seat, int n) {
-    int s = after(seat, n);
-    while (!d->ncards[s]) s = after(s, n);
-    return s;
-}
-
-/* sit-out: the next seat clockwise holding cards that has not passed on this pile, -1 if none */
-static int next_eligible(const Deal *d, int seat, int n) {
-    int s = after(seat, n);
-    while (s != seat) {
-        if (d->ncards[s] && !((d->passed >> s) & 1)) return s;
-        s = after(s, n);
-    }
-    return -1;
-}
-
-static int clear_pile(Deal *d, int n, int outcome) {
-    int w;
-    d->need = 0;
-    d->top = -1;
-    d->same = 0;
-    d->passes = 0;
-    d->passed = 0;
-    d->rl_head = d->rl_len = 0;
-    w = d->last;
-    if (!d->ncards[w]) {
-        w = after(w, n);
-        while (!d->ncards[w]) w = after(w, n);
-    }
-    d->to_act = w;
-    return outcome;
-}
-
-static int kernel_play(Deal *d, int n, int mode, int lor, int seat, int rank, int count) {
-    int held = d->ncards[seat] - count, same, i, s;
-    d->ncards[seat] = held;
-    if (d->need == 0) {  /* the lead fixes the count of the pile */
-        d->need = count;
-        if (mode == 2) {
-            d->rl_head = d->rl_len = 0;
-            for (i = 1; i < n; i++) {
-                s = (seat + i) % n;
-                if (d->ncards[s]) d->round_left[d->rl_len++] = s;
-            }
-        }
-    } else if (mode == 2) {
-        d->rl_head++;
-        d->rl_len--;
-    }
-    same = rank == d->top ? d->same + count : count;
-    d->same = same;
-    d->top = rank;
-    d->last = seat;
-    d->passes = 0;
-    if (mode == 0) d->passed = 0;
-    if (!held) {  /* going out: the next place, at once */
-        d->finish[d->nfinish++] = seat;
-        if (n - d->nfinish == 1) {  /* one seat left holding cards: it is last */
-            for (s = 0; s < n; s++) {
-                if (d->ncards[s]) {
-                    d->finish[d->nfinish++] = s;
-                    break;
-                }
-            }
-            d->to_act = -1;
-            return ENDED;
-        }
-    }
-    if (same == 4 && lor) return clear_pile(d, n, CLEARED_LAST_OF_RANK);
-    if (mode == 0) {
-        d->to_act = next_with_cards(d, seat, n);
-    } else if (mode == 1) {
-        int nxt = next_eligible(d, seat, n);
-        if (nxt < 0) return clear_pile(d, n, CLEARED_ALL_PASSED);
-        d->to_act = nxt;
-    } else if (d->rl_len) {
-        d->to_act = d->round_left[d->rl_head];
-    } else {
-        return clear_pile(d, n, CLEARED_ONCE_AROUND);
-    }
-    return GOES_ON;
-}
-
-static int kernel_pass(Deal *d, int n, int mode, int seat) {
-    int passes = d->passes + 1;
-    d->passes = passes;
-    d->passed |= 1 << seat;
-    if (mode == 0) {  /* re-enter: every other seat with cards passed since the latest play */
-        int active = n - d->nfinish;
-        if (passes >= (d->ncards[d->last] ? active - 1 : active))
-            return clear_pile(d, n, CLEARED_ALL_PASSED);
-        d->to_act = next_with_cards(d, seat, n);
-    } else if (mode == 1) {  /* sit-out: no one but the latest player still eligible */
-        int nxt = next_eligible(d, seat, n);
-        if (nxt < 0 || nxt == d->last) return clear_pile(d, n, CLEARED_ALL_PASSED);
-        d->to_act = nxt;
-    } else {  /* once-around: one turn each after the lead */
-        d->rl_head++;
-        d->rl_len--;
-        if (d->rl_len) d->to_act = d->round_left[d->rl_head];
-        else return clear_pile(d, n, CLEARED_ONCE_AROUND);
-    }
-    return GOES_ON;
-}
 
 /* ------------------------------------------------------------------------------------------ */
 /* legality (kernel.legal_actions on the hand's counts per rank) and the table's step         */
@@ -212,19 +95,11 @@ static inline int rank_count(uint64_t hand, int rank) {
     return NIB_BITS[(hand >> (rank * 4)) & 15];
 }
 
-/* the lowest rank that beats `top` (kernel.first_rank_to_follow) */
-static inline int first_to_follow(int top, int strict) { return strict ? top + 1 : top; }
-
-static int is_legal(const Deal *d, int strict, long long action) {
-    int rank, count;
-    if (action < 0 || action >= NUM_ACTIONS || d->to_act < 0) return 0;
-    if (action == PASS_ACTION) return d->need > 0;  /* kernel.may_pass */
-    if (action > PASS_ACTION) return 0;              /* a give: there is no exchange here */
-    rank = (int)(action >> 2);
-    count = (int)(action & 3) + 1;
-    if (rank_count(d->hand[d->to_act], rank) < count) return 0;
-    if (d->need == 0) return 1;
-    return count == d->need && rank >= first_to_follow(d->top, strict);
+/* Whether the seat to act may take action index `action` (0 .. 65): a play or the pass
+ * (r_may_act of _rules.h); the gives (53 ..) never, there is no exchange in a deal. */
+static int is_legal(const Deal *d, long long action) {
+    if (action < 0 || action >= PASS_ACTION + 1) return 0;
+    return r_may_act(&d->r, action == PASS_ACTION ? R_PASS : (int)action);
 }
 
 /* MASK8[need][b]: the eight mask entries (actions 4r .. 4r + 7) of the two ranks r, r + 1
@@ -246,10 +121,13 @@ static void mask8_init(void) {
 
 /* kernel.legal_actions as a mask: the hand's bytes (two ranks each) through MASK8, with the
  * ranks that do not beat the pile removed first; actions 52.. are pass, then the gives */
-static void write_mask(const Deal *d, int strict, int8_t *m) {
-    uint64_t hand = d->hand[d->to_act];
-    int c, need = d->need;
-    if (need) hand &= ~(uint64_t)0 << (4 * first_to_follow(d->top, strict));
+static void write_mask(const Deal *d, int8_t *m) {
+    uint64_t hand = d->hand[d->r.to_act];
+    int c, need = d->r.need, lo, hi;
+    if (need) {   /* only the ranks lo .. hi - 1 beat the pile (r_follow of _rules.h) */
+        r_follow(d->r.top, d->r.strict, d->r.reversed, &lo, &hi);
+        hand &= lo < hi ? (~(uint64_t)0 << (4 * lo)) & (((uint64_t)1 << (4 * hi)) - 1) : 0;
+    }
     for (c = 0; c < 7; c++) memcpy(m + 8 * c, MASK8[need][(hand >> (8 * c)) & 255], 8);
     memset(m + 56, 0, NUM_ACTIONS - 56);  /* 52..55 are 0 already: no cards above bit 51 */
     m[PASS_ACTION] = need > 0;             /* kernel.may_pass */
@@ -269,25 +147,25 @@ static inline uint64_t lowest_suits(uint64_t hand, int rank, int count) {
 
 /* One legal action at table d; returns 1 when the deal ended (rewards then written). */
 static int table_step(CoreObject *self, Deal *d, int action, float *rewards) {
-    int n = self->players, seat = d->to_act, outcome, place;
+    int n = self->players, seat = d->r.to_act, outcome, place;
     if (action == PASS_ACTION) {
-        outcome = kernel_pass(d, n, self->mode, seat);
+        outcome = r_apply(&d->r, R_PASS);
     } else {
         int rank = action >> 2, count = (action & 3) + 1;
         uint64_t cards = lowest_suits(d->hand[seat], rank, count);
         d->hand[seat] ^= cards;
         d->played[seat] |= cards;
         d->pile |= cards;
-        outcome = kernel_play(d, n, self->mode, self->lor, seat, rank, count);
+        outcome = r_apply(&d->r, action);
     }
-    if (outcome == ENDED) {
+    if (outcome == R_ENDED) {
         for (place = 0; place < n; place++)
-            rewards[d->finish[place]] = (float)self->reward[place];
+            rewards[d->r.finish[place]] = (float)self->reward[place];
         d->loaded = 0;
         d->over = 1;
         return 1;
     }
-    if (outcome != GOES_ON) {
+    if (outcome != R_GOES_ON) {
         d->cleared |= d->pile;
         d->pile = 0;
     }
@@ -315,42 +193,52 @@ static void write_obs_of(const CoreObject *self, const Deal *d, int seat, float 
     for (k = 0; k < n; k++) {
         s = (seat + k) % n;
         put_bits(o + O_PLAYED + 52 * k, d->played[s]);
-        o[O_HAND_COUNTS + k] = (float)((double)d->ncards[s] / MAX_HAND);
-        if ((d->passed >> s) & 1) o[O_PASSED + k] = 1.0f;
+        o[O_HAND_COUNTS + k] = (float)((double)d->r.ncards[s] / MAX_HAND);
+        if ((d->r.passed >> s) & 1) o[O_PASSED + k] = 1.0f;
         o[O_SEATED + k] = 1.0f;
     }
     /* given, received, give_count, give_to: zero in a one-deal episode; scores: zero until
      * the deal ends */
     if (d->pile) {
-        o[O_TO_BEAT_RANK + d->top] = 1.0f;
-        o[O_TO_BEAT_COUNT + d->need - 1] = 1.0f;
-        o[O_LATEST + (d->last - seat + n) % n] = 1.0f;
+        o[O_TO_BEAT_RANK + d->r.top] = 1.0f;
+        o[O_TO_BEAT_COUNT + d->r.need - 1] = 1.0f;
+        o[O_LATEST + (d->r.last - seat + n) % n] = 1.0f;
     }
-    for (place = 0; place < d->nfinish; place++)
-        o[O_FINISHED + (d->finish[place] - seat + n) % n] = (float)((double)(place + 1) / n);
+    for (place = 0; place < d->r.nfinish; place++)
+        o[O_FINISHED + (d->r.finish[place] - seat + n) % n] = (float)((double)(place + 1) / n);
     if (d->over) {
         for (place = 0; place < n; place++)
-            o[O_SCORES + (d->finish[place] - seat + n) % n] = (float)self->points[place];
+            o[O_SCORES + (d->r.finish[place] - seat + n) % n] = (float)self->points[place];
         o[O_PHASE + PHASE_MATCH_OVER] = 1.0f;
         return;
     }
-    o[O_TO_ACT + (d->to_act - seat + n) % n] = 1.0f;
+    o[O_TO_ACT + (d->r.to_act - seat + n) % n] = 1.0f;
     o[O_PHASE + PHASE_PLAY] = 1.0f;
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* dealing: president.env.table.Table.reset's draws, on the table's generator                  */
 
+/* The options of the core and the cards per rank of the masks into d->r (what the masks and
+ * the core's arguments decide: load_hands and restore write them). */
+static void deal_derive(const CoreObject *self, Deal *d) {
+    int k, r;
+    r_options(&d->r, self->players, self->strict, self->mode, r_clears_of(self->lor), 0);
+    for (k = 0; k < MAXP; k++)
+        for (r = 0; r < 13; r++)
+            d->r.hands[k][r] = k < self->players ? rank_count(d->hand[k], r) : 0;
+}
+
+/* A fresh deal of the hands h (card masks) with `leader` to lead. */
 static void load_hands(CoreObject *self, Deal *d, const uint64_t *h, int leader) {
     int k;
     memset(d, 0, sizeof(Deal));
     for (k = 0; k < self->players; k++) {
         d->hand[k] = h[k];
-        d->ncards[k] = bit_count(h[k]);
+        d->r.ncards[k] = bit_count(h[k]);
     }
-    d->to_act = leader;
-    d->top = -1;
-    d->last = -1;
+    deal_derive(self, d);
+    r_start(&d->r, leader);
     d->loaded = 1;
 }
 
@@ -649,7 +537,7 @@ static PyObject *Core_step(CoreObject *self, PyObject *args) {
     rew = (float *)r.buf;
     ended = (uint8_t *)e.buf;
     for (i = 0; i < n; i++) {
-        if (!is_legal(&self->deals[i], self->strict, acts[i])) {
+        if (!is_legal(&self->deals[i], acts[i])) {
             result = -1 - (long)i;
             goto done;
         }
@@ -710,9 +598,9 @@ static PyObject *Core_observe(CoreObject *self, PyObject *args) {
     }
     for (i = 0; i < n; i++) {
         const Deal *d = &self->deals[i];
-        if (with_obs) write_obs_of(self, d, d->to_act, (float *)o.buf + i * OBS_SIZE);
-        write_mask(d, self->strict, (int8_t *)m.buf + i * NUM_ACTIONS);
-        ((long long *)p.buf)[i] = d->to_act;
+        if (with_obs) write_obs_of(self, d, d->r.to_act, (float *)o.buf + i * OBS_SIZE);
+        write_mask(d, (int8_t *)m.buf + i * NUM_ACTIONS);
+        ((long long *)p.buf)[i] = d->r.to_act;
     }
     if (with_obs) PyBuffer_Release(&o);
     PyBuffer_Release(&m);
@@ -755,15 +643,15 @@ static PyObject *Core_act(CoreObject *self, PyObject *args) {
         PyErr_Format(PyExc_RuntimeError, "table %zd: the deal is over; deal a new one", i);
         return NULL;
     }
-    if (!is_legal(d, self->strict, action)) return PyLong_FromLong(-2);
+    if (!is_legal(d, action)) return PyLong_FromLong(-2);
     if (get_buffer(m_obj, &m, 1, NUM_ACTIONS, 1, "mask") < 0) return NULL;
     if (table_step(self, d, (int)action, scratch)) {
         PyBuffer_Release(&m);
         return PyLong_FromLong(-1);
     }
-    write_mask(d, self->strict, (int8_t *)m.buf);
+    write_mask(d, (int8_t *)m.buf);
     PyBuffer_Release(&m);
-    return PyLong_FromLong(d->to_act);
+    return PyLong_FromLong(d->r.to_act);
 }
 
 PyDoc_STRVAR(rewards_doc,
@@ -790,7 +678,7 @@ static PyObject *Core_rewards(CoreObject *self, PyObject *args) {
             Py_DECREF(out);
             return NULL;
         }
-        PyList_SET_ITEM(out, d->finish[place], v);
+        PyList_SET_ITEM(out, d->r.finish[place], v);
     }
     return out;
 }
@@ -820,11 +708,11 @@ static PyObject *Core_observe_seat(CoreObject *self, PyObject *args) {
     PyBuffer_Release(&o);
     if (m_obj != Py_None) {
         if (get_buffer(m_obj, &m, 1, NUM_ACTIONS, 1, "mask") < 0) return NULL;
-        if (d->loaded && d->to_act == seat) write_mask(d, self->strict, (int8_t *)m.buf);
+        if (d->loaded && d->r.to_act == seat) write_mask(d, (int8_t *)m.buf);
         else memset(m.buf, 0, NUM_ACTIONS);
         PyBuffer_Release(&m);
     }
-    return PyLong_FromLong(d->loaded ? d->to_act : -1);
+    return PyLong_FromLong(d->loaded ? d->r.to_act : -1);
 }
 
 PyDoc_STRVAR(snapshot_doc,
@@ -840,35 +728,35 @@ static PyObject *Core_snapshot(CoreObject *self, PyObject *unused) {
 /* whether a Deal read from bytes is one the core could have made (indices in range) */
 static int deal_sane(const Deal *d, int n, int mode) {
     int k;
-    if (d->to_act < -1 || d->to_act >= n || d->last < -1 || d->last >= n) return 0;
-    if (d->nfinish < 0 || d->nfinish > n || d->rl_head < 0 || d->rl_len < 0 ||
-        d->rl_head + d->rl_len > MAXP || d->need < 0 || d->need > 4 || d->top < -1 ||
-        d->top > 12)
+    if (d->r.to_act < -1 || d->r.to_act >= n || d->r.last < -1 || d->r.last >= n) return 0;
+    if (d->r.nfinish < 0 || d->r.nfinish > n || d->r.rl_head < 0 || d->r.rl_len < 0 ||
+        d->r.rl_head + d->r.rl_len > MAXP || d->r.need < 0 || d->r.need > 4 || d->r.top < -1 ||
+        d->r.top > 12)
         return 0;
-    if (d->loaded && (d->to_act < 0 || d->over)) return 0;
-    if (d->passes < 0 || d->passes > n || d->same < 0 || d->same > 4 || d->passed < 0
-        || d->passed >= (1 << n))
+    if (d->loaded && (d->r.to_act < 0 || d->over)) return 0;
+    if (d->r.passes < 0 || d->r.passes > n || d->r.same < 0 || d->r.same > 4
+        || d->r.passed >= (1u << n))
         return 0;
     {   /* each seat at most once in finish; while a deal is in play, finish holds exactly
            the seats out of cards, at least two seats hold cards and the seat to act does;
            once it is over every seat is in finish */
         unsigned seen = 0, empty = 0;
         int holding = 0;
-        for (k = 0; k < d->nfinish; k++) {
-            if (d->finish[k] < 0 || d->finish[k] >= n || ((seen >> d->finish[k]) & 1)) return 0;
-            seen |= 1u << d->finish[k];
+        for (k = 0; k < d->r.nfinish; k++) {
+            if (d->r.finish[k] < 0 || d->r.finish[k] >= n || ((seen >> d->r.finish[k]) & 1)) return 0;
+            seen |= 1u << d->r.finish[k];
         }
         for (k = 0; k < n; k++) {
-            if ((d->hand[k] >> 52) || d->ncards[k] != bit_count(d->hand[k])) return 0;
-            if (d->ncards[k]) holding++;
+            if ((d->hand[k] >> 52) || d->r.ncards[k] != bit_count(d->hand[k])) return 0;
+            if (d->r.ncards[k]) holding++;
             else empty |= 1u << k;
         }
-        if (d->loaded && (seen != empty || holding < 2 || !d->ncards[d->to_act])) return 0;
-        if (d->over && d->nfinish != n) return 0;
+        if (d->loaded && (seen != empty || holding < 2 || !d->r.ncards[d->r.to_act])) return 0;
+        if (d->over && d->r.nfinish != n) return 0;
     }
-    for (k = d->rl_head; k < d->rl_head + d->rl_len; k++)
-        if (d->round_left[k] < 0 || d->round_left[k] >= n) return 0;
-    if (d->loaded && mode == 2 && d->need > 0 && d->rl_len < 1) return 0;   /* once-around */
+    for (k = d->r.rl_head; k < d->r.rl_head + d->r.rl_len; k++)
+        if (d->r.rl[k] < 0 || d->r.rl[k] >= n) return 0;
+    if (d->loaded && mode == 2 && d->r.need > 0 && d->r.rl_len < 1) return 0;   /* once-around */
     return 1;
 }
 
@@ -898,6 +786,7 @@ static PyObject *Core_restore(CoreObject *self, PyObject *arg) {
     }
     memcpy(self->deals, b.buf, (size_t)b.len);
     PyBuffer_Release(&b);
+    for (i = 0; i < self->num; i++) deal_derive(self, &self->deals[i]);
     Py_RETURN_NONE;
 }
 
@@ -920,22 +809,22 @@ static PyObject *Core_state(CoreObject *self, PyObject *args) {
     hands = PyList_New(n);
     played = PyList_New(n);
     ncards = PyList_New(n);
-    finish = PyList_New(d->nfinish);
-    rl = PyList_New(d->rl_len);
+    finish = PyList_New(d->r.nfinish);
+    rl = PyList_New(d->r.rl_len);
     if (!hands || !played || !ncards || !finish || !rl) goto fail;
     for (k = 0; k < n; k++) {
         PyList_SET_ITEM(hands, k, PyLong_FromUnsignedLongLong(d->hand[k]));
         PyList_SET_ITEM(played, k, PyLong_FromUnsignedLongLong(d->played[k]));
-        PyList_SET_ITEM(ncards, k, PyLong_FromLong(d->ncards[k]));
+        PyList_SET_ITEM(ncards, k, PyLong_FromLong(d->r.ncards[k]));
     }
-    for (k = 0; k < d->nfinish; k++) PyList_SET_ITEM(finish, k, PyLong_FromLong(d->finish[k]));
-    for (k = 0; k < d->rl_len; k++)
-        PyList_SET_ITEM(rl, k, PyLong_FromLong(d->round_left[d->rl_head + k]));
+    for (k = 0; k < d->r.nfinish; k++) PyList_SET_ITEM(finish, k, PyLong_FromLong(d->r.finish[k]));
+    for (k = 0; k < d->r.rl_len; k++)
+        PyList_SET_ITEM(rl, k, PyLong_FromLong(d->r.rl[d->r.rl_head + k]));
     out = Py_BuildValue("{sNsNsKsKsNsNsisisisisisisisN}", "hands", hands, "played", played,
                         "pile", (unsigned long long)d->pile, "cleared",
                         (unsigned long long)d->cleared, "ncards", ncards, "finish", finish,
-                        "to_act", d->to_act, "need", d->need, "top", d->top, "same", d->same,
-                        "last", d->last, "passes", d->passes, "passed", d->passed,
+                        "to_act", d->r.to_act, "need", d->r.need, "top", d->r.top, "same", d->r.same,
+                        "last", d->r.last, "passes", d->r.passes, "passed", d->r.passed,
                         "round_left", rl);
     return out;
 fail:
