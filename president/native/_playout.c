@@ -14,6 +14,10 @@
  * twist and table size. The Mersenne Twister code is in president/native/_mt.h (shared with
  * president/native/_vector.c).
  *
+ * The rules those policies play by (what may follow what, what a play or a pass does, when
+ * the pile clears) are not restated here: a FastDeal is the RState of president/native/_rules.h
+ * and every step is its r_apply.
+ *
  * Actions are ints as in fastsim: PASS = -1, a play = rank * 4 + count - 1.
  * Policies: 0 random, 1 greedy, 2 climbing.
  */
