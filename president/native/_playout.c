@@ -93,9 +93,12 @@ static void follow_init(void) {
  * pass; the plays and passes are _rules.h's. Compiled once per passing mode and clearing
  * rules, so that neither is tested in the loop. */
 static inline __attribute__((always_inline))
-int play_random_k(St *d, MT *mt, Trace *tr, const int mode, const unsigned clears) {
+int play_random_k(St *deal, MT *restrict mt, Trace *tr, const int mode, const unsigned clears,
+                  const int reversal) {
     uint64_t cards[MAXP];
-    int s, n = d->n;
+    St *restrict d = deal;   /* nothing else in the loop points into the deal */
+    const uint64_t (*follow)[14] = FOLLOW[d->reversed][d->strict];
+    int s, n = d->n, rc = 0;
     if (d->to_act < 0) return 0;
     for (s = 0; s < n; s++) {
         uint64_t u = 0;
@@ -112,33 +115,38 @@ int play_random_k(St *d, MT *mt, Trace *tr, const int mode, const unsigned clear
             rank = pos >> 2;
             count = (pos & 3) + 1;
         } else {
-            uint64_t avail = cards[seat] & FOLLOW[d->reversed][d->strict][need][d->top + 1];
+            uint64_t avail = cards[seat] & follow[need][d->top + 1];
             uint64_t sums = byte_sums(avail);
             int nopts = (int)(sums >> 56);
             i = nopts ? (int)(mt_random(mt) * (nopts + 1)) : 0;
             if (i == nopts) {  /* pass */
-                if (trace_add(tr, PASS) < 0) return -1;
+                if (trace_add(tr, PASS) < 0) { rc = -1; break; }
                 r_pass_k(d, seat, mode);
                 continue;
             }
             rank = select_bit(avail, sums, i) >> 2;
             count = need;
         }
-        if (trace_add(tr, rank * 4 + count - 1) < 0) return -1;
+        if (trace_add(tr, rank * 4 + count - 1) < 0) { rc = -1; break; }
         /* the bits 4 * rank + k - count .. 4 * rank + k - 1 go */
         cards[seat] &= ~((((uint64_t)1 << count) - 1) << (4 * rank + d->hands[seat][rank] - count));
-        if (r_apply_k(d, rank * 4 + count - 1, mode, clears) == R_ENDED) return 0;
+        if (r_apply_k(d, rank * 4 + count - 1, mode, clears, reversal) == R_ENDED) break;
+        if (count == 4 && reversal) follow = FOLLOW[d->reversed][d->strict];
     }
+
+    return rc;
 }
 
 static int play_random(St *d, MT *mt, Trace *tr) {
+    if (d->reversal)   /* not compiled per option: president.native leaves reversal to Python */
+        return play_random_k(d, mt, tr, d->mode, d->clears, 1);
     switch (d->mode * 2 + (r_lor(d) != 0)) {
-    case 0: return play_random_k(d, mt, tr, 0, 0);
-    case 1: return play_random_k(d, mt, tr, 0, R_CLEAR_LAST_OF_RANK);
-    case 2: return play_random_k(d, mt, tr, 1, 0);
-    case 3: return play_random_k(d, mt, tr, 1, R_CLEAR_LAST_OF_RANK);
-    case 4: return play_random_k(d, mt, tr, 2, 0);
-    default: return play_random_k(d, mt, tr, 2, R_CLEAR_LAST_OF_RANK);
+    case 0: return play_random_k(d, mt, tr, 0, 0, 0);
+    case 1: return play_random_k(d, mt, tr, 0, R_CLEAR_LAST_OF_RANK, 0);
+    case 2: return play_random_k(d, mt, tr, 1, 0, 0);
+    case 3: return play_random_k(d, mt, tr, 1, R_CLEAR_LAST_OF_RANK, 0);
+    case 4: return play_random_k(d, mt, tr, 2, 0, 0);
+    default: return play_random_k(d, mt, tr, 2, R_CLEAR_LAST_OF_RANK, 0);
     }
 }
 

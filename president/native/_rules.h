@@ -24,6 +24,8 @@
 #define PRESIDENT_RULES_H
 
 #define R_MAXP 7      /* seats at most */
+/* inlined into the play-outs' loops, so that a state in local variables stays in registers */
+#define R_HOT static inline __attribute__((always_inline))
 #define R_PASS (-1)   /* the action of a pass */
 
 /* What a transition did (president/kernel.py's outcomes); R_NOBODY is the error of a state no
@@ -152,18 +154,18 @@ static inline int r_legal(const RState *s, int *out) {
 
 /* The next seat clockwise from `seat` that holds cards (PlayState.next_with_cards; `seat`
  * itself after a whole turn round); -1 when no seat holds cards. */
-static inline int r_next_with_cards(const RState *s, int seat) {
-    int i, t = seat;
-    for (i = 0; i < s->n; i++) {
+R_HOT int r_next_with_cards(const RState *s, int seat) {
+    int t = seat;
+    do {
         t = s->after[t];
         if (s->ncards[t]) return t;
-    }
+    } while (t != seat);
     return -1;
 }
 
 /* sit-out: the next seat clockwise from `seat` that holds cards and has not passed on this
  * pile, -1 if none (PlayState.next_eligible). */
-static inline int r_next_eligible(const RState *s, int seat) {
+R_HOT int r_next_eligible(const RState *s, int seat) {
     int i, t = seat;
     for (i = 0; i < s->n - 1; i++) {
         t = s->after[t];
@@ -174,7 +176,7 @@ static inline int r_next_eligible(const RState *s, int seat) {
 
 /* The pile is cleared (PlayState._clear): the latest player leads, or the next seat with
  * cards if it went out. Returns `outcome`, or R_NOBODY when no seat holds cards. */
-static inline int r_clear(RState *s, int outcome) {
+R_HOT int r_clear(RState *s, int outcome) {
     int w = s->last;
     s->need = 0;
     s->top = -1;
@@ -192,7 +194,7 @@ static inline int r_clear(RState *s, int outcome) {
 /* Whether the play just made (s->same and s->top updated) clears the pile at once, by one of
  * the clearing rules on in s->clears: its outcome, or R_GOES_ON for none. last_of_rank_clears:
  * the play put the fourth card of its rank on the pile (kernel.completes_rank). */
-static inline int r_play_clears(const RState *s, unsigned clears) {
+R_HOT int r_play_clears(const RState *s, unsigned clears) {
     if ((clears & R_CLEAR_LAST_OF_RANK) && s->same == 4) return R_CLEARED_LAST_OF_RANK;
     return R_GOES_ON;
 }
@@ -200,10 +202,11 @@ static inline int r_play_clears(const RState *s, unsigned clears) {
 /* `seat` plays `count` cards of `rank` (PlayState.play, unchecked: a legal play of the seat
  * to act); the hand's cards per rank are the caller's (r_apply takes them out). A seat whose
  * count reaches 0 goes out, in the next place at once. Returns the outcome (R_GOES_ON,
- * R_CLEARED_*, R_ENDED) or R_NOBODY. `mode` and `clears` are s->mode and s->clears, passed
- * apart so that a play-out compiled for one value of each tests neither in its loop. */
-static inline __attribute__((always_inline))
-int r_play_k(RState *s, int seat, int rank, int count, const int mode, const unsigned clears) {
+ * R_CLEARED_*, R_ENDED) or R_NOBODY. `mode`, `clears` and `reversal` are s->mode, s->clears
+ * and s->reversal, passed apart so that a play-out compiled for one value of each tests none
+ * of them in its loop. */
+R_HOT int r_play_k(RState *s, int seat, int rank, int count, const int mode, const unsigned clears,
+                   const int reversal) {
     int held = s->ncards[seat] - count, out, t;
     s->ncards[seat] = held;
     if (s->need == 0) {                        /* the lead fixes the count of the pile */
@@ -222,7 +225,7 @@ int r_play_k(RState *s, int seat, int rank, int count, const int mode, const uns
         s->rl_len--;
     }
     s->same = rank == s->top ? s->same + count : count;
-    if (count == 4 && s->reversal) s->reversed = !s->reversed;
+    if (count == 4 && reversal) s->reversed = !s->reversed;
     s->top = rank;
     s->last = seat;
     s->passes = 0;
@@ -256,8 +259,7 @@ int r_play_k(RState *s, int seat, int rank, int count, const int mode, const uns
 
 /* `seat` passes (PlayState.pass_, unchecked: a legal pass of the seat to act). Returns the
  * outcome (R_GOES_ON, R_CLEARED_ALL_PASSED, R_CLEARED_ONCE_AROUND) or R_NOBODY. */
-static inline __attribute__((always_inline))
-int r_pass_k(RState *s, int seat, const int mode) {
+R_HOT int r_pass_k(RState *s, int seat, const int mode) {
     int t, passes = s->passes + 1;
     s->passes = passes;
     s->passed |= 1u << seat;
@@ -282,7 +284,7 @@ int r_pass_k(RState *s, int seat, const int mode) {
 
 /* r_play_k under the options of s. */
 static inline int r_play(RState *s, int seat, int rank, int count) {
-    return r_play_k(s, seat, rank, count, s->mode, s->clears);
+    return r_play_k(s, seat, rank, count, s->mode, s->clears, s->reversal);
 }
 
 /* r_pass_k under the options of s. */
@@ -292,19 +294,19 @@ static inline int r_pass(RState *s, int seat) {
 
 /* The seat to act takes `action` (a legal one, unchecked: FastDeal.apply): a pass, or a play
  * whose cards leave its hand. Returns the outcome, as r_play and r_pass. */
-static inline __attribute__((always_inline))
-int r_apply_k(RState *s, int action, const int mode, const unsigned clears) {
+R_HOT int r_apply_k(RState *s, int action, const int mode, const unsigned clears,
+                    const int reversal) {
     int seat = s->to_act, rank, count;
     if (action < 0) return r_pass_k(s, seat, mode);
     rank = action >> 2;
     count = (action & 3) + 1;
     s->hands[seat][rank] -= count;
-    return r_play_k(s, seat, rank, count, mode, clears);
+    return r_play_k(s, seat, rank, count, mode, clears, reversal);
 }
 
 /* r_apply_k under the options of s. */
 static inline int r_apply(RState *s, int action) {
-    return r_apply_k(s, action, s->mode, s->clears);
+    return r_apply_k(s, action, s->mode, s->clears, s->reversal);
 }
 
 #endif /* PRESIDENT_RULES_H */
