@@ -175,7 +175,8 @@ R_HOT int r_next_eligible(const RState *s, int seat) {
 }
 
 /* The pile is cleared (PlayState._clear): the latest player leads, or the next seat with
- * cards if it went out. Returns `outcome`, or R_NOBODY when no seat holds cards. */
+ * cards if it went out. Returns `outcome`, or R_NOBODY when no seat holds cards (or there
+ * was no latest play). */
 R_HOT int r_clear(RState *s, int outcome) {
     int w = s->last;
     s->need = 0;
@@ -185,7 +186,8 @@ R_HOT int r_clear(RState *s, int outcome) {
     s->passed = 0;
     s->rl_head = 0;
     s->rl_len = 0;
-    if (w < 0 || !s->ncards[w]) w = w < 0 ? -1 : r_next_with_cards(s, w);
+    if (w < 0) return R_NOBODY;   /* no latest play: a state no deal reaches */
+    if (!s->ncards[w]) w = r_next_with_cards(s, w);
     if (w < 0) return R_NOBODY;
     s->to_act = w;
     return outcome;
