@@ -11,7 +11,7 @@ episode; the observation is built every step (``last()`` in the AEC loop, the re
   per backend (``backend="python"``, the engine's ``Match``; ``backend="compiled"``, one
   table of the C core ``president._vector``, "not built" when it is missing).
 - AEC ``first-night+swap``, 5 players, whole matches (exchange gives as steps).
-- Gymnasium ``President-v0``, ``house`` 4 players, the learner against three ``random``
+- Gymnasium ``President-v1``, ``house`` 4 players, the learner against three ``random``
   players (steps are the learner's; the others' turns run inside each step).
 - ``VectorEnv``, 64 tables of ``house`` 4 players, one-deal episodes (auto-reset); a step of
   the 64 tables counts 64 steps. Measured twice in the same run, once per backend: the
@@ -182,12 +182,12 @@ def deals_figure(seconds: float, num_envs: int = 256, observe: bool = False,
 
 
 def gym_figure(seconds: float, **options) -> dict:
-    """Random masked learner steps of ``President-v0`` for about ``seconds``."""
+    """Random masked learner steps of ``President-v1`` for about ``seconds``."""
     import gymnasium as gym
 
-    import president.env  # noqa: F401  (registers President-v0)
+    import president.env  # noqa: F401  (registers President-v1)
 
-    e = gym.make("President-v0", **options)
+    e = gym.make("President-v1", **options)
     rng = random.Random(0)
     obs, info = e.reset(seed=0)
     steps = episodes = 0
@@ -201,7 +201,7 @@ def gym_figure(seconds: float, **options) -> dict:
                 obs, info = e.reset()
                 episodes += 1
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    return {"env": "Gymnasium President-v0", "options": options, "steps": steps,
+    return {"env": "Gymnasium President-v1", "options": options, "steps": steps,
             "episodes": episodes, "seconds": round(wall, 3),
             "steps_per_second": round(steps / wall),
             "steps_per_cpu_second": round(steps / max(cpu, 1e-9))}

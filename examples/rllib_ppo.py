@@ -5,7 +5,7 @@ A recipe, not part of the test suite: CI does not install RLlib or torch. Every 
 agent of the AEC environment (``president.env.env``, one deal per episode) and all seats
 share one policy (self-play), with illegal actions masked out of the policy's logits by
 RLlib's ``ActionMaskingTorchRLModule``. After training, the policy takes seat 0 of
-``President-v0`` against three computer players and the mean place reward is printed
+``President-v1`` against three computer players and the mean place reward is printed
 (1 = President every deal, -1 = last every deal, 0 for an even player).
 
 Install (RLlib's dependencies and torch, beside the project's env and ray extras):
@@ -106,10 +106,10 @@ def greedy_action(module, obs: dict) -> int:
 
 
 def evaluate(module, env_config: dict, *, opponents: str, deals: int, seed: int) -> float:
-    """Mean place reward of the policy at seat 0 of ``President-v0`` over ``deals`` deals."""
-    import president.env  # noqa: F401  (registers President-v0)
+    """Mean place reward of the policy at seat 0 of ``President-v1`` over ``deals`` deals."""
+    import president.env  # noqa: F401  (registers President-v1)
 
-    g = gym.make("President-v0", dict_obs=True, opponents=opponents, **env_config)
+    g = gym.make("President-v1", dict_obs=True, opponents=opponents, **env_config)
     total = 0.0
     for k in range(deals):
         obs, info = g.reset(seed=seed + k)
