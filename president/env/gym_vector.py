@@ -68,7 +68,7 @@ from .vector import VectorEnv
 __all__ = ["GymVectorEnv"]
 
 
-class GymVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[type-arg]
+class GymVectorEnv(gymnasium.vector.VectorEnv):
     """President for one learner per table, ``num_envs`` tables (Gymnasium's vector API;
     see the module docstring for what comes back).
 

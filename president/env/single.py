@@ -152,7 +152,10 @@ class PresidentEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[_Obs, dict[str, Any]]:
         """Start an episode; with ``seed`` it is a pure function of the seed (match,
-        first dealer, learner's index under ``seat = "random"``, computer players' seeds)."""
+        first dealer, learner's index under ``seat = "random"``, computer players' seeds).
+        The draws, in order: the learner's index (under ``seat = "random"`` only), the deal
+        (as :meth:`~president.env.table.Table.reset`), the computer players' seeds (so a
+        :class:`~president.env.gym_vector.GymVectorEnv` table plays the same episodes)."""
         super().reset(seed=seed)
         if seed is not None or self._rng is None:
             self._rng = random.Random(seed)
@@ -160,8 +163,8 @@ class PresidentEnv(gymnasium.Env):
         n = self.table.n
         seat = self.seat_option     # a player index, or "random" (checked when built)
         self.learner = seat if isinstance(seat, int) else rng.randrange(n)
-        self.bots = make_bots(self.opponents, self.learner, rng)
         self.table.reset(rng)
+        self.bots = make_bots(self.opponents, self.learner, rng)
         self._others()  # rewards before the learner's first turn: none (no deal ends)
         obs, info = self._output()
         if self.render_mode == "human":
