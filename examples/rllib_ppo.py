@@ -10,7 +10,7 @@ RLlib's ``ActionMaskingTorchRLModule``. After training, the policy takes seat 0 
 
 Install (RLlib's dependencies and torch, beside the project's env and ray extras):
 
-    pip install 'president-game[env]' 'ray[rllib]>=2.40' torch
+    pip install -e '.[env]' 'ray[rllib]>=2.40' torch      # from a clone of the project
     python examples/rllib_ppo.py --iterations 20 --opponents random
 
 Written against Ray 2.60's new API stack (RLModule, Learner, EnvRunner). The spaces and the
@@ -18,7 +18,8 @@ reward are those of docs/env.md; the one adaptation is :class:`RLlibObservation`
 renames the dict observation's ``"observation"`` to the ``"observations"`` key RLlib's
 masking module reads and gives it the mask as ``float32``. Three settings keep it working
 and usable on a small CPU machine: ``disable_env_checking=True`` (RLlib's env check steps an
-unmasked random action, which the environment refuses with ``IllegalAction``), 8 tables per
+unmasked random action, which the environment, built here with ``illegal="raise"`` so that a
+masking mistake shows at once, refuses with ``IllegalAction``), 8 tables per
 env runner, and one torch thread in this process (see ``--torch-threads``).
 
 Run on 1 December 2026 (Ray 2.60.0, torch 2.14.1 from PyPI on the CPU, PettingZoo 1.27.0,
@@ -63,7 +64,8 @@ def make_env(config: dict | None = None):
     (``preset``, ``players``, ``twists``, ``reward``...)."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    return PettingZooEnv(RLlibObservation(president_env(dict_obs=True, **(config or {}))))
+    return PettingZooEnv(RLlibObservation(president_env(dict_obs=True, illegal="raise",
+                                                        **(config or {}))))
 
 
 def build(env_config: dict, *, runners: int, envs: int, batch: int, lr: float):

@@ -185,3 +185,12 @@ def test_scores_are_scaled_into_the_unit_interval():
         if term or trunc:
             break
     assert seen >= 2                  # points were shown, scaled
+
+
+def test_only_the_current_version_is_registered():
+    import president.env
+    assert president.env.ENV_ID == "President-v1" and president.env.VERSION == 1
+    assert isinstance(gymnasium.make("President-v1").unwrapped, PresidentEnv)
+    with pytest.warns(DeprecationWarning, match="out of date"), \
+            pytest.raises(gymnasium.error.DeprecatedEnv, match="President-v1"):
+        gymnasium.make("President-v0")
