@@ -209,25 +209,33 @@ def gym_figure(seconds: float, **options) -> dict:
             "steps_per_cpu_second": round(steps / max(cpu, 1e-9))}
 
 
+def _time_batched(v, info: dict, num_envs: int, seconds: float,
+                  choose) -> tuple[int, int, float, float]:
+    """Step the vector environment ``v`` (already reset, returning ``info``) for about
+    ``seconds`` with ``choose(mask)`` as the actions; returns ``(steps, episodes, wall
+    seconds, CPU seconds)``, a step of ``N`` tables counting ``N`` steps."""
+    steps = episodes = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < seconds:
+        for _ in range(10):
+            obs, rewards, term, trunc, info = v.step(choose(info["action_mask"]))
+            steps += num_envs
+            episodes += int(term.sum() + trunc.sum())
+    return steps, episodes, time.perf_counter() - start, time.process_time() - cpu
+
+
 def gym_vector_figure(seconds: float, num_envs: int = 16, **options) -> dict:
     """Random masked learner steps of :class:`~president.env.GymVectorEnv` (``num_envs``
-    tables, auto-reset) for about ``seconds``; a step of ``N`` tables counts ``N``."""
+    tables, auto-reset) for about ``seconds``, the actions drawn by ``sample_legal``; a
+    step of ``N`` tables counts ``N``."""
     import numpy as np
 
     from president.env import GymVectorEnv, sample_legal
 
     v = GymVectorEnv(num_envs, **options)
     rng = np.random.default_rng(0)
-    obs, info = v.reset(seed=0)
-    steps = episodes = 0
-    start, cpu = time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < seconds:
-        for _ in range(10):
-            actions = sample_legal(info["action_mask"].view(np.int8), rng)
-            obs, rewards, term, trunc, info = v.step(actions)
-            steps += num_envs
-            episodes += int(term.sum() + trunc.sum())
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    steps, episodes, wall, cpu = _time_batched(
+        v, v.reset(seed=0)[1], num_envs, seconds, lambda mask: sample_legal(mask.view(np.int8), rng))
     return {"env": f"GymVectorEnv N={num_envs}", "options": options, "steps": steps,
             "episodes": episodes, "seconds": round(wall, 3),
             "steps_per_second": round(steps / wall),
@@ -246,16 +254,8 @@ def vector_figure(seconds: float, num_envs: int = 64, backend: str = "python",
 
     v = VectorEnv(num_envs, backend=backend, **options)
     rng = np.random.default_rng(0)
-    obs, info = v.reset(seed=0)
-    steps = episodes = 0
-    start, cpu = time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < seconds:
-        for _ in range(10):
-            actions = (rng.random(info["action_mask"].shape) * info["action_mask"]).argmax(1)
-            obs, rewards, term, trunc, info = v.step(actions)
-            steps += num_envs
-            episodes += int(term.sum() + trunc.sum())
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    steps, episodes, wall, cpu = _time_batched(
+        v, v.reset(seed=0)[1], num_envs, seconds, lambda mask: (rng.random(mask.shape) * mask).argmax(1))
     return {"env": f"VectorEnv N={num_envs} {v.backend}", "backend": v.backend,
             "options": options, "steps": steps, "episodes": episodes,
             "seconds": round(wall, 3), "steps_per_second": round(steps / wall),
