@@ -194,3 +194,15 @@ def test_only_the_current_version_is_registered():
     with pytest.warns(DeprecationWarning, match="out of date"), \
             pytest.raises(gymnasium.error.DeprecatedEnv, match="President-v1"):
         gymnasium.make("President-v0")
+
+
+def test_make_vec_builds_it_and_sync_mode_still_wraps_president_env():
+    v = gymnasium.make_vec("President-v1", num_envs=3, preset="house", players=4,
+                           opponents="simple")
+    assert isinstance(v, GymVectorEnv) and v.num_envs == 3 and v.opponents == ["simple"] * 3
+    obs, info = v.reset(seed=0)
+    assert obs.shape == (3, 702) and info["action_mask"].shape == (3, 66)
+    s = gymnasium.make_vec("President-v1", num_envs=2, vectorization_mode="sync",
+                           preset="house", players=4)
+    assert isinstance(s, gymnasium.vector.SyncVectorEnv)
+    assert s.reset(seed=0)[0].shape == (2, 702)

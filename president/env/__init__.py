@@ -4,7 +4,8 @@ brings numpy, Gymnasium and PettingZoo: ``pip install -e '.[env]'`` in a clone; 
 - :func:`env` / :class:`raw_env`: a PettingZoo AEC environment, every player an agent.
 - ``gymnasium.make("President-v1", ...)`` (registered when this package is imported), or
   :class:`PresidentEnv`: one learning seat against computer levels or your own bots.
-- :class:`GymVectorEnv` (:mod:`president.env.gym_vector`): ``N`` such tables as a
+- :class:`GymVectorEnv` (:mod:`president.env.gym_vector`), also
+  ``gymnasium.make_vec("President-v1", num_envs=N, ...)``: ``N`` such tables as a
   ``gymnasium.vector.VectorEnv`` (the learner's observations, rewards and masks, batched).
 - :class:`VectorEnv` (:mod:`president.env.vector`): ``N`` tables stepped at once, numpy
   arrays of shape ``(N, ...)`` in and out, auto-reset.
@@ -52,4 +53,5 @@ ENV_ID = "President-v1"
 VERSION = 1
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="president.env.single:PresidentEnv")
+    gymnasium.register(id=ENV_ID, entry_point="president.env.single:PresidentEnv",
+                       vector_entry_point="president.env.gym_vector:GymVectorEnv")
