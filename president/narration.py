@@ -41,7 +41,7 @@ from .actions import Play
 from .cards import Card
 from .events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, Passed, PileCleared,
                      Played, WentOut, visible_to)
-from .match import Transfer
+from .observation import Transfer
 from .rules import Rules
 
 __all__ = ["Span", "Line", "Reader", "narrate", "card_label", "ordinal", "lead_reason",
