@@ -249,3 +249,21 @@ def test_players_are_given_only_an_observation():
                 assert not seen & others
                 m.act(seat, players[m.seating[seat]].act(obs))
             m.start_next_deal()
+
+
+def test_intermediate_reads_its_observation_into_counts():
+    """The intermediate player chooses through the play-out statement of its heuristics:
+    state_of puts the seat's own hand, the card counts and the cards not yet seen in the
+    counts form, and refuses an observation that is not the seat's own turn in play."""
+    from president import Match, Rules
+    from president.players.intermediate import state_of
+
+    m = Match(Rules.preset("house"), seed=2, record_events=False)
+    seat = m.to_act
+    assert seat is not None
+    obs = m.observation(seat)
+    fd, tot = state_of(obs)
+    assert fd.to_act == seat and fd.need == 0 and fd.ncards == [13, 13, 13, 13]
+    assert sum(fd.hands[seat]) == 13 and tot == [4] * 13
+    with pytest.raises(ValueError, match="not to act"):
+        state_of(m.observation((seat + 1) % 4))
