@@ -16,7 +16,7 @@ from ..errors import PresidentError
 from ..events import (DealEnded, Dealt, Event, Exchanged, Passed, PileCleared,
                       Played, WentOut, title_for_place)
 from ..match import Match, Transfer
-from ..narration import Reader, narrate
+from ..narration import Reader, exchange_duty, narrate
 from ..records import FORMAT, Record, Replayer
 from ..rules import PRESET_SEEDS, PRESET_SOURCES, Rules, describe_items
 from . import catalog
@@ -171,6 +171,9 @@ class Position:
         titles: by seat, the title earned in this deal (``""`` until out).
         previous_titles: by seat, the title from the deal before (``""`` in a first deal).
         pending: the exchange transfer waiting for its giver, or ``None``.
+        pending_text: that transfer in words, everyone named
+            (:func:`president.narration.exchange_duty`: ``"South must give their highest 2
+            cards to North"``), or ``None``.
     """
 
     deal_number: int
@@ -186,6 +189,7 @@ class Position:
     titles: tuple[str, ...]
     previous_titles: tuple[str, ...]
     pending: Transfer | None
+    pending_text: str | None = None
 
     @classmethod
     def of(cls, match: Match) -> "Position":
@@ -197,16 +201,20 @@ class Position:
             titles[seat] = title_for_place(place, n, naming=match.rules.titles)
         earlier = match.results[:-1] if deal.over else match.results
         before = _titles_of(match, earlier[-1].finish_order) if earlier else ("",) * n
+        names = tuple(match.players[p] for p in match.seating)
+        step = match.pending_transfer
         return cls(
             deal_number=match.deal_number, phase=match.phase, dealer=deal.dealer,
-            names=tuple(match.players[p] for p in match.seating),
+            names=names,
             hands=tuple(deal.hand(s) for s in range(n)),
             pile=tuple(deal.pile), cleared=cards_from_mask(deal.cleared),
             to_act=match.to_act,
             passed=frozenset(s for s in range(n) if deal.passed >> s & 1),
             finish_order=tuple(deal.finish_order), titles=tuple(titles),
             previous_titles=tuple(before[p] for p in match.seating),
-            pending=match.pending_transfer)
+            pending=step,
+            pending_text=None if step is None else exchange_duty(
+                step, Reader(names, None), match.rules.give_back))
 
     @property
     def to_beat(self) -> Play | None:
@@ -218,7 +226,7 @@ class Position:
         ``seat``, ``name``, ``hand`` (cards), ``count``, ``passed``, ``place``, ``title``,
         ``previous_title``), ``pile`` (``seat``, ``name``, ``cards``, ``text``), ``to_beat``
         (words or ``None``), ``cleared`` (cards) and ``pending`` (``giver``, ``receiver``,
-        ``count``, ``forced``, or ``None``)."""
+        ``count``, ``forced``, ``text`` (:attr:`pending_text`), or ``None``)."""
         places = {s: i + 1 for i, s in enumerate(self.finish_order)}
         seats = [{"seat": s, "name": self.names[s], "hand": [str(c) for c in self.hands[s]],
                   "count": len(self.hands[s]), "passed": s in self.passed,
@@ -228,7 +236,7 @@ class Position:
         if self.pending is not None:
             p = self.pending
             pending = {"giver": p.giver, "receiver": p.receiver, "count": p.count,
-                       "forced": p.forced}
+                       "forced": p.forced, "text": self.pending_text}
         return {"deal": self.deal_number, "phase": self.phase, "dealer": self.dealer,
                 "to_act": self.to_act, "seats": seats,
                 "pile": [{"seat": s, "name": self.names[s], "cards": [str(c) for c in p.cards],
