@@ -598,7 +598,7 @@ def test_help_during_the_exchange_explains_the_exchange():
                             buf, "Choose 1 card to give back", ["3", "quit"]))
     game.run()
     out = buf.getvalue()
-    at = out.rindex("Your hand (14 cards):\n", 0, out.index("Choose 1 card to give back"))
+    at = out.rindex("Your hand (14 cards):\n", 0, out.index("; type the card (e.g."))
     hand_line = out[at:].splitlines()[1]
     threes = [Card.parse(w) for w in hand_line.split() if w.startswith("3")]
     assert threes  # this hand holds a three; the lowest suit of them goes
