@@ -657,6 +657,10 @@ def test_exchange_help_says_lowest_under_first_night_swap():
     obs = m.observation(m.seating.index(0))
     text = game.exchange_help(obs)
     assert "Give back your lowest 2 cards to " in text and "any" not in text
+    # The table's "Exchange now" line says the same step (narration.exchange_duty).
+    game.show_table(obs)
+    to = obs.names[obs.pending_exchange.receiver]
+    assert f"Exchange now: Give back your lowest 2 cards to {to}." in buf.getvalue()
     house = TerminalGame(Rules.preset("house", players=4), seed=5, console=console)
     h = house.match
     h.finish_by_order([0, 1, 2, 3])
@@ -684,20 +688,3 @@ def test_a_name_with_square_brackets_is_shown_as_typed_not_read_as_markup(name):
     out = buf.getvalue()
     assert f"{name} (you)" in out         # the table's Player column, literally
 
-
-def test_the_table_says_the_waiting_exchange_step_in_the_explain_apis_words():
-    """The table view's "Exchange now" line is narration.exchange_duty's sentence, so it
-    says "lowest" under give_back = lowest (it used to say "any" there)."""
-    from president.narration import exchange_duty
-    console, buf = make_console()
-    game = TerminalGame(Rules.preset("first-night", players=4, twists=["swap"]), seed=5,
-                        console=console)
-    m = game.match
-    m.finish_by_order([1, 2, 3, 0])          # you (seat 0) are last
-    m.start_next_deal()
-    m.act(m.to_act, m.legal_actions()[0])    # the first forced give
-    obs = m.observation(m.seating.index(0))
-    game.show_table(obs)
-    duty = exchange_duty(obs.pending_exchange, game.reader(obs), "lowest")
-    assert f"Exchange now: {duty}." in buf.getvalue()
-    assert duty.endswith(" gives back their lowest 2 cards to you")
