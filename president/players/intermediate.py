@@ -38,47 +38,16 @@ Deterministic: it uses no randomness (``seed`` is accepted for a uniform API).
 
 from __future__ import annotations
 
-from ..actions import PASS, Give, Pass, Play
-from ..kernel import PASS as PASS_CODE
-from ..kernel import encode
+from ..actions import Give, Pass, Play
 from ..observation import Observation
 from .endgame import DEFAULT_LIMIT, endgame_choice
-from .knowledge import choose_give, hidden_counts, pile_same_rank, rank_counts
+from .knowledge import choose_give, play_of, state_of
 from .playout_policies import HIGH_SET, HIGH_SINGLE, intermediate_choice, is_high
-from .playout_state import FastDeal
 
 __all__ = ["IntermediatePlayer", "TWO", "HIGH_SINGLE", "HIGH_SET", "is_high", "state_of"]
 
 TWO = 12
 """The rank of a two (0 = three), always kept as a control."""
-
-
-def state_of(obs: Observation) -> tuple[FastDeal, list[int]]:
-    """The seat's decision in play on counts, as :func:`~president.players.playout_policies.
-    intermediate_choice` reads it: a :class:`~president.players.playout_state.FastDeal`
-    with the seat to act, its own hand (every other hand left at zeros: the choice reads
-    only the card counts), the pile's count, rank and run of one rank, the rank order now,
-    and the cards per rank not yet seen face up (``tot``: own plus hidden; a full pack is
-    assumed, as the card counting does).
-
-    Raises:
-        ValueError: the observation is not this seat's turn in play.
-    """
-    if obs.phase != "play" or obs.to_act != obs.seat:
-        raise ValueError(f"seat {obs.seat} is not to act in play (phase {obs.phase!r}, "
-                         f"seat to act {obs.to_act}); give an observation of its own turn")
-    n = obs.players
-    own = rank_counts(obs.hand)
-    hands = [[0] * 13 for _ in range(n)]
-    hands[obs.seat] = own
-    fd = FastDeal(obs.rules, hands, obs.seat)
-    fd.ncards = list(obs.hand_counts)
-    top = obs.to_beat
-    if top is not None:
-        fd.need, fd.top, fd.same = top.count, top.rank, pile_same_rank(obs)
-    fd.reversed = obs.reversed
-    hidden = hidden_counts(obs, own)
-    return fd, [own[r] + hidden[r] for r in range(13)]
 
 
 class IntermediatePlayer:
@@ -124,10 +93,7 @@ class IntermediatePlayer:
         fd, tot = state_of(obs)
         code = intermediate_choice(fd, tot, 0, break_sets=self.break_sets,
                                    keep_controls=self.keep_controls)
-        choice: Play | Pass = PASS
-        if code != PASS_CODE:
-            choice = next(p for p in legal if isinstance(p, Play)
-                          and encode(p.rank, p.count) == code)
+        choice = play_of(code, legal)
         if self.endgames:
             solved = endgame_choice(obs, choice, limit=self.endgame_limit)
             if solved is not None:

@@ -29,8 +29,8 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from ..kernel import (ENDED, PASS, completes_rank, first_rank_to_follow, follow_masks,
-                      follow_ranks)
+from ..kernel import (ENDED, FOLLOW_RANKS, PASS, completes_rank, first_rank_to_follow,
+                      follow_masks, follow_ranks)
 from .playout_state import FastDeal
 
 #: The lowest rank (0 = three) of a single (a king) and of a pair or larger set (jacks) that
@@ -465,10 +465,13 @@ def intermediate_playout(deal: FastDeal, rng: random.Random | None = None,
 
 
 def simple_code(deal: FastDeal) -> int:
-    """The ``simple`` player's choice (:func:`~president.players.simple.simple_choice`) for
-    the seat to act, on counts and in normal rank order: on a lead every card of its lowest
-    rank; when following, the lowest rank held in exactly the pile's count that beats it,
-    else the lowest rank that beats it (a set broken), else a pass."""
+    """The ``simple`` player's choice for the seat to act, on counts: the one statement of
+    its rule (:class:`~president.players.simple.SimplePlayer` reads its observation into
+    this form and calls it). On a lead every card of its lowest rank; when following, the
+    lowest rank held in exactly the pile's count that beats it, else the lowest rank that
+    beats it (a set broken), else a pass. "Lowest" is by rank number (three first) in
+    either order, so while four of a kind has reversed the order (``reversal``) it answers
+    with its strongest set, as the player always has."""
     hand = deal.hands[deal.to_act]
     need = deal.need
     if not need:
@@ -476,9 +479,8 @@ def simple_code(deal: FastDeal) -> int:
         while not hand[r]:
             r += 1
         return r * 4 + hand[r] - 1
-    start = first_rank_to_follow(deal.top, deal.strict)
     broken = -1
-    for r in range(start, 13):
+    for r in FOLLOW_RANKS[deal.reversed][deal.strict][deal.top]:  # low to high, either order
         k = hand[r]
         if k == need:
             return r * 4 + need - 1
