@@ -77,7 +77,7 @@ def test_lesson_record_is_a_valid_record_that_replays_with_the_same_steps(lesson
 
 def _refusal_of(lesson: Lesson, index: int, text: str):
     match = lesson.match_after(index)
-    from president.lessons import _who_and_move
+    from president.lessons.engine import _who_and_move
     seat, move = _who_and_move(text, [match.players[p] for p in match.seating])
     seat = match.to_act if seat is None else seat
     return match.refusal(0 if seat is None else seat, move)
