@@ -1,6 +1,6 @@
 """The rule options, presets and twists of docs/rules.md, as one frozen value.
 
-Every option of docs/rules.md ("Options") is defined once here, in :data:`OPTIONS`: its name, its
+Every option of docs/rules.md ("Options") is defined once, in :data:`OPTIONS`: its name, its
 values (a :class:`~enum.StrEnum` per choice, :class:`FirstLead` and :class:`MatchEnd` for the
 two structured ones), each value in plain words, what the option means and the seeds it
 comes from. Checking a value, reading it from text, writing it in a rules name,
@@ -29,6 +29,16 @@ players=r.players) == r`` for every rules value:
 True
 >>> Rules(players=5, passing="sit-out").name
 'custom/passing=sit-out'
+
+Twists are kept in the order :data:`TWISTS` declares them, so the same twists given in any
+order are one value with one name; ``str()`` is the name with the table size written in
+where it is not the preset's smallest table, and reads back on its own:
+
+>>> r = Rules.preset("house", players=5, twists=["three-deals", "sit-out"])
+>>> r == Rules.parse("house+sit-out+three-deals", players=5), str(r)
+(True, 'house+sit-out+three-deals/players=5')
+>>> Rules.parse(str(r)) == r
+True
 
 Values are checked when a :class:`Rules` is built; a wrong value raises
 :class:`~president.errors.RulesError` naming the option and the allowed values.
