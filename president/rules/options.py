@@ -588,6 +588,12 @@ screen's "?" beside each rule); its value in words is :func:`describe_items`."""
 
 
 def check_option_names(options: Mapping[str, Any]) -> None:
+    """Check that every key of ``options`` names an option a preset's values may be changed
+    by (any of :data:`OPTIONS` but ``players``, the table size, which is given apart).
+
+    Raises:
+        RulesError: (option: the key) for the first key that is no such option.
+    """
     for key in options:
         if key not in OPTIONS or key == "players":
             more = (" (the table size is not an option of the name: give it on its own, "
