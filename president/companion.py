@@ -560,7 +560,7 @@ _COMPANION_NOTE = re.compile(r"\(table companion: first dealer seat (\d{1,4}); d
 
 
 def record_from_sheet(sheet: Sheet) -> dict[str, Any]:
-    """The sheet as a ``president/1`` game record (a JSON-ready dict, ``docs/records.md``):
+    """The sheet as a ``president/2`` game record (a JSON-ready dict, ``docs/records.md``):
     each deal with its dealer, its seating (under ``by-finish``) and its ``finish_order``
     (:func:`president.records.record_from_finish_orders`), so ``president replay`` checks it
     and reports the same totals. A record has no field for a deal dealt again: the top-level

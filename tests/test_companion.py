@@ -273,7 +273,7 @@ def test_export_is_a_record_replay_accepts_with_the_same_totals_and_imports_back
     sheet = enter_all(sheet.replay_deal().replay_deal(), [["Ann", "Bo", "Cy", "Di"]])
     sheet = sheet.replay_deal()
     data = record_from_sheet(sheet)
-    assert data["format"] == "president/1" and data["players"] == list(sheet.players)
+    assert data["format"] == "president/2" and data["players"] == list(sheet.players)
     assert [d.get("finish_order") for d in data["deals"]] == [[2, 0, 4, 1, 3], [4, 3, 2, 0, 1],
                                                             [4, 1, 3, 0, 2]]
     result = records.replay(records.loads(json.dumps(data)))

@@ -239,7 +239,7 @@ def test_lessons_name_their_seed_files_and_serialise():
         assert lesson.title and lesson.summary
         data = json.loads(json.dumps(lesson.to_dict()))
         assert data["id"] == lesson.id and len(data["steps"]) == len(lesson.steps)
-        assert data["record"]["format"] == "president/1"
+        assert data["record"]["format"] == "president/2"
         first = data["steps"][0]
         assert first["kind"] == "deal" and first["events"][0]["type"] == "dealt"
         assert all(seat["hand"] for seat in first["position"]["seats"])   # face up

@@ -1,6 +1,6 @@
 """Lessons: short deals played face up, step by step, with the reason for every step.
 
-A lesson is a game record (the ``president/1`` format of ``docs/records.md``) replayed
+A lesson is a game record (the ``president/2`` format of ``docs/records.md``) replayed
 through the engine, with a plain-words "why" beside each step. The steps are exactly the
 steps of :class:`president.records.Replayer`: the start of each deal, each exchange
 transfer, each play or pass, each with the events :class:`~president.match.Match` emitted

@@ -340,7 +340,7 @@ class Lesson:
         title: a heading.
         source: the seed file the lesson follows (``"000_2ebb75a2290c9d05.txt"``).
         summary: what the lesson shows, in a few sentences.
-        record: the game record (``president/1``); :func:`president.records.dumps` writes it.
+        record: the game record (``president/2``); :func:`president.records.dumps` writes it.
         steps: the steps in order (the first one deals the cards).
         twist: the twist of :data:`president.rules.TWISTS` it shows, or ``None``.
         contrast: rules under which the same moves go otherwise (the rules without the
@@ -473,7 +473,7 @@ class Lesson:
 
     def to_dict(self) -> dict[str, Any]:
         """The whole lesson, JSON-ready: :meth:`summary_dict`, ``players``, ``rules_text``,
-        ``contrast`` (rules name or ``None``), ``record`` (the ``president/1`` object) and
+        ``contrast`` (rules name or ``None``), ``record`` (the ``president/2`` object) and
         ``steps`` (:meth:`Step.to_dict`)."""
         return {**self.summary_dict(), "players": list(self.players),
                 "rules_text": self.rules_text(),
@@ -508,7 +508,7 @@ def _why_legal(match: Match, seat: int, action: Play | Pass | Give, names: Seque
         plural = "s" if step.count > 1 else ""
         if step.forced:
             return f"{action} {verb} {who}'s {cards}highest card{plural}, which must go to {to}"
-        if getattr(match.rules, "give_back", "any") == "lowest":
+        if match.rules.give_back == "lowest":
             return f"{action} {verb} {who}'s {cards}lowest card{plural}, which these rules " \
                    f"send back to {to}"
         return f"{who} may give back any {_count_words(step.count)} to {to}"

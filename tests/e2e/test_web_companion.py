@@ -155,7 +155,7 @@ def test_a_whole_house_match_with_a_reload_then_export_and_import(browser, serve
         }""")
         sheet = saved_sheet(page)
         assert view(Sheet.from_dict(sheet))["winners"] == ["Alex", "Blair"]
-        # Export: a president/1 record that replay reads with the same totals.
+        # Export: a president/2 record that replay reads with the same totals.
         with page.expect_download() as got:
             page.get_by_role("button", name="Export").click()
         path = tmp_path / "sheet.json"
