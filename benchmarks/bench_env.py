@@ -11,30 +11,32 @@ episode; the observation is built every step (``last()`` in the AEC loop, the re
   per backend (``backend="python"``, the engine's ``Match``; ``backend="compiled"``, one
   table of the C core ``president._vector``, "not built" when it is missing).
 - AEC ``first-night+swap``, 5 players, whole matches (exchange gives as steps).
-- Gymnasium ``President-v0``, ``house`` 4 players, the learner against three ``random``
+- Gymnasium ``President-v1``, ``house`` 4 players, the learner against three ``random``
   players (steps are the learner's; the others' turns run inside each step).
+- ``GymVectorEnv``, 16 tables, the same learner against three ``random`` players at each
+  (a step of the 16 tables counts 16 learner steps).
 - ``VectorEnv``, 64 tables of ``house`` 4 players, one-deal episodes (auto-reset); a step of
   the 64 tables counts 64 steps. Measured twice in the same run, once per backend: the
   Python tables (``backend="python"``, the engine's ``Match`` per table) and the compiled
   core (``backend="compiled"``, ``president._vector``; "not built" when it is missing),
   with the ratio compiled / Python. The policy is drawn with numpy from the masks (the
   argmax of uniform noise over each row's mask), the same for both.
-- Whole deals per second of ``VectorEnv`` (issue 12's "batched step-and-mask"), 256 tables
+- Whole deals per second of ``VectorEnv`` (the "batched step-and-mask" path), 256 tables
   (and again 1,024: a larger batch spreads each call's fixed cost and fills the C core's
   four seeding lanes when many deals end in one step) of ``house`` 4 players on the compiled backend, a uniformly random legal action per table
   every step drawn from the masks by :func:`president.env.sample_legal` (one uniform number
   per row, the pick in C): once with :meth:`VectorEnv.step_masks` (masks, players, rewards
   and ends only, no observation) and once with ``step`` (the full observations), beside
-  issue 12's target of 100,000 deals per second; then ``step_masks`` again with the same
+  the project's target of 100,000 deals per second; then ``step_masks`` again with the same
   draw stated in plain numpy (a cumulative sum of each mask row), for comparison. Each also
   gives the environment's own figure: deals per CPU second spent inside ``step_masks`` (or
   ``step``), the draw left out. Beside them, OpenSpiel's ``crazy_eights`` (4 players, whole
   C++ games of random bots, ``bench_playouts.py``'s measurement) when ``pyspiel`` is
-  installed: issue 12 set 100,000 next to 28,248 of it (3.54x), so the ratio measured here
+  installed: the target of 100,000 was set next to 28,248 of it (3.54x), so the ratio measured here
   says how far the target is at this machine's speed of the day.
 
-Issue 13's targets are 50,000 AEC steps per second on one core and 100,000 for the vector
-environment; issue 12's is 100,000 whole deals per second through batched step-and-mask. ``PRESIDENT_BENCH_QUICK=1`` (``run.py --quick``) shortens
+The project's targets are 50,000 AEC steps per second on one core and 100,000 for the vector
+environment, and 100,000 whole deals per second through batched step-and-mask. ``PRESIDENT_BENCH_QUICK=1`` (``run.py --quick``) shortens
 the runs; ``--seconds S`` sets each run's length; ``--json`` prints JSON.
 
 Then the **peers**, measured in the same run where they are installed (none is in the
@@ -76,7 +78,7 @@ TARGET_AEC_STEPS_PER_SECOND = 50_000
 TARGET_VECTOR_STEPS_PER_SECOND = 100_000
 TARGET_DEALS_PER_SECOND = 100_000
 #: The same target as a ratio to OpenSpiel's crazy_eights (4 players, whole C++ games of
-#: random bots per CPU second), which issue 12 measured at 28,248 next to its targets.
+#: random bots per CPU second), measured at 28,248 when the targets were set.
 TARGET_DEALS_RATIO_TO_CRAZY_EIGHTS = 100_000 / 28_248
 #: Tables of the step-and-mask figures: the headline and a larger batch.
 DEAL_BATCHES = (256, 1024)
@@ -182,12 +184,12 @@ def deals_figure(seconds: float, num_envs: int = 256, observe: bool = False,
 
 
 def gym_figure(seconds: float, **options) -> dict:
-    """Random masked learner steps of ``President-v0`` for about ``seconds``."""
+    """Random masked learner steps of ``President-v1`` for about ``seconds``."""
     import gymnasium as gym
 
-    import president.env  # noqa: F401  (registers President-v0)
+    import president.env  # noqa: F401  (registers President-v1)
 
-    e = gym.make("President-v0", **options)
+    e = gym.make("President-v1", **options)
     rng = random.Random(0)
     obs, info = e.reset(seed=0)
     steps = episodes = 0
@@ -201,7 +203,40 @@ def gym_figure(seconds: float, **options) -> dict:
                 obs, info = e.reset()
                 episodes += 1
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
-    return {"env": "Gymnasium President-v0", "options": options, "steps": steps,
+    return {"env": "Gymnasium President-v1", "options": options, "steps": steps,
+            "episodes": episodes, "seconds": round(wall, 3),
+            "steps_per_second": round(steps / wall),
+            "steps_per_cpu_second": round(steps / max(cpu, 1e-9))}
+
+
+def _time_batched(v, info: dict, num_envs: int, seconds: float,
+                  choose) -> tuple[int, int, float, float]:
+    """Step the vector environment ``v`` (already reset, returning ``info``) for about
+    ``seconds`` with ``choose(mask)`` as the actions; returns ``(steps, episodes, wall
+    seconds, CPU seconds)``, a step of ``N`` tables counting ``N`` steps."""
+    steps = episodes = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    while time.perf_counter() - start < seconds:
+        for _ in range(10):
+            obs, rewards, term, trunc, info = v.step(choose(info["action_mask"]))
+            steps += num_envs
+            episodes += int(term.sum() + trunc.sum())
+    return steps, episodes, time.perf_counter() - start, time.process_time() - cpu
+
+
+def gym_vector_figure(seconds: float, num_envs: int = 16, **options) -> dict:
+    """Random masked learner steps of :class:`~president.env.GymVectorEnv` (``num_envs``
+    tables, auto-reset) for about ``seconds``, the actions drawn by ``sample_legal``; a
+    step of ``N`` tables counts ``N``."""
+    import numpy as np
+
+    from president.env import GymVectorEnv, sample_legal
+
+    v = GymVectorEnv(num_envs, **options)
+    rng = np.random.default_rng(0)
+    steps, episodes, wall, cpu = _time_batched(
+        v, v.reset(seed=0)[1], num_envs, seconds, lambda mask: sample_legal(mask.view(np.int8), rng))
+    return {"env": f"GymVectorEnv N={num_envs}", "options": options, "steps": steps,
             "episodes": episodes, "seconds": round(wall, 3),
             "steps_per_second": round(steps / wall),
             "steps_per_cpu_second": round(steps / max(cpu, 1e-9))}
@@ -219,16 +254,8 @@ def vector_figure(seconds: float, num_envs: int = 64, backend: str = "python",
 
     v = VectorEnv(num_envs, backend=backend, **options)
     rng = np.random.default_rng(0)
-    obs, info = v.reset(seed=0)
-    steps = episodes = 0
-    start, cpu = time.perf_counter(), time.process_time()
-    while time.perf_counter() - start < seconds:
-        for _ in range(10):
-            actions = (rng.random(info["action_mask"].shape) * info["action_mask"]).argmax(1)
-            obs, rewards, term, trunc, info = v.step(actions)
-            steps += num_envs
-            episodes += int(term.sum() + trunc.sum())
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    steps, episodes, wall, cpu = _time_batched(
+        v, v.reset(seed=0)[1], num_envs, seconds, lambda mask: (rng.random(mask.shape) * mask).argmax(1))
     return {"env": f"VectorEnv N={num_envs} {v.backend}", "backend": v.backend,
             "options": options, "steps": steps, "episodes": episodes,
             "seconds": round(wall, 3), "steps_per_second": round(steps / wall),
@@ -403,6 +430,7 @@ def main(argv: list[str] | None = None) -> int:
         aec_figure(args.seconds, preset="first-night", twists=["swap"], players=5,
                    episode="match"),
         gym_figure(args.seconds, preset="house", players=4, opponents="random"),
+        gym_vector_figure(args.seconds, 16, preset="house", players=4, opponents="random"),
         vector_figure(args.seconds, 64, preset="house", players=4),
     ]
     compiled = compiled_vector_figure(args.seconds, 64, preset="house", players=4)
@@ -477,7 +505,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def deals_verdict(deal_figures: list[dict], eights: dict | None) -> str:
-    """Issue 12's step-and-mask target, read off the figures of one run: absolute (deals
+    """The step-and-mask target, read off the figures of one run: absolute (deals
     per CPU second) and as a ratio to OpenSpiel's ``crazy_eights`` measured beside them
     (``eights``, :func:`whole_games`; ``None`` without ``pyspiel``)."""
     masks = [f for f in deal_figures if not f["observe"] and f["draw"] != "numpy"]

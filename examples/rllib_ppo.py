@@ -5,12 +5,12 @@ A recipe, not part of the test suite: CI does not install RLlib or torch. Every 
 agent of the AEC environment (``president.env.env``, one deal per episode) and all seats
 share one policy (self-play), with illegal actions masked out of the policy's logits by
 RLlib's ``ActionMaskingTorchRLModule``. After training, the policy takes seat 0 of
-``President-v0`` against three computer players and the mean place reward is printed
+``President-v1`` against three computer players and the mean place reward is printed
 (1 = President every deal, -1 = last every deal, 0 for an even player).
 
 Install (RLlib's dependencies and torch, beside the project's env and ray extras):
 
-    pip install 'president-game[env]' 'ray[rllib]>=2.40' torch
+    pip install -e '.[env]' 'ray[rllib]>=2.40' torch      # from a clone of the project
     python examples/rllib_ppo.py --iterations 20 --opponents random
 
 Written against Ray 2.60's new API stack (RLModule, Learner, EnvRunner). The spaces and the
@@ -18,7 +18,8 @@ reward are those of docs/env.md; the one adaptation is :class:`RLlibObservation`
 renames the dict observation's ``"observation"`` to the ``"observations"`` key RLlib's
 masking module reads and gives it the mask as ``float32``. Three settings keep it working
 and usable on a small CPU machine: ``disable_env_checking=True`` (RLlib's env check steps an
-unmasked random action, which the environment refuses with ``IllegalAction``), 8 tables per
+unmasked random action, which the environment, built here with ``illegal="raise"`` so that a
+masking mistake shows at once, refuses with ``IllegalAction``), 8 tables per
 env runner, and one torch thread in this process (see ``--torch-threads``).
 
 Run on 1 December 2026 (Ray 2.60.0, torch 2.14.1 from PyPI on the CPU, PettingZoo 1.27.0,
@@ -63,7 +64,8 @@ def make_env(config: dict | None = None):
     (``preset``, ``players``, ``twists``, ``reward``...)."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    return PettingZooEnv(RLlibObservation(president_env(dict_obs=True, **(config or {}))))
+    return PettingZooEnv(RLlibObservation(president_env(dict_obs=True, illegal="raise",
+                                                        **(config or {}))))
 
 
 def build(env_config: dict, *, runners: int, envs: int, batch: int, lr: float):
@@ -106,10 +108,10 @@ def greedy_action(module, obs: dict) -> int:
 
 
 def evaluate(module, env_config: dict, *, opponents: str, deals: int, seed: int) -> float:
-    """Mean place reward of the policy at seat 0 of ``President-v0`` over ``deals`` deals."""
-    import president.env  # noqa: F401  (registers President-v0)
+    """Mean place reward of the policy at seat 0 of ``President-v1`` over ``deals`` deals."""
+    import president.env  # noqa: F401  (registers President-v1)
 
-    g = gym.make("President-v0", dict_obs=True, opponents=opponents, **env_config)
+    g = gym.make("President-v1", dict_obs=True, opponents=opponents, **env_config)
     total = 0.0
     for k in range(deals):
         obs, info = g.reset(seed=seed + k)

@@ -22,7 +22,7 @@ plain words. Every rule comes from the engine; this module only names what it sa
 >>> v["now"]["dealer"], v["now"]["leader"]
 ('Alex', 'Blair')
 >>> v["now"]["exchange"]
-['Drew gives Blair their highest card; Blair gives back any one card.', 'The others keep their cards.']
+['Drew must give their highest card to Blair; Blair gives back 1 card to Drew.', 'The others keep their cards.']
 
 **A deal dealt again.** Seed ``000_2ebb75a2290c9d05.txt`` replays a deal whose mistake
 cannot be put right, with the scores and the ranks of the deal before it unchanged. The
@@ -49,6 +49,8 @@ from .errors import PresidentError, Reason
 from .errors import shown as quoted
 from .events import title_for_place
 from .match import Match
+from .narration import Reader, exchange_duty
+from .observation import Transfer
 from .rules import Rules
 
 __all__ = ["Sheet", "SheetError", "REPLAYED", "FORMAT", "MAX_NAME_CHARS", "MAX_ENTRIES",
@@ -67,7 +69,6 @@ MAX_NAME_CHARS = 24
 MAX_ENTRIES = 500
 """Most entries (deals and deals dealt again) in one sheet."""
 
-_COUNT_WORDS = {1: "one", 2: "two", 3: "three", 4: "four"}
 
 
 class SheetError(PresidentError):
@@ -367,15 +368,6 @@ def _and(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _cards(count: int, which: str) -> str:
-    """``"their highest card"``, ``"their two lowest cards"``, ``"any one card"``."""
-    if which == "any":
-        return f"any {_COUNT_WORDS[count]} card{'s' if count > 1 else ''}"
-    if count == 1:
-        return f"their {which} card"
-    return f"their {_COUNT_WORDS[count]} {which} cards"
-
-
 def _exchange_words(plan: dict[str, Any], names: Sequence[str], titles: Sequence[str], rules: Rules,
                     first: bool) -> list[str]:
     """The exchange before the deal of ``plan`` as sentences, naming the players."""
@@ -388,16 +380,17 @@ def _exchange_words(plan: dict[str, Any], names: Sequence[str], titles: Sequence
         return ["No exchange before this deal."]
     seating = plan["seating"]
     back = rules.give_back  # what the President (and Vice-President) give back: any or lowest
+    reader = Reader(tuple(names[p] for p in seating), None)  # the table, no one seat
     out = []
     trading: set[int] = set()
     for step in steps:
-        giver, receiver = seating[step["giver"]], seating[step["receiver"]]
-        trading |= {giver, receiver}
+        trading |= {seating[step["giver"]], seating[step["receiver"]]}
+        said = exchange_duty(Transfer(step["giver"], step["receiver"], step["count"],
+                                      step["forced"]), reader, back)
         if step["forced"]:
-            out.append(f"{names[giver]} gives {names[receiver]} "
-                       f"{_cards(step['count'], 'highest')}")
+            out.append(said)
         else:
-            out[-1] += f"; {names[giver]} gives back {_cards(step['count'], back)}."
+            out[-1] += f"; {said}."
     others = [p for p in seating if p not in trading]
     if others and rules.exchange == "two-and-one":
         who = _and([names[p] for p in others])
@@ -567,7 +560,7 @@ _COMPANION_NOTE = re.compile(r"\(table companion: first dealer seat (\d{1,4}); d
 
 
 def record_from_sheet(sheet: Sheet) -> dict[str, Any]:
-    """The sheet as a ``president/1`` game record (a JSON-ready dict, ``docs/records.md``):
+    """The sheet as a ``president/2`` game record (a JSON-ready dict, ``docs/records.md``):
     each deal with its dealer, its seating (under ``by-finish``) and its ``finish_order``
     (:func:`president.records.record_from_finish_orders`), so ``president replay`` checks it
     and reports the same totals. A record has no field for a deal dealt again: the top-level

@@ -26,22 +26,10 @@ from .cards import Card, cards_from_mask, format_mask
 from .deal import Deal, deal_hands
 from .errors import IllegalAction, RulesError, shown
 from .events import (Dealt, Event, Exchanged, MatchEnded, title_for_place)
-from .observation import Observation
+from .observation import Observation, Transfer
 from .rules import Rules
 
 __all__ = ["Match", "Transfer", "DealResult"]
-
-
-@dataclass(frozen=True, slots=True)
-class Transfer:
-    """One step of an exchange: ``giver`` hands ``count`` cards to ``receiver`` (seats).
-    ``forced`` steps must hand over the giver's highest cards; the others give cards back:
-    any cards, or the giver's lowest under ``give_back = lowest``."""
-
-    giver: int
-    receiver: int
-    count: int
-    forced: bool
 
 
 @dataclass(frozen=True, slots=True)

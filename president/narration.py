@@ -37,15 +37,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from .actions import Play
+from .actions import KIND_NAMES, PASS, Play
 from .cards import Card
+from .kernel import TOP_RANK, follow_ranks, strict_of
 from .events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, Passed, PileCleared,
                      Played, WentOut, visible_to)
-from .match import Transfer
+from .observation import Observation, Transfer
 from .rules import Rules
 
 __all__ = ["Span", "Line", "Reader", "narrate", "card_label", "ordinal", "lead_reason",
-           "NOTHING_BEATS", "pass_hint_reason",
+           "NOTHING_BEATS", "pass_hint_reason", "why_pass", "what_beats", "exchange_duty",
            "exchange_plan", "left_holding", "CLEAR_REASONS", "SUIT_SYMBOLS"]
 
 #: The suit symbols, clubs, diamonds, hearts, spades (the order of :class:`~president.cards.Suit`).
@@ -187,6 +188,105 @@ def pass_hint_reason(level: str) -> str:
     """Why a hint of the ``level`` computer player says pass when the seat could beat the
     pile: the words after "Pass:" in the browser and in brackets in the terminal."""
     return f"you could beat the pile, but the {level} player would keep its cards for later"
+
+
+def why_pass(obs: Observation, *, symbols: bool = True) -> str | None:
+    """Why the observing seat must pass, when passing is its only legal action, in its own
+    words: ``"Nothing you hold beats the pair of nines (9♦ 9♠): no pair of a higher rank"``;
+    under ``beat = equal-or-higher`` ``"Nothing you hold matches or beats ...: no pair of
+    an equal or higher rank"``; while four of a kind has turned the order around (the
+    ``reversal`` twist) ``"... no single of a lower rank (four of a kind has reversed the
+    rank order)"``; when the hand is smaller than the pile's set ``"...: you hold only 1
+    card"``. No full stop: a front end ends the sentence (``": pass."``, ``" (auto-pass)."``).
+
+    Args:
+        obs: the seat's own observation.
+        symbols: cards with suit symbols (``9♠``) or letters (``9S``).
+
+    Returns:
+        The sentence, or ``None`` when the seat may do something else (it leads, it can
+        beat the pile, it is not its turn, or it is the exchange).
+    """
+    if obs.phase != "play" or obs.to_act != obs.seat or obs.legal_actions != (PASS,):
+        return None
+    top = obs.to_beat
+    if top is None:  # only a pass is legal with no pile: not a rule of any preset
+        return None
+    cards = " ".join(card_label(c, symbols) for c in top.cards)
+    verb = "matches or beats" if obs.rules.beat == "equal-or-higher" else "beats"
+    head = f"Nothing you hold {verb} the {top.describe()} ({cards})"
+    if len(obs.hand) < top.count:
+        return f"{head}: you hold only {_many(len(obs.hand))}"
+    kind = "card" if top.count == 1 else KIND_NAMES[top.count]
+    way = "lower" if obs.reversed else "higher"
+    rank = f"an equal or {way}" if obs.rules.beat == "equal-or-higher" else f"a {way}"
+    why = " (four of a kind has reversed the rank order)" if obs.reversed else ""
+    return f"{head}: no {kind} of {rank} rank{why}"
+
+
+def what_beats(top: Play, beat: str, reversed: bool = False) -> str:
+    """What answers the play to beat, in words, from the kernel's ``beat`` rule in the
+    current order (:func:`president.kernel.follow_ranks`; ``reversed`` under the
+    ``reversal`` twist): ``"Needs 2 cards, higher than 9."``, ``"Needs 2 cards, 9 or
+    higher."`` (``equal-or-higher``), ``"Needs 1 card, lower than 9 (the order is
+    reversed)."``, ``"Nothing beats it: pass."``, ``"Only a 2 can match it, or pass."``.
+
+    Args:
+        top: the latest play on the pile.
+        beat: the rules' ``beat`` (``"higher"`` or ``"equal-or-higher"``).
+        reversed: whether the rank order is reversed now.
+    """
+    ranks = follow_ranks(top.rank, strict_of(beat), reversed)
+    size = top.count
+    many = _many(size)
+    symbol = top.rank.symbol
+    if not ranks:
+        return "Nothing beats it: pass."
+    if reversed:
+        how = f"{symbol} or lower" if top.rank in ranks else f"lower than {symbol}"
+        return f"Needs {many}, {how} (the order is reversed)."
+    if ranks[0] == top.rank:  # the same rank answers it
+        if top.rank == TOP_RANK:
+            return f"Only {f'{size} twos' if size > 1 else 'a 2'} can match it, or pass."
+        return f"Needs {many}, {symbol} or higher."
+    return f"Needs {many}, higher than {symbol}."
+
+
+def exchange_duty(step: Transfer, reader: Reader, give_back: str, *, then: bool = False) -> str:
+    """One exchange step that is waiting, in the reader's words (docs/rules.md
+    ``exchange`` and ``give_back``), without a full stop:
+
+    - the reader gives (an instruction): ``"Give your highest 2 cards to Sam"`` (a forced
+      step), ``"Give back your lowest card to Sam"`` (``give_back = lowest``), ``"Choose 1
+      card to give back to Sam"`` (``give_back = any``);
+    - someone else gives: ``"Sam must give their highest card to you"``, ``"Robin gives
+      back their lowest 2 cards to Alex"``, ``"Robin gives back 1 card to you"``.
+
+    Args:
+        step: the waiting step (:attr:`Observation.pending_exchange`).
+        reader: who reads it.
+        give_back: the rules' ``give_back`` (``"any"`` or ``"lowest"``).
+        then: the step follows the one being told: the sentence starts with "Then"
+            (``"Then choose 1 card to give back to Sam"``, ``"Then Robin gives back 1 card
+            to you"``).
+    """
+    if then:
+        text = exchange_duty(step, reader, give_back)
+        return "Then " + (text[0].lower() + text[1:] if step.giver == reader.seat else text)
+    to = reader.who(step.receiver, start=False)
+    which = "card" if step.count == 1 else f"{step.count} cards"
+    if step.giver == reader.seat:
+        if step.forced:
+            return f"Give your highest {which} to {to}"
+        if give_back == "lowest":
+            return f"Give back your lowest {which} to {to}"
+        return f"Choose {_many(step.count)} to give back to {to}"
+    giver = reader.who(step.giver)
+    if step.forced:
+        return f"{giver} must give their highest {which} to {to}"
+    if give_back == "lowest":
+        return f"{giver} gives back their lowest {which} to {to}"
+    return f"{giver} gives back {_many(step.count)} to {to}"
 
 
 def lead_reason(rules: Rules, deal_number: int) -> str:

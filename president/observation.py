@@ -1,4 +1,5 @@
-"""What one seat may know (docs/rules.md, "Information"), as a frozen value.
+"""What one seat may know (docs/rules.md, "Information"), as a frozen value, and the
+:class:`Transfer` (one exchange step) it may show as waiting.
 
 A player, bot or browser is only ever handed its own :class:`Observation`: its own hand,
 every card played face up (pile and cleared cards), everyone's card count, who passed,
@@ -14,10 +15,21 @@ from .actions import Give, Pass, Play
 from .cards import Card
 
 if TYPE_CHECKING:
-    from .match import Transfer
     from .rules import Rules
 
-__all__ = ["Observation"]
+__all__ = ["Observation", "Transfer"]
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """One step of an exchange: ``giver`` hands ``count`` cards to ``receiver`` (seats).
+    ``forced`` steps must hand over the giver's highest cards; the others give cards back:
+    any cards, or the giver's lowest under ``give_back = lowest``."""
+
+    giver: int
+    receiver: int
+    count: int
+    forced: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +81,7 @@ class Observation:
     finish_order: tuple[int, ...]
     history: tuple[tuple[int, Play | Pass], ...]
     exchanges: tuple[tuple[int, int, tuple[Card, ...]], ...]
-    pending_exchange: "Transfer | None"
+    pending_exchange: Transfer | None
     scores: tuple[int, ...]
     previous_titles: tuple[str, ...]
     legal_actions: tuple[Play | Pass | Give, ...]

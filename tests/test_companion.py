@@ -41,8 +41,8 @@ def test_a_whole_house_match_to_eleven_with_a_shared_win():
     assert dealers == ["Drew", "Alex", "Blair", "Casey", "Drew", "Alex", "Blair"]
     assert v["totals"] == [9, 10, 2, 0] and not v["over"]
     assert v["now"]["dealer"] == "Casey" and v["now"]["leader"] == "Alex"
-    assert v["now"]["exchange"] == ["Drew gives Alex their highest card; Alex gives back any one "
-                                    "card.", "The others keep their cards."]
+    assert v["now"]["exchange"] == ["Drew must give their highest card to Alex; Alex gives back "
+                                    "1 card to Drew.", "The others keep their cards."]
     assert v["now"]["reseated"] is False
     sheet = sheet.enter(["Alex", "Blair", "Casey", "Drew"])   # Alex 11, Blair 11
     v = view(sheet)
@@ -68,8 +68,8 @@ def test_a_three_deal_match_ends_after_deal_three_and_a_deal_dealt_again_does_no
     exchange before deals two and three; a deal that is replayed is not one of them."""
     sheet = Sheet("house+three-deals", HOUSE, first_dealer=0)
     sheet = sheet.enter(["Casey", "Drew", "Alex"])
-    assert view(sheet)["now"]["exchange"][0] == ("Blair gives Casey their highest card; Casey "
-                                                 "gives back any one card.")
+    assert view(sheet)["now"]["exchange"][0] == ("Blair must give their highest card to Casey; "
+                                                 "Casey gives back 1 card to Blair.")
     sheet = sheet.replay_deal()
     sheet = sheet.enter(["Drew", "Casey", "Alex"])
     v = view(sheet)
@@ -103,7 +103,7 @@ def test_family_at_five_reseats_by_finish_with_the_circle_and_the_exchange():
     assert [c["name"] for c in now["circle"] if c["leader"]] == ["Cy"]
     assert "Ann sits on Cy's left." in now["seating_words"]
     assert "Cy sits on Di's left." in now["seating_words"]
-    assert now["exchange"] == ["Di gives Cy their highest card; Cy gives back any one card.",
+    assert now["exchange"] == ["Di must give their highest card to Cy; Cy gives back 1 card to Di.",
                                "The others keep their cards."]
     # Orders are entered by name whatever the seats; the next deal reseats again.
     sheet = sheet.enter(["Di", "Bo", "Ed", "Cy"])             # Ann is last
@@ -113,15 +113,15 @@ def test_family_at_five_reseats_by_finish_with_the_circle_and_the_exchange():
 
 
 @pytest.mark.parametrize("players, sentences", [
-    (3, ["Cy gives Ann their highest card; Ann gives back their lowest card.",
+    (3, ["Cy must give their highest card to Ann; Ann gives back their lowest card to Cy.",
          "Bo (Neutral) keeps their cards."]),
-    (4, ["Di gives Ann their two highest cards; Ann gives back their two lowest cards.",
-         "Cy gives Bo their highest card; Bo gives back their lowest card."]),
-    (5, ["Ed gives Ann their two highest cards; Ann gives back their two lowest cards.",
-         "Di gives Bo their highest card; Bo gives back their lowest card.",
+    (4, ["Di must give their highest 2 cards to Ann; Ann gives back their lowest 2 cards to Di.",
+         "Cy must give their highest card to Bo; Bo gives back their lowest card to Cy."]),
+    (5, ["Ed must give their highest 2 cards to Ann; Ann gives back their lowest 2 cards to Ed.",
+         "Di must give their highest card to Bo; Bo gives back their lowest card to Di.",
          "Cy (Neutral) keeps their cards."]),
-    (6, ["Fay gives Ann their two highest cards; Ann gives back their two lowest cards.",
-         "Ed gives Bo their highest card; Bo gives back their lowest card.",
+    (6, ["Fay must give their highest 2 cards to Ann; Ann gives back their lowest 2 cards to Fay.",
+         "Ed must give their highest card to Bo; Bo gives back their lowest card to Ed.",
          "Cy and Di (Neutrals) keep their cards."]),
 ])
 def test_first_night_swap_in_words_at_three_four_and_five(players, sentences):
@@ -273,7 +273,7 @@ def test_export_is_a_record_replay_accepts_with_the_same_totals_and_imports_back
     sheet = enter_all(sheet.replay_deal().replay_deal(), [["Ann", "Bo", "Cy", "Di"]])
     sheet = sheet.replay_deal()
     data = record_from_sheet(sheet)
-    assert data["format"] == "president/1" and data["players"] == list(sheet.players)
+    assert data["format"] == "president/2" and data["players"] == list(sheet.players)
     assert [d.get("finish_order") for d in data["deals"]] == [[2, 0, 4, 1, 3], [4, 3, 2, 0, 1],
                                                             [4, 1, 3, 0, 2]]
     result = records.replay(records.loads(json.dumps(data)))

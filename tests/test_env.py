@@ -78,7 +78,7 @@ def test_gymnasium_check_env(preset, players, episode):
 
 
 def test_gymnasium_make_registered_env_plays_to_the_end():
-    e = gym.make("President-v0", preset="house", players=5, opponents="simple", seat=2)
+    e = gym.make("President-v1", preset="house", players=5, opponents="simple", seat=2)
     obs, info = e.reset(seed=11)
     assert obs.shape == (OBS_SIZE,) and obs.dtype == np.float32
     rng = np.random.default_rng(0)
@@ -144,20 +144,26 @@ def test_mask_is_the_engines_legal_list():
 
 
 def test_illegal_actions_raise_or_end_the_episode():
-    e = env(preset="house")
+    e = env(preset="house", illegal="raise")
     e.reset(seed=5)
     with pytest.raises(IllegalAction, match="pass is not legal now"):
         e.step(PASS_ACTION)  # the first turn is a lead
     with pytest.raises(IllegalAction, match="not an action index; indices are 0 to 65"):
         e.step(99)
-    e = env(preset="house", illegal="penalty")
-    e.reset(seed=5)
-    agent = e.agent_selection
-    e.step(PASS_ACTION)
-    assert all(e.terminations.values())
-    assert e._cumulative_rewards[agent] == -1.0
+    for e in (env(preset="house"), env(preset="house", backend="python")):  # the default
+        e.reset(seed=5)
+        agent = e.agent_selection
+        e.step(PASS_ACTION)
+        assert all(e.terminations.values()) and not any(e.truncations.values())
+        assert e._cumulative_rewards[agent] == -1.0
+        assert sorted(e._cumulative_rewards.values()) == [-1.0] + [0.0] * (len(e.agents) - 1)
+        for a in e.agents:      # the mask is still in every info, all zero
+            assert e.infos[a]["action_mask"].shape == (66,)
+            assert not e.infos[a]["action_mask"].any()
+        _, _, terminated, _, info = e.last()
+        assert terminated and not info["action_mask"].any()
     with pytest.raises(ValueError, match="illegal = 'ignore' is not allowed; choose one of: "
-                                         "raise, penalty"):
+                                         "penalty, raise"):
         env(illegal="ignore")
 
 
@@ -320,7 +326,7 @@ def test_gym_env_is_seeded_and_others_play_from_their_own_view():
 
 @pytest.mark.parametrize("make", [
     lambda **kw: raw_env(**kw),
-    lambda **kw: gym.make("President-v0", **kw).unwrapped,
+    lambda **kw: gym.make("President-v1", **kw).unwrapped,
     lambda **kw: VectorEnv(2, **kw),
 ])
 @pytest.mark.parametrize("extra", [{"twists": ["swap"]}, {"preset": "house"},
@@ -337,7 +343,7 @@ def test_rules_with_preset_or_twists_is_refused_not_half_ignored(make, extra):
 
 
 def test_gymnasium_info_names_the_learner_under_a_random_seat():
-    e = gym.make("President-v0", seat="random").unwrapped
+    e = gym.make("President-v1", seat="random").unwrapped
     seen = set()
     for seed in range(12):
         _, info = e.reset(seed=seed)

@@ -17,11 +17,12 @@ DOC = (Path(__file__).parent.parent / "docs" / "env.md").read_text()
 
 def test_python_examples_run(capsys):
     blocks = re.findall(r"```python\n(.*?)```", DOC, re.S)
-    assert len(blocks) >= 3
+    assert len(blocks) >= 4
     for block in blocks:
         exec(compile(block, "docs/env.md", "exec"), {})
-    reward, shapes = capsys.readouterr().out.strip().splitlines()
+    reward, gym_vector, shapes = capsys.readouterr().out.strip().splitlines()
     assert reward in ("1.0", "0.5", "0.0", "-0.5", "-1.0")
+    assert gym_vector == "(8, 702) (8,) bool"  # the GymVectorEnv example
     assert shapes == "(64, 702) (64, 4)"       # the VectorEnv example
 
 

@@ -96,7 +96,7 @@ def test_cli_writes_npz(tmp_path, capsys):
                  "--out", str(out)]) == 0
     assert "from 3 deals" in capsys.readouterr().out
     with np.load(out) as f:
-        assert f["obs"].shape[1] == OBS_SIZE and int(f["format"]) == 1
+        assert f["obs"].shape[1] == OBS_SIZE and int(f["format"]) == 2
         assert str(f["rules"]) == "house" and f["done"].sum() == 12
     m = Match(Rules.preset("practice"), seed=2)
     while m.to_act is not None:

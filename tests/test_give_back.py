@@ -171,8 +171,8 @@ def _round_trip(match: Match) -> None:
 def test_a_record_with_a_give_back_that_is_not_the_lowest(players):
     """Under the swap of seed 004 (``004_7dd5a514fa081721.txt``) a record whose President
     gives back a card that is not among their worst stops at that exchange step with the
-    rule in words; the same record written before ``give_back`` existed (no such key: every
-    give back was free then) replays."""
+    rule in words; the same record written before ``give_back`` existed (format
+    ``president/1`` and no such key: every give back was free then) replays."""
     n = players
     count = 1 if n == 3 else 2
     old_rules = Rules.parse("first-night+swap", players=n, give_back="any")
@@ -189,6 +189,9 @@ def test_a_record_with_a_give_back_that_is_not_the_lowest(players):
     assert (err.deal, err.step, err.action, err.reason) == (1, "exchange", 1, "bad-exchange")
     assert "lowest" in err.message and "3D" in err.message
     del data["rules"]["give_back"]
+    assert data["format"] == "president/2"       # a new record: its preset's rule, refused
+    assert replay(data).error.reason == "bad-exchange"
+    data["format"] = "president/1"               # written before give_back: free, replays
     result = replay(data)
     assert result.ok, result.error
     assert result.match.rules.give_back == "any"

@@ -52,8 +52,8 @@ def test_a_whole_house_match_typed_in_with_a_mistake_an_undo_and_a_deal_dealt_ag
     assert "the order leaves out Blair, Casey and Drew" in out
     assert "Took back the last entry." in out
     assert "Deal 1 is dealt again: scores and ranks unchanged." in out
-    assert "Exchange: Drew gives Blair their highest card; Blair gives back any one card. The " \
-           "others keep their cards." in out
+    assert "Exchange: Drew must give their highest card to Blair; Blair gives back 1 card to " \
+           "Drew. The others keep their cards." in out
     assert "Match over. Alex and Blair share the win with 11 points each." in out
     assert "there is no deal to enter" in out          # the order typed after the end
     saved = json.loads(path.read_text())
@@ -103,8 +103,8 @@ def test_first_night_shows_roles_only(tmp_path):
     k.run()
     out = buf.getvalue()
     assert "roles (no score)" in out and "Total" not in out
-    assert "Exchange: Ann gives Bo their highest card; Bo gives back their lowest card. Cy " \
-           "(Neutral) keeps their cards." in out
+    assert "Exchange: Ann must give their highest card to Bo; Bo gives back their lowest card " \
+           "to Ann. Cy (Neutral) keeps their cards." in " ".join(out.split())  # lines wrap
     assert "No end and no score: roles are the prize." in out
 
 

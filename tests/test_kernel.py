@@ -337,8 +337,7 @@ def test_the_page_reads_what_answers_the_pile_from_the_server():
 
 @pytest.mark.parametrize("beat", BEATS)
 def test_needs_words_follow_the_kernel(beat):
-    pytest.importorskip("pydantic")
-    from president.web.protocol import needs_words
+    from president.narration import what_beats as needs_words
     strict = kernel.strict_of(beat)
     for rank in range(13):
         for suits, count in ((1, 1), (3, 2), (15, 4)):

@@ -116,7 +116,7 @@ def test_exchange_steps_show_who_gives_and_the_forced_give():
                           console=console)
     runner.run()
     out = buf.getvalue()
-    assert "Exchange: South gives their highest 2 cards to North." in out
+    assert "Exchange: South must give their highest 2 cards to North." in out
     assert "Not legal for South: South must give their 2 highest cards" in out
     assert "was President" in out
 

@@ -77,7 +77,7 @@ def test_lesson_record_is_a_valid_record_that_replays_with_the_same_steps(lesson
 
 def _refusal_of(lesson: Lesson, index: int, text: str):
     match = lesson.match_after(index)
-    from president.lessons import _who_and_move
+    from president.lessons.engine import _who_and_move
     seat, move = _who_and_move(text, [match.players[p] for p in match.seating])
     seat = match.to_act if seat is None else seat
     return match.refusal(0 if seat is None else seat, move)
@@ -239,7 +239,7 @@ def test_lessons_name_their_seed_files_and_serialise():
         assert lesson.title and lesson.summary
         data = json.loads(json.dumps(lesson.to_dict()))
         assert data["id"] == lesson.id and len(data["steps"]) == len(lesson.steps)
-        assert data["record"]["format"] == "president/1"
+        assert data["record"]["format"] == "president/2"
         first = data["steps"][0]
         assert first["kind"] == "deal" and first["events"][0]["type"] == "dealt"
         assert all(seat["hand"] for seat in first["position"]["seats"])   # face up

@@ -246,3 +246,163 @@ def test_the_dealt_sentence_is_the_same_in_both():
         for leader in range(4):
             msg = event_message(ev, seat, NAMES, 4, NAMES, leader=leader, rules=HOUSE)
             assert msg["text"] == "Deal 2: " + text(ev, reader, leader=leader, rules=HOUSE)
+
+
+# ----- the explain API: why you must pass, what beats the pile, the exchange step -------
+
+
+def _only_pass(rules, hands, *plays):
+    """A match from ``hands`` with ``plays`` (seat, cards) made; the observation of the seat
+    to act next, which may only pass."""
+    m = Match(rules, hands=hands, record_events=False)
+    for seat, cards in plays:
+        m.act(seat, cards)
+    seat = m.to_act
+    obs = m.observation(seat)
+    assert [str(a) for a in obs.legal_actions] == ["pass"]
+    return obs
+
+
+def test_why_pass_says_what_nothing_in_the_hand_beats_under_each_beat_rule():
+    from president.narration import why_pass
+    house = _only_pass(Rules.preset("practice"), ["3C 9S KH QS", "4C 5C 3S JD",
+                                                  "8C 8D 10C JC", "QC AC 2C 2D"],
+                       (0, "KH"))
+    assert why_pass(house) == ("Nothing you hold beats the single king (K♥): no card of a "
+                               "higher rank")
+    assert why_pass(house, symbols=False) == ("Nothing you hold beats the single king (KH): "
+                                              "no card of a higher rank")
+    pair = _only_pass(Rules.preset("practice"), ["3C 9S KH KS", "4C 5C 3S JD",
+                                                 "8C 8D 10C JC", "QC AC 2C 2D"],
+                      (0, "KH KS"))
+    assert why_pass(pair) == ("Nothing you hold beats the pair of kings (K♥ K♠): no pair of "
+                              "a higher rank")
+    night = _only_pass(Rules.preset("first-night", players=3),
+                       ["3C 9S KH KS", "4C 5C 3S JD", "8C 8D 10C JC 2C"], (0, "KH KS"))
+    assert why_pass(night) == ("Nothing you hold matches or beats the pair of kings (K♥ K♠): "
+                               "no pair of an equal or higher rank")
+    short = _only_pass(Rules.preset("practice"), ["3C 9S KH KS", "4C", "8C 8D 10C JC",
+                                                  "QC AC 2C 2D"], (0, "KH KS"))
+    assert why_pass(short) == "Nothing you hold beats the pair of kings (K♥ K♠): you hold only 1 card"
+
+
+def test_why_pass_is_none_when_the_seat_may_do_something_else():
+    from president.narration import why_pass
+    m = Match(Rules.preset("practice"), hands=["3C 9S KH QS", "4C 5C 2S JD", "8C 8D 10C JC",
+                                                "QC AC 2C 2D"], record_events=False)
+    assert why_pass(m.observation(0)) is None          # a lead
+    assert why_pass(m.observation(1)) is None          # not its turn
+    m.act(0, "KH")
+    assert why_pass(m.observation(1)) is None          # 2S beats the king
+
+
+def test_why_pass_under_reversal_says_lower():
+    from president.narration import why_pass
+    rules = Rules.preset("house", players=4, twists=["reversal"])
+    obs = _only_pass(rules, ["9C 9D 9H 9S 3C 5C 7C JC KC AC 2C 6D 8D",
+                             "3D 4D 4H 4S 4C 5D 7D JD KD AD 2D 10D QD",
+                             "3H 5H 6H 7H 8H 10H JH QH KH AH 2H 6C 8C",
+                             "3S 5S 6S 7S 8S 10S JS QS KS AS 2S 10C QC"],
+                     (0, "9C 9D 9H 9S"), (1, "pass"))
+    assert obs.reversed
+    assert why_pass(obs) == ("Nothing you hold beats the quad of nines (9♣ 9♦ 9♥ 9♠): no quad "
+                             "of a lower rank (four of a kind has reversed the rank order)")
+
+
+@pytest.mark.parametrize("spec, top, reversed_, words", [
+    ("house", "9C 9D", False, "Needs 2 cards, higher than 9."),
+    ("first-night", "9C 9D", False, "Needs 2 cards, 9 or higher."),
+    ("first-night", "2C", False, "Only a 2 can match it, or pass."),
+    ("first-night", "2C 2D", False, "Only 2 twos can match it, or pass."),
+    ("house", "2C", False, "Nothing beats it: pass."),
+    ("house+reversal", "9C", True, "Needs 1 card, lower than 9 (the order is reversed)."),
+    ("house+reversal", "3C 3D 3H", True, "Nothing beats it: pass."),
+])
+def test_what_beats_follows_the_rules_in_force(spec, top, reversed_, words):
+    from president.narration import what_beats
+    rules = Rules.parse(spec, players=4)
+    assert what_beats(Play.parse(top), rules.beat, reversed_) == words
+
+
+@pytest.mark.parametrize("step, seat, back, words", [
+    (Transfer(3, 0, 1, True), 3, "any", "Give your highest card to Ann"),
+    (Transfer(3, 0, 2, True), 3, "any", "Give your highest 2 cards to Ann"),
+    (Transfer(0, 3, 1, False), 0, "any", "Choose 1 card to give back to Sam"),
+    (Transfer(0, 3, 2, False), 0, "lowest", "Give back your lowest 2 cards to Sam"),
+    (Transfer(3, 0, 1, True), 0, "any", "Sam must give their highest card to you"),
+    (Transfer(0, 3, 1, False), 3, "any", "Ann gives back 1 card to you"),
+    (Transfer(1, 2, 2, False), 0, "lowest", "Robin gives back their lowest 2 cards to Alex"),
+    (Transfer(3, 0, 1, True), None, "any", "Sam must give their highest card to Ann"),
+])
+def test_exchange_duty_in_the_readers_words(step, seat, back, words):
+    from president.narration import exchange_duty
+    assert exchange_duty(step, Reader(NAMES, seat), back) == words
+
+
+def test_exchange_duty_then_starts_with_then():
+    from president.narration import exchange_duty
+    assert exchange_duty(Transfer(0, 3, 1, False), ANN, "any", then=True) == \
+        "Then choose 1 card to give back to Sam"
+    assert exchange_duty(Transfer(1, 3, 1, False), ANN, "lowest", then=True) == \
+        "Then Robin gives back their lowest card to Sam"
+
+
+# ----- each front end says it with the explain API ---------------------------------------
+
+
+def _exchange_match(spec="house"):
+    """A second deal whose exchange waits on the last player's forced give."""
+    m = Match(Rules.preset(spec, players=4), seed=4, record_events=False)
+    m.finish_by_order([0, 1, 2, 3])
+    m.start_next_deal()
+    return m
+
+
+def test_the_terminal_says_the_apis_words():
+    pytest.importorskip("rich")
+    from president.narration import exchange_duty, why_pass
+    from president.terminal.game import TerminalGame
+    from president.terminal.view import TableView
+
+    obs = _only_pass(Rules.preset("practice"), ["3C 9S KH QS", "4C 5C 3S JD",
+                                                "8C 8D 10C JC", "QC AC 2C 2D"], (0, "KH"))
+    game = TerminalGame.__new__(TerminalGame)
+    game.symbols = True
+    assert game.nothing_beats(obs) == why_pass(obs)
+    m = _exchange_match()
+    giver = m.pending_transfer.giver
+    obs = m.observation(giver)
+    duty = exchange_duty(obs.pending_exchange, TableView.reader(game, obs), "any")
+    assert duty.startswith("Give your highest card to ")
+    assert f"  {duty}." in game.exchange_help(obs)
+
+
+def test_the_page_gets_the_apis_words_in_the_state_message():
+    pytest.importorskip("pydantic")
+    from president.narration import exchange_duty, why_pass
+    from president.web.protocol import explain
+
+    obs = _only_pass(Rules.preset("practice"), ["3C 9S KH QS", "4C 5C 3S JD",
+                                                "8C 8D 10C JC", "QC AC 2C 2D"], (0, "KH"))
+    assert explain(obs) == {"must_pass": why_pass(obs), "exchange": None, "exchange_then": None}
+    m = _exchange_match()
+    step = m.pending_transfer
+    obs = m.observation(step.receiver)
+    isolated = Reader(tuple(f"\u2068{n}\u2069" for n in obs.names), obs.seat)
+    said = explain(obs)
+    assert said["exchange"] == exchange_duty(step, isolated, "any")
+    assert said["exchange_then"] == "Then choose 1 card to give back to " + \
+        isolated.names[step.giver]
+    assert said["must_pass"] is None
+
+
+def test_the_score_companion_and_the_lessons_say_the_apis_words():
+    from president.companion import Sheet, view
+    from president.lessons import LESSONS
+
+    sheet = Sheet("house", ["Alex", "Blair", "Casey", "Drew"], first_dealer=3)
+    sheet = sheet.enter(["Blair", "Alex", "Casey"])
+    assert view(sheet)["now"]["exchange"][0] == ("Drew must give their highest card to Blair; "
+                                                 "Blair gives back 1 card to Drew.")
+    texts = {s.position.pending_text for lesson in LESSONS.values() for s in lesson.steps}
+    assert "South must give their highest 2 cards to North" in texts

@@ -159,8 +159,8 @@ def test_no_module_slices_first_lead_or_match_end():
     pattern = re.compile(r'startswith\("(points|deals|holder-of|seat)|'
                          r'(first_lead|match_end)(\.partition|\.split|\[)')
     for path in (ROOT / "president").rglob("*.py"):
-        if path.name == "rules.py":
-            continue
+        if path.relative_to(ROOT).as_posix() == "president/rules/options.py":
+            continue      # where the two are read from their text
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             assert not pattern.search(line), f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
 
@@ -230,7 +230,7 @@ def test_names_with_overrides():
     ("house/beat", "rules"),
     ("house/=higher", "rules"),
     ("house/colour=red", "colour"),
-    ("house/players=5", "players"),
+    ("house/players=5/players=6", "players"),
     ("house/beat=higher/beat=equal-or-higher", "beat"),
     ("house/beat=lower", "beat"),
     ("house/last_of_rank_clears=yes", "last_of_rank_clears"),
@@ -296,6 +296,7 @@ def test_every_rules_value_round_trips_through_its_name(drawn):
     rules, options = drawn
     name = rules.name
     assert Rules.parse(name, players=rules.players) == rules
+    assert Rules.parse(str(rules)) == rules
     assert Rules.from_dict(json.loads(json.dumps(rules.to_dict()))) == rules
     assert set(rules.overrides) <= set(options)
     head, *pairs = name.split("/")

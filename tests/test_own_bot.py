@@ -215,12 +215,17 @@ def test_serve_level_names_a_built_in_level_as_offered_already(monkeypatch):
         players.register_level("simple")
 
 
-def test_players_in_a_rules_name_points_to_the_players_flag(capsys):
+def test_players_in_a_rules_name_is_the_table_size_and_checked(capsys):
+    """A rules name may carry its table size (``str(rules)`` writes it so): a size no table
+    has is refused in words, one that disagrees with ``--players`` too."""
     code = main(["simulate", "--rules", "house/players=9", "--deals", "4", "--quiet"])
     err = capsys.readouterr().err
     assert code == 2
-    assert "there is no option 'players' (the table size is not an option of the name" in err
-    assert "--players 5" in err
+    assert "players = 9 is not allowed; a table has 3 to 7 players" in err
+    code = main(["simulate", "--rules", "house/players=5", "--players", "6", "--deals", "4",
+                 "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and "give the table size once" in err
 
 
 def test_a_bot_that_breaks_the_rules_in_the_terminal_game_is_named_not_a_traceback(

@@ -249,3 +249,44 @@ def test_players_are_given_only_an_observation():
                 assert not seen & others
                 m.act(seat, players[m.seating[seat]].act(obs))
             m.start_next_deal()
+
+
+def test_intermediate_reads_its_observation_into_counts():
+    """The intermediate player chooses through the play-out statement of its heuristics:
+    state_of puts the seat's own hand, the card counts and the cards not yet seen in the
+    counts form, and refuses an observation that is not the seat's own turn in play."""
+    from president import Match, Rules
+    from president.players.intermediate import state_of
+
+    m = Match(Rules.preset("house"), seed=2, record_events=False)
+    seat = m.to_act
+    assert seat is not None
+    obs = m.observation(seat)
+    fd, tot = state_of(obs)
+    assert fd.to_act == seat and fd.need == 0 and fd.ncards == [13, 13, 13, 13]
+    assert sum(fd.hands[seat]) == 13 and tot == [4] * 13
+    with pytest.raises(ValueError, match="not to act"):
+        state_of(m.observation((seat + 1) % 4))
+
+
+def test_simple_choice_and_play_of_refuse_what_they_cannot_answer():
+    """simple_choice needs the seat's own turn; play_of an action among the legal ones;
+    simple_give a give."""
+    from president import Match, Rules
+    from president.actions import PASS, Play
+    from president.players.knowledge import play_of
+    from president.players.simple import simple_choice, simple_give
+
+    m = Match(Rules.preset("practice"), hands=["3C 9S KH QS", "4C 5C 2S JD", "8C 8D 10C JC",
+                                                "QC AC 2C 2D"], record_events=False)
+    assert simple_choice(m.observation(0)) == Play.parse("3C")   # its lowest rank, on a lead
+    with pytest.raises(ValueError, match="not to act"):
+        simple_choice(m.observation(1))
+    legal = m.observation(0).legal_actions
+    assert play_of(4 * 6 + 0, legal) == Play.parse("9S")
+    with pytest.raises(ValueError, match="not among the legal actions"):
+        play_of(-1, legal)                                        # a lead cannot pass
+    m.act(0, "KH")
+    assert play_of(-1, m.observation(1).legal_actions) is PASS
+    with pytest.raises(ValueError, match="no give"):
+        simple_give(legal)

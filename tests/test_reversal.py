@@ -430,9 +430,8 @@ def test_policy_playouts_follow_the_engine_under_the_twist(spec, players, policy
 
 def test_the_page_is_told_the_order_is_reversed_and_what_answers_the_pile():
     """The state message's ``reversed`` and ``to_beat.needs`` follow the current order."""
-    pytest.importorskip("fastapi")
     from president.actions import Play
-    from president.web.protocol import needs_words
+    from president.narration import what_beats as needs_words
 
     nine = Play.parse("9C")
     assert needs_words(nine, "higher") == "Needs 1 card, higher than 9."

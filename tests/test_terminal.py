@@ -331,7 +331,7 @@ def test_whole_short_match_with_exchanges(seed, role, opponents):
                                          re.M).group(1))
             shown = text[text.index("Your hand ("):].splitlines()[1].split()
             assert given.rank == max(Card.parse(c).rank for c in shown)  # your highest
-            assert re.search(r"(You must give your highest 1 card to|Give your highest 1 card)",
+            assert re.search(r"Give your highest card to",
                              text)
             assert re.search(rf"^{pres} gives you \S+\.$", text, re.M)
         else:  # others' exchanged cards stay hidden
@@ -587,7 +587,7 @@ def test_help_during_the_exchange_explains_the_exchange():
     help_at = out.index("Exchange: you give 1 card to ")
     text = out[help_at:]
     assert text.startswith(f"Exchange: you give 1 card to {scum} before the deal is played.")
-    assert "You choose any 1 card of your hand to give back." in text
+    assert f"Choose 1 card to give back to {scum}." in text
     assert "Type the card: " in text and "or rank: " in text
     assert "At your turn, type one of:" not in out  # the play help was not shown
     assert "Not accepted: you hold " in text  # "k k" asks two kings for one card
@@ -598,7 +598,7 @@ def test_help_during_the_exchange_explains_the_exchange():
                             buf, "Choose 1 card to give back", ["3", "quit"]))
     game.run()
     out = buf.getvalue()
-    at = out.rindex("Your hand (14 cards):\n", 0, out.index("Choose 1 card to give back"))
+    at = out.rindex("Your hand (14 cards):\n", 0, out.index("; type the card (e.g."))
     hand_line = out[at:].splitlines()[1]
     threes = [Card.parse(w) for w in hand_line.split() if w.startswith("3")]
     assert threes  # this hand holds a three; the lowest suit of them goes
@@ -656,13 +656,17 @@ def test_exchange_help_says_lowest_under_first_night_swap():
         m.act(seat, m.legal_actions()[0])
     obs = m.observation(m.seating.index(0))
     text = game.exchange_help(obs)
-    assert "give back your lowest 2 cards" in text and "any" not in text
+    assert "Give back your lowest 2 cards to " in text and "any" not in text
+    # The table's "Exchange now" line says the same step (narration.exchange_duty).
+    game.show_table(obs)
+    to = obs.names[obs.pending_exchange.receiver]
+    assert f"Exchange now: Give back your lowest 2 cards to {to}." in buf.getvalue()
     house = TerminalGame(Rules.preset("house", players=4), seed=5, console=console)
     h = house.match
     h.finish_by_order([0, 1, 2, 3])
     h.start_next_deal()
     h.act(h.to_act, h.legal_actions()[0])    # the last player's forced give
-    assert "You choose any 1 card of your hand to give back." in house.exchange_help(
+    assert "Choose 1 card to give back to " in house.exchange_help(
         h.observation(h.seating.index(0)))
 
 
@@ -683,3 +687,4 @@ def test_a_name_with_square_brackets_is_shown_as_typed_not_read_as_markup(name):
     assert game.run() == 0       # a whole match: tables, scores, exchanges, results
     out = buf.getvalue()
     assert f"{name} (you)" in out         # the table's Player column, literally
+

@@ -116,7 +116,7 @@ def test_export_is_a_record_replay_accepts_and_import_gives_the_same_sheet(clien
     r = post(client, {"sheet": sheet}, "/api/companion/export")
     assert r.status_code == 200
     record = r.json()
-    assert record["format"] == "president/1" and record["players"] == SHEET["players"]
+    assert record["format"] == "president/2" and record["players"] == SHEET["players"]
     result = records.replay(records.loads(json.dumps(record)))
     assert result.ok and result.scores == view(Sheet.from_dict(sheet))["totals"] == [2, 1, 1, 2]
     back = post(client, record, "/api/companion/import")

@@ -332,7 +332,7 @@ def seed_where_seat0_is(place_index: int) -> int:
         m = Match(Rules.preset("house", players=4), ["You", "Alex", "Blair", "Casey"], seed=seed)
         while m.phase == "play":
             obs = m.observation(m.to_act)
-            m.act(m.to_act, simple_choice(obs.legal_actions, obs.hand))
+            m.act(m.to_act, simple_choice(obs))
         if m.results[0].finish_order[place_index] == 0:
             return seed
     raise AssertionError("no such seed")

@@ -2,7 +2,7 @@
 
 Exit status: 0 when every step is legal, 1 when a step is illegal (the first one is
 reported by deal, step and action, with the reason), 2 when the file cannot be read or is
-not a valid ``president/1`` record.
+not a valid record.
 
 The words report numbers deals from 1, as the game does ("deal 1" is the first deal), and
 gives the record's own 0-based indexes beside them (``record index: deal 0, action 5``);

@@ -1,9 +1,12 @@
-"""Reinforcement-learning environments over the rules engine (needs the ``env`` extra:
-``pip install 'president-game[env]'``, which brings numpy, Gymnasium and PettingZoo).
+"""Reinforcement-learning environments over the rules engine (needs the ``env`` extra, which
+brings numpy, Gymnasium and PettingZoo: ``pip install -e '.[env]'`` in a clone; docs/env.md).
 
 - :func:`env` / :class:`raw_env`: a PettingZoo AEC environment, every player an agent.
-- ``gymnasium.make("President-v0", ...)`` (registered when this package is imported), or
+- ``gymnasium.make("President-v1", ...)`` (registered when this package is imported), or
   :class:`PresidentEnv`: one learning seat against computer levels or your own bots.
+- :class:`GymVectorEnv` (:mod:`president.env.gym_vector`), also
+  ``gymnasium.make_vec("President-v1", num_envs=N, ...)``: ``N`` such tables as a
+  ``gymnasium.vector.VectorEnv`` (the learner's observations, rewards and masks, batched).
 - :class:`VectorEnv` (:mod:`president.env.vector`): ``N`` tables stepped at once, numpy
   arrays of shape ``(N, ...)`` in and out, auto-reset.
 - :mod:`president.env.trajectories`: decisions of game records or self-play as arrays
@@ -35,17 +38,20 @@ import gymnasium
 from .aec import env, raw_env
 from .encoding import (GIVE_BASE, NUM_ACTIONS, OBS_SIZE, PASS_ACTION, PIECES,
                        describe_action, encode_observation, piece_slices)
+from .gym_vector import GymVectorEnv
 from .single import PresidentEnv
 from .vector import VectorEnv, sample_legal
 
-__all__ = ["env", "raw_env", "PresidentEnv", "VectorEnv", "sample_legal", "encode_observation", "describe_action",
+__all__ = ["env", "raw_env", "PresidentEnv", "GymVectorEnv", "VectorEnv", "sample_legal", "encode_observation", "describe_action",
            "NUM_ACTIONS", "PASS_ACTION", "GIVE_BASE", "OBS_SIZE", "PIECES", "piece_slices",
            "ENV_ID", "VERSION"]
 
 #: The Gymnasium id registered on import.
-ENV_ID = "President-v0"
-#: Version of the environments' spaces and dynamics (docs/env.md, "Version history").
-VERSION = 0
+ENV_ID = "President-v1"
+#: Version of the environments' spaces and dynamics (docs/env.md, "Version history"); the
+#: AEC environment's ``metadata["name"]`` is ``president_v1``.
+VERSION = 1
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="president.env.single:PresidentEnv")
+    gymnasium.register(id=ENV_ID, entry_point="president.env.single:PresidentEnv",
+                       vector_entry_point="president.env.gym_vector:GymVectorEnv")

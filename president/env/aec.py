@@ -35,26 +35,32 @@ from pettingzoo import AECEnv
 from ..errors import IllegalAction
 from ..rules import Rules
 from . import _compiled_vector
-from .encoding import NUM_ACTIONS, OBS_SIZE, SLICES
+from .encoding import NUM_ACTIONS, OBS_SIZE, scale_scores
 from .table import Table, make_rules
 
-__all__ = ["raw_env", "env", "observation_space_for", "ILLEGAL", "BACKENDS"]
+__all__ = ["raw_env", "env", "observation_space_for", "ILLEGAL", "ILLEGAL_POLICY", "BACKENDS"]
 
 #: ``backend`` option values of :class:`raw_env`.
 BACKENDS = ("auto", "compiled", "python")
 
-#: ``illegal`` option values: raise :class:`~president.errors.IllegalAction`, or end the
-#: episode with ``illegal_reward`` for the offender (0 for the others).
-ILLEGAL = ("raise", "penalty")
+#: ``illegal`` option values, the default first: end the episode with ``illegal_reward`` for
+#: the offender (0 for the others), or raise :class:`~president.errors.IllegalAction`.
+ILLEGAL = ("penalty", "raise")
+
+#: The one rule for an action the mask refuses, in the AEC environment, ``PresidentEnv`` and
+#: ``GymVectorEnv`` alike.
+ILLEGAL_POLICY = (
+    'illegal="penalty" (the default): the action is not played; the episode ends at once '
+    "(terminated, not truncated) with illegal_reward (default -1.0) for the offender and 0 "
+    "for every other player, and the final info still holds an all-zero action_mask. "
+    'illegal="raise": IllegalAction (reason illegal-index) is raised and nothing changes.')
 
 
 def observation_space_for(table: Table, dict_obs: bool) -> spaces.Space[Any]:
-    """The observation space: a ``Box(0, high, (OBS_SIZE,), float32)`` (``high`` is 1 except
-    for the ``scores`` piece, whose bound is the most points an episode allows), or with
+    """The observation space: a ``Box(0, 1, (OBS_SIZE,), float32)``, or with
     ``dict_obs`` a ``Dict`` of that box as ``"observation"`` and ``"action_mask"``
     (``Box(0, 1, (66,), int8)``)."""
     high = np.ones(OBS_SIZE, dtype=np.float32)
-    high[SLICES["scores"]] = table.score_high
     box = spaces.Box(low=np.zeros(OBS_SIZE, dtype=np.float32), high=high, dtype=np.float32)
     if not dict_obs:
         return box
@@ -85,8 +91,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
         max_deals: a ``"match"`` episode is truncated after this many deals (default 20).
         dict_obs: observations as ``{"observation", "action_mask"}`` instead of the flat
             vector (the mask is then also in ``infos[agent]["action_mask"]``; it always is).
-        illegal: ``"raise"`` (default) or ``"penalty"``.
-        illegal_reward: the offender's reward under ``illegal = "penalty"`` (default -1.0).
+        illegal, illegal_reward: what an action the mask refuses does, as in every
+            environment of this package (:data:`ILLEGAL_POLICY`): ``"penalty"`` (default)
+            or ``"raise"``; the offender's reward under ``"penalty"`` (default -1.0).
         render_mode: ``None``, ``"ansi"`` or ``"human"`` (public state as text).
         backend: ``"auto"`` (default: the compiled core when it is built, the environment
             variable ``PRESIDENT_PURE`` is not ``"1"`` and it plays these options, i.e. a
@@ -107,14 +114,14 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
             (saying why).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "president_v0",
+    metadata: ClassVar[dict[str, Any]] = {"name": "president_v1",
                                           "render_modes": ["human", "ansi"],
                                           "is_parallelizable": False, "render_fps": 4}
 
     def __init__(self, *, rules: Rules | str | None = None, preset: str | None = None,
                  twists: Any = (), players: int | None = None, episode: str = "deal",
                  reward: str = "place", max_deals: int = 20, dict_obs: bool = False,
-                 illegal: str = "raise", illegal_reward: float = -1.0,
+                 illegal: str = "penalty", illegal_reward: float = -1.0,
                  render_mode: str | None = None, backend: str = "auto") -> None:
         super().__init__()
         check_choice("illegal", illegal, ILLEGAL)
@@ -234,9 +241,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801
         core = self._core
         if core is not None:
             if not self.dict_obs:
-                return core.observe_seat(0, i)
+                return scale_scores(core.observe_seat(0, i))
             mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-            obs = core.observe_seat(0, i, mask)
+            obs = scale_scores(core.observe_seat(0, i, mask))
             if self._over:
                 mask[:] = 0
             return {"observation": obs, "action_mask": mask}

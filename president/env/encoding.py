@@ -36,7 +36,8 @@ from ..actions import PASS, Action, Give, Pass, Play, plays_table
 if TYPE_CHECKING:
     from ..observation import Observation
 
-__all__ = ["NUM_ACTIONS", "PASS_ACTION", "GIVE_BASE", "MAX_SEATS", "OBS_SIZE", "PIECES",
+__all__ = ["SCORE_SCALE", "scale_score", "scale_scores", "NUM_ACTIONS", "PASS_ACTION",
+            "GIVE_BASE", "MAX_SEATS", "OBS_SIZE", "PIECES",
            "piece_slices", "play_action", "give_action", "play_for", "give_card_for",
            "encode_observation", "describe_action", "PHASES"]
 
@@ -51,6 +52,9 @@ MAX_SEATS = 7
 #: The scale of ``hand_counts``: above the largest hand (18 at 3 players, 19 while a
 #: President holds a received card before giving one back).
 MAX_HAND = 20
+#: The ``scores`` piece shows ``points / (points + SCORE_SCALE)``: 0 for none, 0.5 at this
+#: many points, below 1 for any number of points.
+SCORE_SCALE = 10
 #: The phases, in the order of the ``phase`` piece.
 PHASES = ("exchange", "play", "between-deals", "match-over")
 
@@ -75,11 +79,31 @@ PIECES: tuple[tuple[str, tuple[int, ...], str], ...] = (
     ("to_act", (MAX_SEATS,), "one-hot relative seat whose turn it is (zero when nobody's)"),
     ("latest", (MAX_SEATS,), "one-hot relative seat that made the latest play on the pile"),
     ("seated", (MAX_SEATS,), "1 for each relative seat at the table (the table size)"),
-    ("scores", (MAX_SEATS,), "match points per relative seat (raw points, not scaled)"),
+    ("scores", (MAX_SEATS,), "match points per relative seat, scaled into [0, 1) as "
+                             "points / (points + 10)"),
     ("phase", (4,), "one-hot phase: exchange, play, between-deals, match-over"),
     ("give_count", (1,), "cards this seat still has to give in the exchange step now, / 2"),
     ("give_to", (MAX_SEATS,), "one-hot relative seat this seat is giving to now"),
 )
+
+
+def scale_score(points: int) -> float:
+    """A seat's match points as the ``scores`` piece shows them: ``points / (points + 10)``
+    (0 for 0 points, 0.5 for 10, 2/3 for 20; always in ``[0, 1)`` as points are never
+    negative)."""
+    return points / (points + SCORE_SCALE)
+
+
+def scale_scores(obs: np.ndarray) -> np.ndarray:
+    """Scale the ``scores`` piece of observations holding raw points, in place, as
+    :func:`scale_score` does; ``obs`` is float32 ``(..., OBS_SIZE)``. Returns ``obs``.
+    (The compiled core writes raw points; the environments pass its output through this.)"""
+    where = SLICES["scores"]
+    s = obs[..., where]
+    if s.any():     # in float64, then rounded once, as the Python encoders do
+        points = s.astype(np.float64)
+        obs[..., where] = points / (points + SCORE_SCALE)
+    return obs
 
 
 def piece_slices() -> dict[str, slice]:
@@ -203,7 +227,7 @@ def fill_observation(out: np.ndarray, *, n: int, seat: int, hand: int, pile: int
         out[hc + k] = counts[s] / MAX_HAND
         if passed >> s & 1:
             out[ps + k] = 1.0
-        out[sc + k] = scores[s]
+        out[sc + k] = scale_score(scores[s])
     out[_S["seated"]:_S["seated"] + n] = 1.0
     for place, s in enumerate(finish_order):
         out[fi + (s - seat) % n] = (place + 1) / n
@@ -288,7 +312,8 @@ def observation_bytes(n: int, seat: int, hand: int, pile: int, cleared: int,
     out.append(_ONE7[(to_act - seat) % n + 1 if to_act >= 0 else 0])
     out.append(_ONE7[(latest - seat) % n + 1 if latest >= 0 else 0])
     out.append(_SEATED[n])
-    out.append(_PACK7(*scores[seat:], *scores[:seat], *_PAD[n]) if any(scores) else _ZERO7)
+    out.append(_PACK7(*map(scale_score, scores[seat:] + scores[:seat]), *_PAD[n])
+               if any(scores) else _ZERO7)
     out.append(_PHASE_GIVE[(phase, give_count, (give_to - seat) % n + 1 if give_count else 0)])
     return b"".join(out)
 
@@ -358,7 +383,8 @@ def encode_batch(n: int, lanes: list[int], ints: list[int], per_seat: list[int])
     out[:, hc:hc + n] = per[:, :n][col, rot] / MAX_HAND
     out[:, ps:ps + n] = (iv[:, 3:4] >> rot) & 1
     out[:, fi:fi + n] = per[:, n:2 * n][col, rot] / n
-    out[:, sc:sc + n] = per[:, 2 * n:][col, rot]
+    points = per[:, 2 * n:][col, rot]
+    out[:, sc:sc + n] = points / (points + SCORE_SCALE)
     for name, k in (("to_act", 4), ("latest", 5)):
         some = iv[:, k] >= 0
         out[rows[some], _S[name] + (iv[some, k] - seat[some]) % n] = 1.0

@@ -1,4 +1,4 @@
-"""The Gymnasium environment ``"President-v0"``: one learning seat against computer players.
+"""The Gymnasium environment ``"President-v1"``: one learning seat against computer players.
 
 The learner is one of the match's players; every other player is a computer level (or your
 own bot, by import path) that sees only its own :class:`~president.observation.Observation`.
@@ -22,10 +22,61 @@ from .aec import ILLEGAL, check_choice, observation_space_for
 from .encoding import NUM_ACTIONS
 from .table import Table, make_rules
 
-__all__ = ["PresidentEnv"]
+__all__ = ["PresidentEnv", "check_opponents", "make_bots", "play_others"]
 
 #: An observation: the flat vector, or with ``dict_obs`` the vector and the action mask.
 _Obs = np.ndarray | dict[str, np.ndarray]
+
+
+def check_opponents(opponents: str | Sequence[str], n: int) -> list[str]:
+    """The computer players of the ``n - 1`` seats other than the learner's, one per seat in
+    order of player index: ``opponents`` is one level name (:data:`president.players.LEVELS`)
+    or import path ``"package.module:Class"`` for all of them, or a sequence of ``n - 1``.
+
+    Raises:
+        ValueError: the wrong number of them, or one that is no level nor importable bot
+            (saying why).
+    """
+    if isinstance(opponents, str):
+        opponents = [opponents] * (n - 1)
+    names = list(opponents)
+    if len(names) != n - 1:
+        raise ValueError(f"{len(names)} opponent(s) given for a table of {n}; give one "
+                         f"level for every other player ({n - 1}), or a single level")
+    for level in names:
+        make_player(level, seed=0, imports=True)  # an unknown level or path fails here, with the reason
+    return names
+
+
+def make_bots(opponents: Sequence[str], learner: int, rng: random.Random) -> list[Player | None]:
+    """One computer player per player index (``None`` at ``learner``), the levels of
+    ``opponents`` in order, each seeded from ``rng`` (63 bits, in order of player index)."""
+    levels = iter(opponents)
+    return [None if p == learner else make_player(next(levels), imports=True,
+                                                  seed=rng.getrandbits(63))
+            for p in range(len(opponents) + 1)]
+
+
+def play_others(table: Table, bots: Sequence[Player | None], learner: int) -> float:
+    """Let the computer players ``bots`` (by player index) act at ``table``, each on its own
+    seat's engine observation, until it is ``learner``'s turn or the episode ends.
+
+    Returns:
+        the learner's reward from the deals that ended meanwhile (0.0 if none).
+    """
+    m = table.match
+    assert m is not None
+    total = 0.0
+    while True:
+        p = table.acting()
+        if p is None or p == learner:
+            return total
+        seat = m.to_act
+        bot = bots[p]
+        assert seat is not None and bot is not None   # p acts, and p is not the learner
+        rewards = table.act_engine(seat, bot.act(m.observation(seat)))
+        if rewards is not None:
+            total += rewards[learner]
 
 
 class PresidentEnv(gymnasium.Env):
@@ -41,9 +92,10 @@ class PresidentEnv(gymnasium.Env):
         seat: the learner's player index, or ``"random"`` for a new one each episode
             (default 0). The first dealer is drawn each episode, so the learner's seat
             relative to the dealer varies either way.
-        illegal: ``"penalty"`` (default: an illegal action ends the episode with
-            ``illegal_reward``) or ``"raise"``.
-        illegal_reward: default -1.0.
+        illegal, illegal_reward: as every environment of this package
+            (:data:`~president.env.aec.ILLEGAL_POLICY`): ``"penalty"`` (default: the
+            action is not played, the episode ends with ``illegal_reward``, default -1.0)
+            or ``"raise"``.
 
     ``info["action_mask"]`` (int8, shape ``(66,)``) comes with every observation, and
     ``info["learner"]`` (int), the learner's player index (it changes per episode under
@@ -72,15 +124,7 @@ class PresidentEnv(gymnasium.Env):
                                  or not 0 <= seat < n):
             raise ValueError(f"seat = {seat!r} is not allowed; give a player index 0 to {n - 1} "
                              "or 'random'")
-        if isinstance(opponents, str):
-            opponents = [opponents] * (n - 1)
-        opponents = list(opponents)
-        if len(opponents) != n - 1:
-            raise ValueError(f"{len(opponents)} opponent(s) given for a table of {n}; give one "
-                             f"level for every other player ({n - 1}), or a single level")
-        for level in opponents:
-            make_player(level, seed=0, imports=True)  # an unknown level or path fails here, with the reason
-        self.opponents = opponents
+        self.opponents = check_opponents(opponents, n)
         self.seat_option = seat
         self.dict_obs = dict_obs
         self.illegal = illegal
@@ -103,25 +147,15 @@ class PresidentEnv(gymnasium.Env):
     def _others(self) -> float:
         """Let the computer players act until the learner's turn or the episode's end;
         returns the learner's reward from deals that ended meanwhile."""
-        table = self.table
-        m = table.match
-        assert m is not None
-        total = 0.0
-        while True:
-            p = table.acting()
-            if p is None or p == self.learner:
-                return total
-            seat = m.to_act
-            bot = self.bots[p]
-            assert seat is not None and bot is not None   # p acts, and p is not the learner
-            rewards = table.act_engine(seat, bot.act(m.observation(seat)))
-            if rewards is not None:
-                total += rewards[self.learner]
+        return play_others(self.table, self.bots, self.learner)
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[_Obs, dict[str, Any]]:
         """Start an episode; with ``seed`` it is a pure function of the seed (match,
-        first dealer, learner's index under ``seat = "random"``, computer players' seeds)."""
+        first dealer, learner's index under ``seat = "random"``, computer players' seeds).
+        The draws, in order: the learner's index (under ``seat = "random"`` only), the deal
+        (as :meth:`~president.env.table.Table.reset`), the computer players' seeds (so a
+        :class:`~president.env.gym_vector.GymVectorEnv` table plays the same episodes)."""
         super().reset(seed=seed)
         if seed is not None or self._rng is None:
             self._rng = random.Random(seed)
@@ -129,11 +163,8 @@ class PresidentEnv(gymnasium.Env):
         n = self.table.n
         seat = self.seat_option     # a player index, or "random" (checked when built)
         self.learner = seat if isinstance(seat, int) else rng.randrange(n)
-        levels = iter(self.opponents)
-        self.bots = [None if p == self.learner else make_player(next(levels), imports=True,
-                                                                 seed=rng.getrandbits(63))
-                     for p in range(n)]
         self.table.reset(rng)
+        self.bots = make_bots(self.opponents, self.learner, rng)
         self._others()  # rewards before the learner's first turn: none (no deal ends)
         obs, info = self._output()
         if self.render_mode == "human":

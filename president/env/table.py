@@ -113,11 +113,6 @@ class Table:
         self.terminated = True
         self.truncated = False
 
-    @property
-    def score_high(self) -> float:
-        """The most points a player can hold in an episode (the ``scores`` piece's bound)."""
-        return float(max(self.rules.scoring or (1,)) * self.max_deals)
-
     def reset(self, rng: random.Random) -> None:
         """Start a new episode: the match seed and the first dealer (uniform over the
         seats) are drawn from ``rng``."""

@@ -44,8 +44,10 @@ from .encoding import (GIVE_BASE, NUM_ACTIONS, OBS_SIZE, encode_observation, mas
 
 __all__ = ["from_record", "self_play", "save_npz", "concatenate", "FIELDS", "FORMAT"]
 
-#: Version of the arrays' layout (stored in every NPZ as ``format``).
-FORMAT = 1
+#: Version of the arrays' layout (stored in every NPZ as ``format``): 2 since the ``scores``
+#: piece of ``obs`` is scaled as points / (points + 10) (environment version 1); 1 held raw
+#: points.
+FORMAT = 2
 #: ``(name, dtype, shape of one row)`` of the arrays, in order.
 FIELDS: tuple[tuple[str, str, tuple[int, ...]], ...] = (
     ("obs", "float32", (OBS_SIZE,)), ("mask", "int8", (NUM_ACTIONS,)), ("action", "int16", ()),

@@ -74,7 +74,7 @@ import numpy as np
 from ..errors import IllegalAction
 from ..rules import Rules
 from . import _compiled_vector
-from .encoding import NUM_ACTIONS, OBS_SIZE, encode_batch
+from .encoding import NUM_ACTIONS, OBS_SIZE, encode_batch, scale_scores
 from .table import Table, make_rules
 
 __all__ = ["VectorEnv", "BACKENDS", "sample_legal"]
@@ -186,6 +186,31 @@ class VectorEnv:
         obs, masks, players = self._outputs()
         return obs, {"action_mask": masks, "player": players}
 
+    @property
+    def generators(self) -> list[random.Random]:
+        """Each table's ``random.Random`` (its deals are drawn from it), as the last
+        :meth:`reset` seeded them.
+
+        Raises:
+            RuntimeError: before the first :meth:`reset`.
+        """
+        if self._rngs is None:
+            raise RuntimeError("call reset() before reading the generators")
+        return self._rngs
+
+    def observe(self) -> tuple[np.ndarray, dict[str, Any]]:
+        """Every table's observation of the player to act, with the masks and players, as
+        :meth:`reset` returns them (new arrays; for a caller that moved the Python tables
+        itself, as :class:`~president.env.gym_vector.GymVectorEnv` does).
+
+        Raises:
+            RuntimeError: before the first :meth:`reset`.
+        """
+        if self._rngs is None:
+            raise RuntimeError("call reset() before observe()")
+        obs, masks, players = self._outputs()
+        return obs, {"action_mask": masks, "player": players}
+
     def _outputs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every table's observation, mask and player to act (new arrays)."""
         obs, masks, players = self._outputs_or_masks(True)
@@ -197,7 +222,8 @@ class VectorEnv:
         """Every table's mask and player to act (new arrays), and, if ``observations``,
         its observation (else ``None``)."""
         if self._compiled is not None:
-            return self._compiled.observe(observations)
+            obs, mask, who = self._compiled.observe(observations)
+            return (None if obs is None else scale_scores(obs)), mask, who
         lanes: list[int] = []
         ints: list[int] = []
         per_seat: list[int] = []
@@ -310,7 +336,7 @@ class VectorEnv:
             i = -1 - done
             raise IllegalAction("illegal-index",
                                 f"table {i}: {_compiled_vector.refusal(acts[i].item())}")
-        obs, masks, who = compiled.observe(observations)
+        obs, masks, who = self._outputs_or_masks(observations)
         return (obs, rewards, ended, self._never_truncated,
                 {"action_mask": masks, "player": who})
 

@@ -1,6 +1,6 @@
 """The lessons' positions, moves and "why" texts, as data (read by :mod:`president.lessons`).
 
-Each lesson is a game record in the ``president/1`` format (``docs/records.md``): rules,
+Each lesson is a game record in the ``president/2`` format (``docs/records.md``): rules,
 names and deals whose hands are written in card notation. Beside every step of the record
 (the start of each deal, each exchange transfer, each action) stands a plain-words "why",
 and a few moves worth trying in the position that step leaves (:meth:`Lesson.try_move
@@ -224,8 +224,7 @@ SPECS: list[dict[str, Any]] = [
         "id": "first-night",
         "title": "A first-night hand, then the swap",
         "source": SEED_FIRST_NIGHT,
-        "rules": {"preset": "first-night", "twists": ["swap"], "players": 4,
-                  "give_back": "lowest"},
+        "rules": {"preset": "first-night", "twists": ["swap"], "players": 4},
         "players": COMPASS,
         "summary": "One whole hand under the first-night rules (equal or higher, last of a "
                    "rank clears), seen from West's chair: who wins each pile, who goes out in "

@@ -38,24 +38,16 @@ Deterministic: it uses no randomness (``seed`` is accepted for a uniform API).
 
 from __future__ import annotations
 
-from typing import Sequence
-
-from ..actions import PASS, Give, Pass, Play
-from ..kernel import completes_rank
+from ..actions import Give, Pass, Play
 from ..observation import Observation
 from .endgame import DEFAULT_LIMIT, endgame_choice
-from .knowledge import can_be_beaten, choose_give, hidden_counts, pile_same_rank, rank_counts
+from .knowledge import choose_give, play_of, state_of
+from .playout_policies import HIGH_SET, HIGH_SINGLE, intermediate_choice, is_high
+
+__all__ = ["IntermediatePlayer", "TWO", "HIGH_SINGLE", "HIGH_SET", "is_high", "state_of"]
 
 TWO = 12
-#: lowest rank of a single (king) and of a pair or larger set (jack) kept as a control
-HIGH_SINGLE = 10
-HIGH_SET = 8
-
-
-def is_high(rank: int, count: int) -> bool:
-    """Whether a set of ``count`` cards of ``rank`` (0 = three … 12 = two) is high enough
-    to keep as a control: a single king or higher, a pair (or more) of jacks or higher."""
-    return rank >= (HIGH_SINGLE if count == 1 else HIGH_SET)
+"""The rank of a two (0 = three), always kept as a control."""
 
 
 class IntermediatePlayer:
@@ -71,8 +63,10 @@ class IntermediatePlayer:
         endgame_limit: states searched per endgame solve at most (beyond it the
             heuristics choose).
 
-    The expert's play-outs copy the default behaviour
-    (:func:`~president.players.fastsim.intermediate_choice`).
+    The heuristics are stated once, on counts, in
+    :func:`~president.players.playout_policies.intermediate_choice` (which the expert's
+    play-outs call too); this player reads its observation into that form
+    (:func:`state_of`).
     """
 
     level = "intermediate"
@@ -87,90 +81,21 @@ class IntermediatePlayer:
         self.endgame_limit = endgame_limit
 
     def act(self, observation: Observation) -> Play | Pass | Give:
-        """Choose a legal action for the observing seat (see the module docstring)."""
+        """Choose a legal action for the observing seat (see the module docstring): the
+        heuristics are those of :func:`~president.players.playout_policies.
+        intermediate_choice`, read from this seat's observation."""
         obs = observation
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
         if isinstance(legal[0], Give):
             return choose_give(obs)
-        own = rank_counts(obs.hand)
-        hidden = hidden_counts(obs, own)
-        plays = [a for a in legal if isinstance(a, Play)]  # all but PASS, outside an exchange
-        choice: Play | Pass
-        if PASS not in legal:
-            choice = self._lead(obs, plays, own, hidden)
-        else:
-            choice = self._follow(obs, plays, own, hidden)
+        fd, tot = state_of(obs)
+        code = intermediate_choice(fd, tot, 0, break_sets=self.break_sets,
+                                   keep_controls=self.keep_controls)
+        choice = play_of(code, legal)
         if self.endgames:
             solved = endgame_choice(obs, choice, limit=self.endgame_limit)
             if solved is not None:
                 return solved
         return choice
-
-    # ----- leading --------------------------------------------------------------------
-
-    def _lead(self, obs: Observation, legal: Sequence[Play], own: list[int],
-              hidden: list[int]) -> Play:
-        held = [r for r in range(13) if own[r]]
-
-        def whole(r: int) -> Play:
-            return next(p for p in legal if p.rank == r and p.count == own[r])
-
-        if len(held) == 1:
-            return whole(held[0])
-        # four of a kind is a winner here: only a higher four of a kind can beat it
-        winners = [r for r in held if not can_be_beaten(obs, r, own[r], hidden, own[r] == 4)]
-        losers = [r for r in held if r not in winners]
-        if len(losers) <= 1 and winners:
-            return whole(winners[0])
-        others = [k for s, k in enumerate(obs.hand_counts) if s != obs.seat and k]
-        if others and min(others) == 1:
-            sets = [r for r in losers if own[r] >= 2]
-            if sets:
-                return whole(sets[0])
-            return whole(losers[-1])
-        return whole(losers[0])
-
-    # ----- following ------------------------------------------------------------------
-
-    def _follow(self, obs: Observation, legal: Sequence[Play], own: list[int],
-                hidden: list[int]) -> Play | Pass:
-        top_play = obs.to_beat
-        assert top_play is not None  # following: there is a play to beat
-        need = top_play.count
-        top = top_play.rank
-        lor = obs.rules.last_of_rank_clears
-        same = pile_same_rank(obs)
-        total = sum(own)
-        fits = [p for p in legal if own[p.rank] == need]
-        if not fits and self.break_sets:  # break the lowest larger set, never a four
-            fits = [p for p in legal if own[p.rank] < 4][:1]
-        if total == need and fits:
-            return fits[0]  # goes out
-        others = [k for s, k in enumerate(obs.hand_counts) if s != obs.seat and k]
-        danger = bool(others) and min(others) <= 2
-        for p in fits:
-            r = p.rank
-            completes = lor and completes_rank(r, need, top, same)
-            sure = completes or not can_be_beaten(obs, r, need, hidden)
-            if (r != TWO and not sure and not is_high(r, need)) or not self.keep_controls:
-                return p
-            # a control: spend it only when winning the pile now helps
-            left = own[:]
-            left[r] -= need
-            losers = 0
-            controls = 0
-            for q in range(13):
-                k = left[q]
-                if not k:
-                    continue
-                if q == TWO or is_high(q, k) or \
-                        not can_be_beaten(obs, q, k, hidden, lor and k == 4):
-                    controls += 1
-                else:
-                    losers += 1
-            if losers <= controls + 1 or danger:
-                return p
-            return PASS
-        return PASS

@@ -15,9 +15,10 @@ from ..actions import Give, Pass, Play
 from ..cards import Card
 from ..kernel import first_rank_to_follow
 from ..observation import Observation
+from .playout_state import FastDeal
 
 __all__ = ["rank_counts", "seen_counts", "hidden_counts", "pile_same_rank", "beats",
-           "can_be_beaten", "plan_size", "choose_give", "one_per_play"]
+           "can_be_beaten", "plan_size", "choose_give", "one_per_play", "state_of", "play_of"]
 
 
 def rank_counts(cards: Iterable[Card]) -> list[int]:
@@ -131,3 +132,50 @@ def choose_give(obs: Observation) -> Give:
             best = (key, g)
     assert best is not None  # more than one give
     return best[1]
+
+
+def state_of(obs: Observation) -> tuple[FastDeal, list[int]]:
+    """The seat's decision in play on counts, as the play-out policies read it
+    (:func:`~president.players.playout_policies.intermediate_choice`,
+    :func:`~president.players.playout_policies.simple_code`): a
+    :class:`~president.players.playout_state.FastDeal` with the seat to act, its own hand (every other hand left at zeros: the choice reads
+    only the card counts), the pile's count, rank and run of one rank, the rank order now,
+    and the cards per rank not yet seen face up (``tot``: own plus hidden; a full pack is
+    assumed, as the card counting does).
+
+    Raises:
+        ValueError: the observation is not this seat's turn in play.
+    """
+    if obs.phase != "play" or obs.to_act != obs.seat:
+        raise ValueError(f"seat {obs.seat} is not to act in play (phase {obs.phase!r}, "
+                         f"seat to act {obs.to_act}); give an observation of its own turn")
+    n = obs.players
+    own = rank_counts(obs.hand)
+    hands = [[0] * 13 for _ in range(n)]
+    hands[obs.seat] = own
+    fd = FastDeal(obs.rules, hands, obs.seat)
+    fd.ncards = list(obs.hand_counts)
+    top = obs.to_beat
+    if top is not None:
+        fd.need, fd.top, fd.same = top.count, top.rank, pile_same_rank(obs)
+    fd.reversed = obs.reversed
+    hidden = hidden_counts(obs, own)
+    return fd, [own[r] + hidden[r] for r in range(13)]
+
+
+def play_of(code: int, legal: Iterable[Play | Pass | Give]) -> Play | Pass:
+    """The legal action of a play-out action int (``rank * 4 + count - 1``, or ``-1`` for a
+    pass): the first legal play of that rank and count (suits never matter in play).
+
+    Raises:
+        ValueError: no legal action has that rank and count.
+    """
+    if code < 0:
+        for action in legal:
+            if isinstance(action, Pass):
+                return action
+    else:
+        for action in legal:
+            if isinstance(action, Play) and action.rank * 4 + action.count - 1 == code:
+                return action
+    raise ValueError(f"action {code} is not among the legal actions; give one of them")

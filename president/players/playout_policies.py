@@ -29,9 +29,15 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from ..kernel import (ENDED, PASS, completes_rank, first_rank_to_follow, follow_masks,
-                      follow_ranks)
+from ..kernel import (ENDED, FOLLOW_RANKS, PASS, completes_rank, first_rank_to_follow,
+                      follow_masks, follow_ranks)
 from .playout_state import FastDeal
+
+#: The lowest rank (0 = three) of a single (a king) and of a pair or larger set (jacks) that
+#: the ``intermediate`` player keeps as a control (:func:`is_high`); the player's module
+#: exports them.
+HIGH_SINGLE = 10
+HIGH_SET = 8
 
 __all__ = ["PLAYOUTS", "random_playout", "greedy_playout", "climbing_playout",
            "intermediate_choice", "intermediate_playout", "simple_code", "mixed_playout",
@@ -292,9 +298,11 @@ def _climbing_reversed(deal: FastDeal, seat: int, hand: list[int], need: int,
     return PASS
 
 
-def intermediate_choice(deal: FastDeal, tot: list[int], endgame_limit: int | None = None) -> int:
+def intermediate_choice(deal: FastDeal, tot: list[int], endgame_limit: int | None = None, *,
+                        break_sets: bool = True, keep_controls: bool = True) -> int:
     """The ``intermediate`` player's choice (:mod:`president.players.intermediate`) for the
-    seat to act, on counts. ``tot`` is the cards per rank still in all hands together, so
+    seat to act, on counts: the one statement of its heuristics (the player reads its
+    observation into this form and calls it; the compiled play-outs restate it in C). ``tot`` is the cards per rank still in all hands together, so
     the cards hidden from the seat are ``tot[r] - hand[r]``, exactly what that seat could
     count from its own observation. ``tests/test_fastsim.py`` checks both choose alike.
 
@@ -305,11 +313,17 @@ def intermediate_choice(deal: FastDeal, tot: list[int], endgame_limit: int | Non
 
     While the order is reversed (``reversal``) the heuristics read the position in the
     current order: rank ``r`` then plays as rank ``12 - r`` does in normal order, so the
-    choice is made on the mirrored position. The ``intermediate`` player and the endgame
-    solve do not model the twist, so under it this copy is only sure to choose a legal
-    action (the play-outs' ``endgame_limit = 0`` uses no solve).
+    choice is made on the mirrored position. The endgame solve does not model the twist;
+    the play-outs' ``endgame_limit = 0`` uses no solve.
+
+    ``break_sets`` and ``keep_controls`` are the player's options of the same names (see
+    :class:`~president.players.intermediate.IntermediatePlayer`); the play-outs use the
+    defaults.
+
+    Returns:
+        The action int (``rank * 4 + count - 1``, or ``PASS``) for ``deal.to_act``.
     """
-    code = _heuristic_choice(deal, tot)
+    code = _heuristic_choice(deal, tot, break_sets, keep_controls)
     if deal.players - len(deal.finish) == 2 and endgame_limit != 0:
         from .endgame import DEFAULT_LIMIT, choose_code
         solved = choose_code(deal, code,
@@ -319,7 +333,15 @@ def intermediate_choice(deal: FastDeal, tot: list[int], endgame_limit: int | Non
     return code
 
 
-def _heuristic_choice(deal: FastDeal, tot: list[int]) -> int:
+def is_high(rank: int, count: int) -> bool:
+    """Whether a set of ``count`` cards of ``rank`` (0 = three … 12 = two) is high enough
+    for the ``intermediate`` player to keep as a control: a single king or higher, a pair
+    (or more) of jacks or higher."""
+    return rank >= (HIGH_SINGLE if count == 1 else HIGH_SET)
+
+
+def _heuristic_choice(deal: FastDeal, tot: list[int], break_sets: bool = True,
+                      keep_controls: bool = True) -> int:
     if deal.reversed:
         # In reversed order rank r plays as rank 12 - r does in normal order (kernel.beats):
         # choose on the mirrored position and mirror the choice back.
@@ -327,7 +349,7 @@ def _heuristic_choice(deal: FastDeal, tot: list[int]) -> int:
         m.reversed = False
         if m.top >= 0:
             m.top = 12 - m.top
-        code = _heuristic_choice(m, tot[::-1])
+        code = _heuristic_choice(m, tot[::-1], break_sets, keep_controls)
         return code if code < 0 else (12 - (code >> 2)) * 4 + (code & 3)
     seat = deal.to_act
     hand = deal.hands[seat]
@@ -345,7 +367,7 @@ def _heuristic_choice(deal: FastDeal, tot: list[int]) -> int:
             if need < k < 4 and broken < 0:  # never break four of a kind
                 broken = r
         if fit < 0:
-            if broken < 0:
+            if broken < 0 or not break_sets:
                 return PASS
             fit = broken
         elif deal.ncards[seat] == need:
@@ -394,9 +416,11 @@ def _heuristic_choice(deal: FastDeal, tot: list[int]) -> int:
     # following: ``fit`` is the lowest rank held in exactly the pile's count, or else the
     # lowest larger set but a four (broken); the intermediate player considers only it
     r = fit
+    if not keep_controls:
+        return r * 4 + need - 1
     top = deal.top
     completes = lor and completes_rank(r, need, top, deal.same)
-    high = r >= (_HIGH_SINGLE if need == 1 else _HIGH_SET)
+    high = r >= (HIGH_SINGLE if need == 1 else HIGH_SET)
     if r != 12 and not completes and not high and most >= need and tops[need] >= r + edge:
         return r * 4 + need - 1
     if least <= 2:
@@ -407,7 +431,7 @@ def _heuristic_choice(deal: FastDeal, tot: list[int]) -> int:
         k = hand[q] - need if q == r else hand[q]
         if not k:
             continue
-        if q == 12 or q >= (_HIGH_SINGLE if k == 1 else _HIGH_SET) or (lor and k == 4) \
+        if q == 12 or q >= (HIGH_SINGLE if k == 1 else HIGH_SET) or (lor and k == 4) \
                 or most < k or tops[k] < q + edge:
             controls += 1
         else:
@@ -417,8 +441,6 @@ def _heuristic_choice(deal: FastDeal, tot: list[int]) -> int:
     return PASS
 
 
-_HIGH_SINGLE = 10  # as president.players.intermediate.HIGH_SINGLE (a king)
-_HIGH_SET = 8  # as president.players.intermediate.HIGH_SET (jacks)
 
 
 def intermediate_playout(deal: FastDeal, rng: random.Random | None = None,
@@ -443,10 +465,13 @@ def intermediate_playout(deal: FastDeal, rng: random.Random | None = None,
 
 
 def simple_code(deal: FastDeal) -> int:
-    """The ``simple`` player's choice (:func:`~president.players.simple.simple_choice`) for
-    the seat to act, on counts and in normal rank order: on a lead every card of its lowest
-    rank; when following, the lowest rank held in exactly the pile's count that beats it,
-    else the lowest rank that beats it (a set broken), else a pass."""
+    """The ``simple`` player's choice for the seat to act, on counts: the one statement of
+    its rule (:class:`~president.players.simple.SimplePlayer` reads its observation into
+    this form and calls it). On a lead every card of its lowest rank; when following, the
+    lowest rank held in exactly the pile's count that beats it, else the lowest rank that
+    beats it (a set broken), else a pass. "Lowest" is by rank number (three first) in
+    either order, so while four of a kind has reversed the order (``reversal``) it answers
+    with its strongest set, as the player always has."""
     hand = deal.hands[deal.to_act]
     need = deal.need
     if not need:
@@ -454,9 +479,8 @@ def simple_code(deal: FastDeal) -> int:
         while not hand[r]:
             r += 1
         return r * 4 + hand[r] - 1
-    start = first_rank_to_follow(deal.top, deal.strict)
     broken = -1
-    for r in range(start, 13):
+    for r in FOLLOW_RANKS[deal.reversed][deal.strict][deal.top]:  # low to high, either order
         k = hand[r]
         if k == need:
             return r * 4 + need - 1

@@ -11,11 +11,12 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Sequence
 
-from ..actions import PASS, Give, Pass, Play
-from ..cards import Card
+from ..actions import Give, Pass, Play
 from ..observation import Observation
+from .knowledge import play_of, state_of
+from .playout_policies import simple_code
 
 
 class SimplePlayer:
@@ -28,26 +29,38 @@ class SimplePlayer:
 
     def act(self, observation: Observation) -> Play | Pass | Give:
         """The practice player's choice (see the module docstring)."""
-        return simple_choice(observation.legal_actions, observation.hand)
+        return simple_choice(observation)
 
 
-def simple_choice(legal: Sequence[Play | Pass | Give], hand: Iterable[Card]) -> Play | Pass | Give:
-    """The practice player's choice among ``legal`` actions given its ``hand`` (cards)."""
-    if legal and isinstance(legal[0], Give):
-        # Gives are listed lowest cards first for free choices; forced gives have one rank order.
-        gives = [g for g in legal if isinstance(g, Give)]  # all of them, in an exchange
-        return min(gives, key=lambda g: sorted((c.index for c in g.cards), reverse=True))
-    held = [0] * 13
-    for card in hand:
-        held[card.rank] += 1
-    plays = [p for p in legal if isinstance(p, Play)]  # all but PASS, outside an exchange
-    if PASS not in legal:  # leading: lowest rank, all of it
-        lowest = min(p.rank for p in plays)
-        return next(p for p in plays if p.rank == lowest and p.count == held[lowest])
-    best: Play | None = None
-    for p in plays:
-        if held[p.rank] == p.count and (best is None or p.rank < best.rank):
-            best = p
-    if best is not None:
-        return best
-    return min(plays, key=lambda p: p.rank) if plays else PASS
+def simple_choice(obs: Observation) -> Play | Pass | Give:
+    """The practice player's choice for the observing seat, which is to act: in play the
+    rule stated once on counts (:func:`~president.players.playout_policies.simple_code`,
+    which the expert's play-outs use too), read from ``obs``; in an exchange
+    :func:`simple_give`.
+
+    Raises:
+        ValueError: the seat is not to act (``obs.legal_actions`` is empty).
+    """
+    legal = obs.legal_actions
+    if not legal:
+        raise ValueError(f"seat {obs.seat} is not to act; give an observation of its own turn")
+    if isinstance(legal[0], Give):
+        return simple_give(legal)
+    if len(legal) == 1:
+        return legal[0]
+    fd, _ = state_of(obs)
+    return play_of(simple_code(fd), legal)
+
+
+def simple_give(legal: Sequence[Play | Pass | Give]) -> Give:
+    """The practice player's give among the ``legal`` gives of an exchange step: the one
+    whose cards are the lowest (compared from each give's highest card down), which is its
+    lowest cards for a free give and the lowest suits on a tie in rank for a forced one.
+
+    Raises:
+        ValueError: ``legal`` holds no give.
+    """
+    gives = [g for g in legal if isinstance(g, Give)]
+    if not gives:
+        raise ValueError("no give among the legal actions; call it during an exchange step")
+    return min(gives, key=lambda g: sorted((c.index for c in g.cards), reverse=True))

@@ -1,4 +1,5 @@
-"""Game records: JSON files that replay to the identical state (format ``president/1``).
+"""Game records: JSON files that replay to the identical state (format ``president/2``;
+``president/1`` records are read too, with their older meaning).
 
 The format is described in ``docs/records.md``. The API follows :mod:`json`:
 :func:`load`/:func:`loads` read a :class:`Record`, :func:`dump`/:func:`dumps` write one
@@ -17,10 +18,12 @@ rules replays up to the last legal step and reports the first illegal one as a
 The package is cut by concern; every name is imported from here
 (``from president.records import replay``):
 
-- :mod:`~president.records.model`: the values (:class:`Record`, :class:`DealRecord`,
-  :class:`ExchangeEntry`, :class:`ActionEntry`), :data:`FORMAT`, :data:`STAND_IN_SEED` and
-  :class:`RecordError`;
-- :mod:`~president.records.read`: :func:`loads`, :func:`load` and the checks behind them;
+- :mod:`~president.records.model`: the parts of a record (:class:`DealRecord`,
+  :class:`ExchangeEntry`, :class:`ActionEntry`), :data:`FORMAT`, :data:`FORMATS`,
+  :func:`read_rules` (a stored rules dict with the meaning of its version),
+  :data:`STAND_IN_SEED` and :class:`RecordError`;
+- :mod:`~president.records.read`: the checks of a decoded record, and ``decode_json``;
+- :mod:`~president.records.record`: :class:`Record`, :func:`loads`, :func:`load`;
 - :mod:`~president.records.write`: :func:`record_from_match`,
   :func:`record_from_finish_orders`, :func:`dumps`, :func:`dump`;
 - :mod:`~president.records.replayer`: :func:`replay`, :func:`iter_replay`,
@@ -38,16 +41,16 @@ This package is part of the rules core: standard library only.
 
 from __future__ import annotations
 
-from .model import (FORMAT, STAND_IN_SEED, ActionEntry, DealRecord, ExchangeEntry, Record,
-                    RecordError)
-from .read import load, loads
+from .model import (FORMAT, FORMATS, STAND_IN_SEED, ActionEntry, DealRecord, ExchangeEntry,
+                    RecordError, read_rules)
+from .record import Record, load, loads
 from .replayer import (ReplayError, Replayer, ReplayResult, ReplayStep, count_deals_from_1,
                        iter_replay, replay)
 # Not public: ``president replay --json`` prints with the records' own JSON layout.
 from .write import _format_json as _format_json
 from .write import dump, dumps, record_from_finish_orders, record_from_match
 
-__all__ = ["FORMAT", "Record", "DealRecord", "ExchangeEntry", "ActionEntry", "RecordError",
+__all__ = ["FORMAT", "FORMATS", "read_rules", "Record", "DealRecord", "ExchangeEntry", "ActionEntry", "RecordError",
            "ReplayError", "ReplayStep", "ReplayResult", "Replayer", "load", "loads", "dump",
            "dumps", "record_from_match", "record_from_finish_orders", "replay", "iter_replay",
            "STAND_IN_SEED", "count_deals_from_1"]

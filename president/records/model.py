@@ -1,11 +1,14 @@
-"""Game records, the values: what a ``president/1`` record holds, and its errors.
+"""Game records, the parts: what a record's deals hold, its format and versions, and its errors.
 
-:class:`Record` (rules, player names, deals), :class:`DealRecord` (one deal: its hands or
-seed, dealer, seating, leader, exchange and actions, or its finishing order alone),
-:class:`ExchangeEntry` and :class:`ActionEntry` (one entry of a deal's lists), each able to
-give its canonical JSON-ready form (``to_dict()``, ``str()``); :data:`FORMAT`,
+:class:`DealRecord` (one deal: its hands or seed, dealer, seating, leader, exchange and
+actions, or its finishing order alone), :class:`ExchangeEntry` and :class:`ActionEntry`
+(one entry of a deal's lists), each able to give its canonical JSON-ready form
+(``to_dict()``, ``str()``); :data:`FORMAT` and :data:`FORMATS`, :func:`read_rules` (a
+stored rules dict read with the meaning of the version it was written under),
 :data:`STAND_IN_SEED`, and :class:`RecordError`, the error of a record that cannot be read
-or written. Checking and reading a decoded record is in :mod:`president.records.read`.
+or written. These are what both the reading (:mod:`president.records.read`) and the whole
+record (:class:`~president.records.Record`, :mod:`president.records.record`) need, so
+neither imports the other both ways.
 
 This module is part of the rules core: standard library only.
 """
@@ -13,13 +16,44 @@ This module is part of the rules core: standard library only.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, Mapping, TypedDict
 
 from ..cards import Card, cards_from_mask, format_cards, format_mask
 from ..errors import PresidentError
 from ..rules import Rules
 
-FORMAT = "president/1"
+FORMAT = "president/2"
+"""The format every record is written in (``"format"``, the first field of a record)."""
+
+FORMATS = {"president/1": 1, "president/2": 2}
+"""Each format this program reads, with the version of its stored rules (see
+:func:`read_rules`): ``president/1`` records were written before the ``give_back`` option
+existed, ``president/2`` ones with it."""
+
+
+def read_rules(data: Mapping[str, Any], version: int) -> Rules:
+    """A stored rules dict (``rules.to_dict()``, or a sparse one) with the meaning of the
+    version it was written under.
+
+    Version 2 (``president/2`` records, saved tables of version 2) is
+    :meth:`Rules.from_dict <president.rules.Rules.from_dict>`: options not given come from
+    the preset and twists. Version 1 (``president/1`` records, saved tables of version 1) was
+    written when every give back was free (any cards), so rules with an exchange and without
+    ``give_back`` read as ``give_back = any`` whatever the preset and twists say, and such a
+    record replays as it was played; ``{"preset": "first-night", "twists": ["swap"],
+    "give_back": "lowest"}`` names the first-night guide's rule in either version.
+
+    Raises:
+        RulesError: as :meth:`Rules.from_dict <president.rules.Rules.from_dict>`.
+        ValueError: a version that is neither 1 nor 2.
+    """
+    if version not in (1, 2):
+        raise ValueError(f"rules version {version!r} is not one this program reads; it reads 1 and 2")
+    rules = Rules.from_dict(data)
+    if version == 1 and "give_back" not in data and rules.exchange != "none":
+        rules = rules.with_options(give_back="any")
+    return rules
+
 STAND_IN_SEED = 0
 """The seed of the stand-in cards a replay deals for a deal kept by its finishing order
 (``deal_hands(players, dealer, STAND_IN_SEED)``): the engine needs hands to start a deal;
@@ -27,7 +61,7 @@ these play no part and ``replay`` reports that deal's ``hands`` as ``None``."""
 
 
 class RecordError(PresidentError):
-    """A record that is not a valid ``president/1`` record (reason ``"bad-record"``).
+    """A record that cannot be read as one (reason ``"bad-record"``).
 
     The message starts with the field path, e.g. ``deals[1].actions[3]: ...``.
 
@@ -154,36 +188,3 @@ class DealRecord:
             out["exchange"] = [str(e) for e in self.exchange]
         out["actions"] = [str(a) for a in self.actions]
         return out
-
-
-@dataclass(frozen=True)
-class Record:
-    """A game record: the rules, the player names and the deals.
-
-    Build one with :func:`loads`, :meth:`from_dict` or :func:`record_from_match`.
-
-    Attributes:
-        rules: the :class:`~president.rules.Rules` of the match.
-        players: names by match player index.
-        deals: the deals in order.
-    """
-
-    rules: Rules
-    players: tuple[str, ...]
-    deals: tuple[DealRecord, ...] = ()
-
-    @classmethod
-    def from_dict(cls, data: Any) -> "Record":
-        """Check and read a decoded JSON record.
-
-        Raises:
-            RecordError: on anything that is not a valid ``president/1`` record, with the
-                field path in the message and in ``.field``.
-        """
-        from .read import _read_record  # read.py imports this module
-        return _read_record(data)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The record as a JSON-ready dict; every rule option is spelled out."""
-        return {"format": FORMAT, "rules": self.rules.to_dict(), "players": list(self.players),
-                "deals": [d.to_dict() for d in self.deals]}

@@ -1,9 +1,9 @@
-"""Game records, reading: JSON text or a decoded dict checked into a :class:`Record`.
-
-:func:`loads` and :func:`load` read a record, and ``Record.from_dict`` checks a decoded one
-(by :func:`_read_record` here); anything that is not a valid ``president/1`` record raises
-:class:`RecordError` naming the field (``deals[1].actions[3]: ...``). Whether a readable
-record keeps the rules is for :mod:`president.records.replayer` to say.
+"""Game records, reading: JSON text decoded (:func:`decode_json`) and a decoded record
+checked into its parts (:func:`read_parts`: rules, names, deals), which
+:meth:`Record.from_dict <president.records.Record.from_dict>` and
+:func:`~president.records.loads` put together; anything that is not a valid record raises
+:class:`~president.records.RecordError` naming the field (``deals[1].actions[3]: ...``).
+Whether a readable record keeps the rules is for :mod:`president.records.replayer` to say.
 
 This module is part of the rules core: standard library only.
 """
@@ -13,13 +13,15 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import IO, Any, Mapping, Unpack
+from typing import Any, Mapping, Unpack
 
 from ..cards import format_mask, mask_from_cards, parse_cards
 from ..errors import NotationError, PresidentError, shown, shown_field
 from ..rules import Rules
-from .model import FORMAT, ActionEntry, DealRecord, ExchangeEntry, Record, RecordError, _Where
+from .model import (FORMAT, FORMATS, ActionEntry, DealRecord, ExchangeEntry, RecordError, _Where,
+                    read_rules)
 
+_FORMATS_READ = " and ".join(f'"{f}"' for f in FORMATS)
 _TOP_FIELDS = ("format", "rules", "players", "deals", "comment")
 _DEAL_FIELDS = ("dealer", "seating", "hands", "seed", "finish_order", "leader", "exchange",
                 "actions", "comment")
@@ -185,7 +187,19 @@ def decode_json(text: str | bytes) -> Any:
     return data
 
 
-def _read_record(data: Any) -> Record:
+def decode_record(text: str | bytes) -> Any:
+    """JSON text decoded for :func:`read_parts`: hostile values are left in place for it to
+    refuse by their path; the text's own faults raise :class:`RecordError`."""
+    return _decode(text)
+
+
+def read_parts(data: Any) -> tuple[Rules, tuple[str, ...], tuple[DealRecord, ...]]:
+    """A decoded record checked: its rules (read with the meaning of its format, see
+    :func:`~president.records.model.read_rules`), its player names and its deals.
+
+    Raises:
+        RecordError: on anything that is not a valid record, naming the field.
+    """
     _check_values(data)
     if not isinstance(data, Mapping):
         raise RecordError("", f"a record is a JSON object with \"format\": \"{FORMAT}\", "
@@ -195,9 +209,9 @@ def _read_record(data: Any) -> Record:
         raise RecordError(str(unknown[0]), f"unknown field; a record has the fields "
                           f"{', '.join(_TOP_FIELDS)}")
     fmt = data.get("format")
-    if fmt != FORMAT:
+    if not isinstance(fmt, str) or fmt not in FORMATS:
         raise RecordError("format", f"{shown(fmt)} is not a known record format; this program "
-                          f"reads \"{FORMAT}\"" if fmt is not None else
+                          f"reads {_FORMATS_READ}" if fmt is not None else
                           f"missing; a record starts with \"format\": \"{FORMAT}\"")
     if "comment" in data and not isinstance(data["comment"], str):
         raise RecordError("comment", "must be a string")
@@ -212,7 +226,7 @@ def _read_record(data: Any) -> Record:
     rules_data = dict(rules_data)
     rules_data.setdefault("players", len(names))
     try:
-        rules = Rules.from_dict(rules_data)
+        rules = read_rules(rules_data, FORMATS[fmt])
     except _RULES_ERRORS as e:
         # the option named in the path is someone's input too: cut as any quote
         option = getattr(e, "option", None)
@@ -224,7 +238,7 @@ def _read_record(data: Any) -> Record:
     deals = data.get("deals")
     if not isinstance(deals, list):
         raise RecordError("deals", "give the deals as a list (it may be empty)")
-    return Record(rules, tuple(names), tuple(_read_deal(rules, i, d) for i, d in enumerate(deals)))
+    return rules, tuple(names), tuple(_read_deal(rules, i, d) for i, d in enumerate(deals))
 
 
 def _read_seat(value: Any, n: int, where: str, what: str = "seat", context: str = "",
@@ -383,25 +397,3 @@ def _read_exchange(text: Any, n: int, d: int, i: int) -> ExchangeEntry:
     except NotationError as e:
         raise RecordError(where, f"{shown(text)}: {e.message}", **loc) from None
     return ExchangeEntry(seats[0], seats[1], mask, text)
-
-
-def loads(text: str | bytes) -> Record:
-    """Read a record from JSON text.
-
-    Raises:
-        RecordError: if the text is not JSON or not a valid ``president/1`` record; the
-            message names the field (``deals[1].actions[3]: ...``). Hostile text is such
-            an error too: a number of more than :data:`MAX_DIGITS` digits, ``NaN``,
-            ``Infinity`` or a number too large for a float, a key given twice in one
-            object, half a surrogate pair, or nesting too deep to read.
-    """
-    return _read_record(_decode(text))
-
-
-def load(fp: IO[str] | IO[bytes]) -> Record:
-    """Read a record from a file object opened for reading (text or binary).
-
-    Raises:
-        RecordError: as :func:`loads`.
-    """
-    return loads(fp.read())

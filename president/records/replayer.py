@@ -22,8 +22,8 @@ from ..errors import IllegalAction, PresidentError
 from ..events import Event, title_for_place
 from ..match import Match
 from ..rules import Rules
-from .model import STAND_IN_SEED, ActionEntry, DealRecord, ExchangeEntry, Record
-from .read import loads
+from .model import STAND_IN_SEED, ActionEntry, DealRecord, ExchangeEntry
+from .record import Record, loads
 
 
 def count_deals_from_1(message: str) -> str:

@@ -21,9 +21,9 @@ from ..errors import IllegalAction, PresidentError
 from ..events import DealEnded, Dealt, Exchanged, Passed, Played
 from ..match import Match
 from ..rules import Rules
-from .model import (STAND_IN_SEED, ActionEntry, DealRecord, ExchangeEntry, Record, RecordError,
-                    _Where)
+from .model import STAND_IN_SEED, ActionEntry, DealRecord, ExchangeEntry, RecordError, _Where
 from .read import _RULES_ERRORS, _is_int, _read_seat
+from .record import Record
 
 
 def record_from_match(match: Match) -> Record:

@@ -39,7 +39,7 @@ from rich.text import Text
 from ..actions import KIND_NAMES, PASS, Give, Pass, Play
 from ..cards import Card, Rank
 from ..errors import IllegalAction, NotationError, PresidentError
-from ..narration import NOTHING_BEATS, pass_hint_reason
+from ..narration import NOTHING_BEATS, exchange_duty, pass_hint_reason, why_pass
 from ..observation import Observation
 from ..players import BUILT_IN, available_levels, make_player
 from .view import TableView, cards_text
@@ -159,26 +159,22 @@ class TurnInput(TableView):
             step = obs.pending_exchange
             assert step is not None  # your step of the exchange
             legal = obs.legal_actions
-            to = obs.names[step.receiver]
-            what = f"{step.count} card{'s' if step.count > 1 else ''}"
+            said = exchange_duty(step, self.reader(obs), obs.rules.give_back)
+            duty = escape(said)
             if step.forced and len(legal) == 1:
                 give = legal[0]
                 assert isinstance(give, Give)  # an exchange's actions are gives
-                t = Text(f"You must give your highest {what} to {to}: ")
+                t = Text(f"{said}: ")
                 t.append_text(cards_text(give.cards, self.symbols))
                 t.append(" goes.")
                 self.console.print(t)
                 return give
-            if step.forced:
-                prompt = (f"Give your highest {what} to {to}; type which "
-                          f"(e.g. {legal[0]}): ")
-            elif obs.rules.give_back == "lowest":
-                prompt = (f"Give back your lowest {what} to {to}; type which "
-                          f"(e.g. {legal[0]}): ")
+            if step.forced or obs.rules.give_back == "lowest":
+                prompt = f"{duty}; type which (e.g. {legal[0]}): "
             else:
                 example = " ".join(str(c) for c in obs.hand[:step.count])
-                prompt = (f"Choose {what} to give back to {to}; type the "
-                          f"card{'s' if step.count > 1 else ''} (e.g. {example}): ")
+                prompt = (f"{duty}; type the card{'s' if step.count > 1 else ''} "
+                          f"(e.g. {example}): ")
         elif obs.to_beat is not None and (forced_pass is not None or obs.pile):
             to_beat = obs.to_beat
             if forced_pass is not None:
@@ -236,25 +232,14 @@ class TurnInput(TableView):
 
     def nothing_beats(self, obs: Observation) -> str | None:
         """Why you must pass, when passing is your only legal action: ``"Nothing you hold
-        beats the pair of nines (9♦ 9♠): no pair of a higher rank"``. ``None``
-        when you can play (or lead, or are not to act, or it is the exchange).
+        beats the pair of nines (9♦ 9♠): no pair of a higher rank"``
+        (:func:`president.narration.why_pass`). ``None`` when you can play (or lead, or
+        are not to act, or it is the exchange).
 
         Args:
             obs: your observation.
         """
-        if obs.phase != "play" or obs.to_act != obs.seat or obs.legal_actions != (PASS,):
-            return None
-        top = obs.to_beat
-        assert top is not None  # only a pass is legal: there is a pile to beat
-        kind = "card" if top.count == 1 else KIND_NAMES[top.count]
-        cards = self._labels(top.cards)
-        way = "lower" if obs.reversed else "higher"
-        why = " (four of a kind has reversed the rank order)" if obs.reversed else ""
-        if obs.rules.beat == "equal-or-higher":
-            return (f"Nothing you hold matches or beats the {top.describe()} ({cards}): "
-                    f"no {kind} of an equal or {way} rank{why}")
-        return (f"Nothing you hold beats the {top.describe()} ({cards}): no {kind} of a "
-                f"{way} rank{why}")
+        return why_pass(obs, symbols=self.symbols)
 
     def _enter_does_not_pass(self, obs: Observation) -> None:
         """The note for an empty line when it does not pass: a lead, a pile you can beat,
@@ -292,14 +277,9 @@ class TurnInput(TableView):
         to = obs.names[step.receiver]
         n = step.count
         what = f"{n} card{'s' if n > 1 else ''}"
-        if step.forced:
-            rule = (f"The rules make you give your highest {what}; when several of your "
-                    "cards share that rank, you choose which.")
-        elif obs.rules.give_back == "lowest":
-            rule = (f"The rules make you give back your lowest {what}; when several of your "
-                    "cards share that rank, you choose which.")
-        else:
-            rule = f"You choose any {what} of your hand to give back."
+        rule = escape(exchange_duty(step, self.reader(obs), obs.rules.give_back)) + "."
+        if step.forced or obs.rules.give_back == "lowest":
+            rule += " When several of your cards share that rank, you choose which."
         hand = obs.hand
         card_example = " ".join(str(c) for c in (hand[-n:] if step.forced else hand[:n]))
         rank_example = " ".join(c.rank.symbol for c in (hand[-n:] if step.forced else hand[:n]))

@@ -235,12 +235,8 @@ class LessonRunner:
             label = Text(name, style="bold" if seat == pos.to_act else "")
             t.add_row(str(seat + 1), label, hand, ", ".join(notes))
         c.print(t)
-        if pos.pending is not None:
-            p = pos.pending
-            many = f"{p.count} card{'s' if p.count > 1 else ''}"
-            what = f"their highest {many}" if p.forced else f"{many} back"
-            c.print(f"Exchange: {escape(pos.names[p.giver])} gives {what} to "
-                    f"{escape(pos.names[p.receiver])}.")
+        if pos.pending_text is not None:
+            c.print(f"Exchange: {escape(pos.pending_text)}.")
         if pos.pile:
             line = Text("Pile (oldest first): ")
             for k, (seat, play) in enumerate(pos.pile):

@@ -24,7 +24,7 @@ from ..cards import Card, Rank, Suit
 from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, Passed, PileCleared,
                       Played, WentOut, visible_to)
 from ..match import Match
-from ..narration import (SUIT_SYMBOLS, Line, Reader, card_label, exchange_plan, left_holding,
+from ..narration import (SUIT_SYMBOLS, Line, Reader, card_label, exchange_duty, exchange_plan, left_holding,
                          narrate, ordinal)
 from ..observation import Observation
 from ..rules import Rules
@@ -208,11 +208,8 @@ class TableView:
         elif obs.phase == "exchange":
             step = obs.pending_exchange
             assert step is not None  # someone's step of the exchange
-            giver = escape(self._who(step.giver, obs))
-            c.print(f"Exchange now: {giver} {'give' if giver == 'You' else 'gives'} "
-                    f"{step.count} card{'s' if step.count > 1 else ''} to "
-                    f"{escape(self._who(step.receiver, obs, start=False))}"
-                    f"{' (the highest)' if step.forced else ' (any)'}.")
+            duty = exchange_duty(step, self.reader(obs), obs.rules.give_back)
+            c.print(f"Exchange now: {escape(duty)}.")
         c.print(f"Your hand ({len(obs.hand)} card{'s' if len(obs.hand) != 1 else ''}):")
         c.print(self._hand_text(obs.hand))
 

@@ -7,7 +7,7 @@ the table needs to see. Nothing is kept on the server.
 - ``POST /api/companion``: ``{"sheet", "order"?, "replay"?, "undo"?}`` → ``{"sheet", "view"}``:
   the sheet with at most one change (a deal's finishing order, this deal dealt again, or the
   last entry taken back) and :func:`president.companion.view` of it.
-- ``POST /api/companion/export``: ``{"sheet"}`` → the sheet as a ``president/1`` game record
+- ``POST /api/companion/export``: ``{"sheet"}`` → the sheet as a ``president/2`` game record
   (:func:`president.companion.record_from_sheet`).
 - ``POST /api/companion/import``: a game record → ``{"sheet", "view"}``
   (:func:`president.companion.sheet_from_record`).
@@ -138,7 +138,7 @@ def add_routes(app: FastAPI) -> None:
 
     @app.post("/api/companion/export")
     async def companion_export(request: Request) -> JSONResponse:
-        """The sheet as a ``president/1`` game record."""
+        """The sheet as a ``president/2`` game record."""
         body = guard.read_json(await request.body(), ExportRequest,
                      'send JSON such as {"sheet": {"rules": "house", "players": [...]}}')
         if isinstance(body, JSONResponse):
@@ -150,9 +150,9 @@ def add_routes(app: FastAPI) -> None:
 
     @app.post("/api/companion/import")
     async def companion_import(request: Request) -> JSONResponse:
-        """The sheet of a ``president/1`` game record."""
+        """The sheet of a ``president/2`` game record."""
         data = guard.read_json(await request.body(), None,
-                     'send a game record such as {"format": "president/1", ...}')
+                     'send a game record such as {"format": "president/2", ...}')
         if isinstance(data, JSONResponse):
             return data
         try:

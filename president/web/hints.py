@@ -129,7 +129,7 @@ class Hints:
     def _hint_choice(obs: Any, level: str) -> Play | Give | Any:
         """The choice of a fresh ``level`` player (its own random seed) given ``obs`` only."""
         if level == DEFAULT_HINT_LEVEL:
-            return simple_choice(obs.legal_actions, obs.hand)
+            return simple_choice(obs)
         return make_player(level, seed=secrets.randbits(32)).act(obs)
 
     @staticmethod

@@ -317,6 +317,17 @@ class FinishedDeal(TypedDict):
 
 
 @with_config(_FORBID)
+class Explain(TypedDict):
+    """The rules' words for your seat now, from the server's one explain API (the page
+    composes none): ``must_pass``, why you must pass (only a pass is legal); ``exchange``,
+    the waiting exchange step; ``exchange_then``, the give back after a forced give. Each
+    ``null`` when it does not apply; no full stops."""
+    must_pass: str | None
+    exchange: str | None
+    exchange_then: str | None
+
+
+@with_config(_FORBID)
 class StateMessage(TypedDict):
     """The whole table as your seat sees it; sent after a join and after every change."""
     type: Literal["state"]
@@ -344,6 +355,7 @@ class StateMessage(TypedDict):
     winners: list[Player] | None
     snapshot: str | None
     """The sealed record (opaque), when the server waits for a human at a match."""
+    explain: Explain
 
 
 # ----- hint, error, batch ------------------------------------------------------------------

@@ -23,21 +23,21 @@ from typing import Annotated, Any, Literal, Sequence, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from .. import kernel
 from ..actions import PASS, Give, Pass, Play
 from ..cards import CARDS, Card, Rank
 from ..errors import SHOWN_CHARS, shown, shown_field
 from ..events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, PileCleared, Passed,
                       Played, WentOut, title_for_place, visible_to)
-from ..narration import Reader, card_label, left_holding, narrate
-from ..observation import Observation
+from ..narration import (Reader, card_label, exchange_duty, left_holding, narrate, what_beats,
+                         why_pass)
+from ..observation import Observation, Transfer
 from ..rules import Rules
 from .messages import ToPage, validate_to_page
 from .names import FOR_YOU  # who a sentence names for an action taken for the reader
 from .sealing import MAX_SEALED_CHARS
 
 __all__ = ["ClientMessage", "parse_client", "MessageError", "event_message", "state_message",
-           "card_text", "error_message", "gone_by_rank", "reader_for", "SPEEDS",
+           "card_text", "error_message", "gone_by_rank", "reader_for", "SPEEDS", "explain",
            "MAX_MESSAGE_CHARS", "MAX_BRACKETS", "readable", "excerpt", "EXCERPT_CHARS",
            "messages_schema", "validate_to_page", "validate_to_server"]
 
@@ -522,7 +522,7 @@ def state_message(obs: Observation, *, table: dict[str, Any], player: int,
         "to_beat": None if to_beat is None else {"seat": obs.pile[-1][0], "cards": _cards(to_beat.cards),
                                                  "count": to_beat.count, "kind": to_beat.kind,
                                                  "text": to_beat.describe(),
-                                                 "needs": needs_words(to_beat, obs.rules.beat, obs.reversed)},
+                                                 "needs": what_beats(to_beat, obs.rules.beat, obs.reversed)},
         "reversed": obs.reversed,
         "cleared": len(obs.cleared),
         "gone": gone_by_rank(obs),
@@ -537,30 +537,37 @@ def state_message(obs: Observation, *, table: dict[str, Any], player: int,
         "deals": list(deals),
         "winners": None if winners is None else list(winners),
         "snapshot": snapshot,
+        "explain": explain(obs),
     }
 
 
-def needs_words(top: Play, beat: str, reversed: bool = False) -> str:
-    """What answers the play to beat, in words, from the kernel's ``beat`` rule in the current
-    order (:func:`president.kernel.follow_ranks`; ``reversed`` under the ``reversal`` twist):
-    ``"Needs 2 cards, higher than 9."``, ``"Needs 2 cards, 9 or higher."``
-    (``equal-or-higher``), ``"Needs 1 card, lower than 9 (the order is reversed)."``,
-    ``"Nothing beats it: pass."``, ``"Only a 2 can match it, or pass."``. The page shows it
-    under the pile."""
-    ranks = kernel.follow_ranks(top.rank, kernel.strict_of(beat), reversed)
-    size = top.count
-    many = f"{size} card{'' if size == 1 else 's'}"
-    symbol = top.rank.symbol
-    if not ranks:
-        return "Nothing beats it: pass."
-    if reversed:
-        how = f"{symbol} or lower" if top.rank in ranks else f"lower than {symbol}"
-        return f"Needs {many}, {how} (the order is reversed)."
-    if ranks[0] == top.rank:  # the same rank answers it
-        if top.rank == kernel.TOP_RANK:
-            return f"Only {f'{size} twos' if size > 1 else 'a 2'} can match it, or pass."
-        return f"Needs {many}, {symbol} or higher."
-    return f"Needs {many}, higher than {symbol}."
+def explain(obs: Observation) -> dict[str, str | None]:
+    """The rules' words the page shows for ``obs.seat`` now, all from
+    :mod:`president.narration` (the terminal's words too), so the page composes no rules
+    sentence of its own:
+
+    - ``must_pass``: why you must pass when passing is your only legal action
+      (:func:`~president.narration.why_pass`), else ``None``;
+    - ``exchange``: the exchange step waiting now, in your words
+      (:func:`~president.narration.exchange_duty`: ``"Give your highest card to Sam"``,
+      ``"Sam must give their highest card to you"``), else ``None``;
+    - ``exchange_then``: after a forced give, the give back that follows it (``"Then
+      choose 1 card to give back to Sam"``), else ``None``.
+
+    Names are set in Unicode isolates (U+2068 … U+2069), as the page shows every name, so
+    a right-to-left name does not turn the sentence around. No full stops: the page ends
+    each sentence.
+    """
+    step = obs.pending_exchange
+    reader = Reader(tuple(f"\u2068{n}\u2069" for n in obs.names), obs.seat)
+    back = obs.rules.give_back
+    duty = then = None
+    if step is not None:
+        duty = exchange_duty(step, reader, back)
+        if step.forced:
+            then = exchange_duty(Transfer(step.receiver, step.giver, step.count, False), reader,
+                                 back, then=True)
+    return {"must_pass": why_pass(obs), "exchange": duty, "exchange_then": then}
 
 
 def gone_by_rank(obs: Observation) -> list[list[Any]]:

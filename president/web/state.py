@@ -37,6 +37,7 @@ from ..errors import PresidentError, Reason, as_reason
 from ..events import DealEnded, Dealt, Event, Exchanged, Played
 from ..match import Match
 from ..players import available_levels, make_player
+from ..records import read_rules
 from ..rules import OPTION_HELP, PRESETS, Rules, describe_items
 from . import protocol as P
 from .levels import DEFAULT_STANDIN, HUMAN, THINK_FALLBACK
@@ -55,7 +56,11 @@ PRACTICE_NAMES = ("You", "Robin", "Alex", "Sam")
 DEFAULT_NAMES = ("You", "Alex", "Blair", "Casey", "Drew", "Emery", "Frankie")
 MATCH_PRESETS = tuple(name for name in PRESETS if name != "practice")
 """Presets a match may use (``practice`` is the standalone practice round)."""
-RECORD_VERSION = 1
+RECORD_VERSION = 2
+"""The version of a saved table (its ``"v"``), which is also the version of its stored rules
+(:func:`~president.records.read_rules`): tables are saved as version 2; a table saved as
+version 1, before the ``give_back`` option, is restored with its rules' older meaning."""
+READ_VERSIONS = (1, 2)
 MAX_SOCKETS_PER_SEAT = 4
 """Open pages (sockets) one seat may have at once; another is refused (``too-many-pages``)."""
 MAX_TABLE_ACTIONS = 50_000
@@ -359,7 +364,8 @@ class TableState:
                 replay.
         """
         try:
-            if not isinstance(record, dict) or record.get("v") != RECORD_VERSION:
+            version = record.get("v") if isinstance(record, dict) else None
+            if type(version) is not int or version not in READ_VERSIONS:
                 raise ValueError("version")
             # Only this server can seal a record, but a record is checked as if anyone could
             # have written it: the shapes and bounds a new table request is held to.
@@ -373,7 +379,7 @@ class TableState:
             turn = record.get("turn_seconds")
             if not 1 <= grace <= 600 or (turn is not None and not 5 <= float(turn) <= 600):
                 raise ValueError("seconds")       # (nan and inf fail these too)
-            rules = Rules.from_dict(record["rules"])
+            rules = read_rules(record["rules"], version)
             tokens = {int(p): str(t) for p, t in record["tokens"].items()}
             table = cls(str(record["id"]), str(record["kind"]), rules, record["names"],
                         record["levels"], int(record["seed"]), tokens=tokens,

@@ -229,7 +229,7 @@ def president_seed() -> int:
         m = Match(Rules.preset("house", players=4), NAMES, seed=seed)
         while m.phase == "play":
             obs = m.observation(m.to_act)
-            m.act(m.to_act, simple_choice(obs.legal_actions, obs.hand))
+            m.act(m.to_act, simple_choice(obs))
         if m.results[0].finish_order[0] == 0:
             return seed
     raise AssertionError("no seed in 0..499 makes seat 0 President")

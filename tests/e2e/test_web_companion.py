@@ -113,7 +113,7 @@ def test_a_whole_house_match_with_a_reload_then_export_and_import(browser, serve
         expect(page.locator("#c-now-title")).to_have_text("Deal 2")
         assert totals(page) == [1, 2, 0, 0]
         expect(page.locator("#c-exchange")).to_contain_text(
-            "Drew gives Blair their highest card; Blair gives back any one card.")
+            "Drew must give their highest card to Blair; Blair gives back 1 card to Drew.")
         # A wrong entry, undone; a deal dealt again changes nothing but its count.
         tap_order(page, ["Drew", "Casey", "Blair"])
         undo(page)
@@ -155,7 +155,7 @@ def test_a_whole_house_match_with_a_reload_then_export_and_import(browser, serve
         }""")
         sheet = saved_sheet(page)
         assert view(Sheet.from_dict(sheet))["winners"] == ["Alex", "Blair"]
-        # Export: a president/1 record that replay reads with the same totals.
+        # Export: a president/2 record that replay reads with the same totals.
         with page.expect_download() as got:
             page.get_by_role("button", name="Export").click()
         path = tmp_path / "sheet.json"
@@ -238,7 +238,7 @@ def test_first_night_shows_roles_and_the_swap(browser, served, screenshots):
         set_up(page, ["Ann", "Bo", "Cy"], preset="first-night", twists=["swap"])
         tap_order(page, ["Bo", "Cy"])
         expect(page.locator("#c-exchange li")).to_have_text([
-            "Ann gives Bo their highest card; Bo gives back their lowest card.",
+            "Ann must give their highest card to Bo; Bo gives back their lowest card to Ann.",
             "Cy (Neutral) keeps their cards."])
         assert page.locator("#c-table td.total").count() == 0
         expect(page.locator("#c-table tbody tr").first).to_contain_text("bottom")

@@ -180,7 +180,7 @@ def two_on_the_pile_seed() -> int:
             obs = m.observation(m.to_act)
             if m.to_act == 0 and obs.to_beat is not None and obs.to_beat.rank.symbol == "2":
                 return seed
-            m.act(m.to_act, simple_choice(obs.legal_actions, obs.hand))
+            m.act(m.to_act, simple_choice(obs))
     raise AssertionError("no such seed")
 
 
@@ -220,7 +220,7 @@ def seat0_place_seed(place: int) -> int:
         m = Match(Rules.preset("house", players=4), ["You", "Alex", "Blair", "Casey"], seed=seed)
         while m.phase == "play":
             obs = m.observation(m.to_act)
-            m.act(m.to_act, simple_choice(obs.legal_actions, obs.hand))
+            m.act(m.to_act, simple_choice(obs))
         if m.results[0].finish_order[place] != 0:
             continue
         if place == -1:

@@ -288,7 +288,7 @@ def test_three_friends_and_a_computer(browser, served, screenshots):
                                     arg=st["players"][giver])
         if receiver in pages and pending["forced"]:
             text = pages[receiver].text_content("#exchange-panel")
-            assert "Then you give" in text, text
+            assert "Then choose" in text, text
         hands_ws = Hands(served, info["table"], tokens(info))
         hands_ws.run(lambda h: h.phase(0) == "play")
         mine = hands_ws.state[0]["exchange"]["mine"]

@@ -120,7 +120,7 @@ def test_a_lesson_on_a_phone_fits_and_shows_the_exchange(browser, served, screen
             page.click("#lesson-next")
         page.wait_for_function(f"() => document.getElementById('lesson').dataset.step === '{deal2}'")
         assert text(page, "#lesson-table .lesson-pile") == \
-            "Exchange: South gives their highest 2 cards to North."
+            "Exchange: South must give their highest 2 cards to North."
         assert "was President" in text(page, ".lesson-seat[data-seat='0']")
         page.fill("#lesson-move", "4H 6C")
         page.click("#lesson-try-button")

@@ -159,10 +159,7 @@ function renderLessonTable(pos, last = false) {
     }
     pile.append(beat);
   } else if (pos.pending) {
-    const p = pos.pending;
-    const what = p.forced ? `their highest ${learn.api.plural(p.count, "card")}` : `${learn.api.plural(p.count, "card")} back`;
-    pile.append(...learn.api.named`Exchange: ${pos.seats[p.giver].name} gives `, what,
-      ...learn.api.named` to ${pos.seats[p.receiver].name}.`);
+    pile.textContent = `Exchange: ${pos.pending.text}.`;   // the server's words (narration)
   } else {
     pile.textContent = pos.phase === "play" ? "The pile is empty." : "The deal is over.";
   }

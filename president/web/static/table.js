@@ -87,12 +87,12 @@ export function maybeAutoPass() {
   if (s.legal.length !== 1 || s.legal[0] !== "pass" || s.table.paused) return;
   if (app.autoPassed === s.table.actions) return;
   app.autoPassed = s.table.actions;
-  const what = playWords(s.to_beat.cards);
+  const why = s.explain.must_pass;   // the server's words (narration.why_pass)
   setTimeout(() => {
     const now = app.state;
     if (!now || now.table.actions !== s.table.actions || !myTurn() || now.table.paused) return;
     sendAction({ type: "pass" });
-    setMessage(`Passed for you: nothing you hold beats ${what}.`, true);
+    setMessage(`Passed for you. ${why}.`, true);
   }, 250);
 }
 
@@ -722,7 +722,7 @@ export function renderControls() {
   else if (s.seats[me()].standin) why = named`A computer plays for you now; ${hostName()} (the host) can give your seat back.`;
   else if (s.phase === "exchange") why = myTurn() ? "Give your cards above the hand." : named`Waiting for ${nameOf(s.to_act)} to give cards…`;
   else if (!myTurn()) why = s.to_act === null ? "" : named`Waiting for ${nameOf(s.to_act)}…`;
-  else if (onlyPass) why = `Nothing you hold beats ${playWords(s.to_beat.cards)}: pass.`;
+  else if (onlyPass) why = `${s.explain.must_pass}; pass.`;   // the server's words
   else if (app.selected.size === 0) {
     why = s.to_beat ? `Select ${plural(s.to_beat.count, "card")} of one rank to play, or pass.`
       : "Select a card, or cards of one rank, to lead.";
@@ -780,17 +780,15 @@ export function fillExchange() {
   if (!pending) return;
   const p = document.createElement("p");
   const many = plural(pending.count, "card");
-  const highest = pending.count === 1 ? "highest card" : `${pending.count} highest cards`;
+  // The rules' words of the waiting step come from the server (narration.exchange_duty).
+  const duty = s.explain.exchange;
   if (pending.giver !== me()) {
-    const back = s.rules.give_back === "lowest" ? `gives back their lowest ${many}` : `gives back ${many}`;
-    p.append(...named`Waiting: ${nameOf(pending.giver)} ${pending.forced ? `must give their ${highest}` : back} to ${pending.receiver === me() ? "you" : nameOf(pending.receiver)}.`);
-    if (pending.forced) {
+    p.append(`Waiting: ${duty}.`);
+    if (s.explain.exchange_then) {
       // The one who receives the bottom's best cards gives back as many next.
       const then = document.createElement("span");
       then.className = "then";
-      then.append(" ", ...(pending.receiver === me()
-        ? [`Then you give ${many} back: you choose ${pending.count === 1 ? "which" : "which ones"}${s.rules.give_back === "lowest" ? " (your lowest)" : ""}.`]
-        : named`Then ${nameOf(pending.receiver)} gives ${many} back.`));
+      then.append(` ${s.explain.exchange_then}.`);
       p.append(then);
     }
     box.append(p);
@@ -798,44 +796,23 @@ export function fillExchange() {
   }
   const actions = document.createElement("div");
   actions.className = "dialog-actions";
-  if (!pending.forced && s.rules.give_back === "lowest") {
-    // Seed 004: the President and Vice-President give back their lowest cards.
-    const options = s.legal.filter((a) => a !== "pass");
-    const lowest = pending.count === 1 ? "lowest card" : `${pending.count} lowest cards`;
-    p.append(`Give back your ${lowest} to `, ...named`${nameOf(pending.receiver)}${options.length > 1 ? "; choose which of the equal cards." : "."}`);
+  const options = s.legal.filter((a) => a !== "pass");
+  if (pending.forced || s.rules.give_back === "lowest") {
+    // Your highest (a forced give) or your lowest cards (give_back = lowest): one button per
+    // way of giving them, a single one when no cards of equal rank leave a choice.
+    p.append(`${duty}${options.length > 1 ? "; choose which of the equal cards." : "."}`);
     for (const opt of options) {
       const b = document.createElement("button");
       b.type = "button";
       b.className = options.length === 1 ? "primary" : "give-option";
       if (options.length === 1) b.id = "give-forced";
-      b.textContent = `Give ${opt.map(cardText).join(", ")}`;
+      if (options.length === 1 && pending.forced) b.append(`Give ${opt.map(cardText).join(", ")} to `, ...named`${nameOf(pending.receiver)}`);
+      else b.textContent = `Give ${opt.map(cardText).join(", ")}`;
       b.onclick = () => sendAction({ type: "give", cards: opt });
       actions.append(b);
     }
-  } else if (pending.forced) {
-    const options = s.legal.filter((a) => a !== "pass");
-    if (options.length === 1) {
-      p.append(`You finished last: you must give your ${highest} to `, ...named`${nameOf(pending.receiver)}.`);
-      const b = document.createElement("button");
-      b.type = "button";
-      b.id = "give-forced";
-      b.className = "primary";
-      b.append(`Give ${options[0].map(cardText).join(", ")} to `, ...named`${nameOf(pending.receiver)}`);
-      b.onclick = () => sendAction({ type: "give", cards: options[0] });
-      actions.append(b);
-    } else {
-      p.append(`You finished last: give your ${highest} to `, ...named`${nameOf(pending.receiver)}; choose which of the equal cards.`);
-      for (const opt of options) {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.className = "give-option";
-        b.textContent = `Give ${opt.map(cardText).join(", ")}`;
-        b.onclick = () => sendAction({ type: "give", cards: opt });
-        actions.append(b);
-      }
-    }
   } else {
-    p.append(`Choose ${many} from your hand to give back to `, ...named`${nameOf(pending.receiver)}, then press Give.`);
+    p.append(`${duty}, then press Give.`);
     const b = document.createElement("button");
     b.type = "button";
     b.id = "give-selected";

@@ -1,57 +1,33 @@
-"""The rule options, presets and twists of docs/rules.md, as one frozen value.
+"""The options of docs/rules.md ("Options"), each defined once in :data:`OPTIONS`: its name,
+its values (a :class:`~enum.StrEnum` per choice, :class:`FirstLead` and :class:`MatchEnd` for
+the two structured ones), the check that reads and types a value, each value in plain words,
+what the option means and the seeds it comes from (:meth:`Option.sources`, read from the
+registries of :mod:`president.rules.presets`). :data:`OPTION_VALUES` and :data:`OPTION_HELP`
+are made from it.
 
-Every option of docs/rules.md ("Options") is defined once here, in :data:`OPTIONS`: its name, its
-values (a :class:`~enum.StrEnum` per choice, :class:`FirstLead` and :class:`MatchEnd` for the
-two structured ones), each value in plain words, what the option means and the seeds it
-comes from. Checking a value, reading it from text, writing it in a rules name,
-:data:`OPTION_VALUES`, :data:`OPTION_HELP`, :func:`describe_items` and the options table of
-docs/rules.md (:func:`options_table`) are all made from that one definition.
-
-:class:`Rules` holds one value per option. Presets (one per seed file) and named twists are
-looked up by name in the registries :data:`PRESETS` and :data:`TWISTS`:
-
->>> r = Rules.preset("house", players=5, twists=["sit-out"])
->>> r.passing == "sit-out", r.scoring, str(r.match_end), r.match_end.target
-(True, (2, 1), 'points:11', 11)
->>> r.name
-'house+sit-out'
->>> Rules.parse("first-night+swap", players=3).exchange is Exchange.TWO_AND_ONE
-True
-
-A rules name also carries the options that differ from what its preset and twists give,
-after a ``/`` each, in the order of :data:`OPTIONS`, so that ``Rules.parse(r.name,
-players=r.players) == r`` for every rules value:
-
->>> r = Rules.preset("house", twists=["sit-out"], beat="equal-or-higher", scoring="3,2,1")
->>> r.name
-'house+sit-out/beat=equal-or-higher/scoring=3,2,1'
->>> Rules.parse(r.name, players=4) == r
-True
->>> Rules(players=5, passing="sit-out").name
-'custom/passing=sit-out'
-
-Values are checked when a :class:`Rules` is built; a wrong value raises
-:class:`~president.errors.RulesError` naming the option and the allowed values.
+This module is part of the rules core: standard library only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cached_property
-from typing import Any, Callable, Literal, Mapping, Sequence, overload
+from typing import TYPE_CHECKING, Any, Callable, Literal, Mapping, Sequence
 
-from .cards import Card, Rank
-from .errors import NotationError, RulesError, shown
-from .events import TITLE_NAMINGS
+from ..cards import Card
+from ..errors import NotationError, RulesError, shown
+from ..events import TITLE_NAMINGS
+from .presets import PRESET_SEEDS, PRESETS, TWISTS, preset_options
+
+if TYPE_CHECKING:
+    from .value import Rules
+
+__all__ = ["MAX_NUMBER", "Beat", "Passing", "Exchange", "GiveBack", "Seating", "LaterLead",
+           "Titles", "FirstLead", "MatchEnd", "Option", "OPTIONS", "OPTION_VALUES",
+           "OPTION_HELP", "check_option_names", "parse_scoring"]
 
 MAX_NUMBER = 1_000_000
 """The largest number a rule takes: points for a place, a points target, a number of deals."""
-
-__all__ = ["Rules", "PRESETS", "TWISTS", "OPTIONS", "OPTION_VALUES", "OPTION_HELP",
-           "PRESET_SEEDS", "PRESET_SOURCES", "Option", "Beat", "Passing", "Exchange",
-           "GiveBack", "Seating", "LaterLead", "Titles", "FirstLead", "MatchEnd",
-           "describe_items", "options_table"]
 
 
 # ----- the values of the choice options ------------------------------------------------
@@ -320,20 +296,20 @@ class Option:
 
     def sources(self) -> str:
         """Which seeds set which value, from the registries: each preset by its seed's
-        number (:data:`PRESET_SEEDS`), each twist that sets this option as ``"000's
-        sit-out"``. For example ``"re-enter: 000, 001, 003, 004; sit-out: 000's sit-out;
-        once-around: 001's once-around"``; for ``players``, each preset's table sizes."""
+        number (:data:`~president.rules.PRESET_SEEDS`), each twist that sets this option as
+        ``"000's sit-out"``. For example ``"re-enter: 000, 001, 003, 004; sit-out: 000's
+        sit-out; once-around: 001's once-around"``; for ``players``, each preset's table sizes."""
         by_value: dict[str, list[str]] = {}
         for preset, (lo, hi, _) in PRESETS.items():
             seed = PRESET_SEEDS[preset][:3]
             if self.name == "players":
                 by_value.setdefault(f"{lo}–{hi}" if lo != hi else f"{lo}", []).append(seed)
                 continue
-            by_value.setdefault(self.write(getattr(Rules.from_preset(preset), self.name)),
-                                []).append(seed)
+            value = self.check(preset_options(preset)[self.name], lo)
+            by_value.setdefault(self.write(value), []).append(seed)
             for twist, (_, changes) in TWISTS[preset].items():
                 if self.name in changes:
-                    value = getattr(Rules.from_preset(preset, twists=[twist]), self.name)
+                    value = self.check(preset_options(preset, [twist])[self.name], lo)
                     by_value.setdefault(self.write(value), []).append(f"{seed}'s {twist}")
         if self.name == "players":
             return "; ".join(f"{', '.join(seeds)}: {v}" for v, seeds in by_value.items())
@@ -428,7 +404,7 @@ def _first_lead_words(r: Rules, names: Sequence[str] | None) -> str:
     return "the player left of the dealer"
 
 
-def _parse_scoring(value: Any) -> Any:
+def parse_scoring(value: Any) -> Any:
     """Scoring as text (``"2,1"``, ``"none"``) or a list, as a tuple or ``None``; other
     values are returned as they are for :func:`_check_scoring`."""
     if value is None:
@@ -448,7 +424,7 @@ def _parse_scoring(value: Any) -> Any:
 
 
 def _check_scoring(value: Any, players: int) -> tuple[int, ...] | None:
-    v = _parse_scoring(value)
+    v = parse_scoring(value)
     if v is None:
         return None
     try:
@@ -610,392 +586,14 @@ OPTION_HELP: dict[str, str] = {name: o.help for name, o in OPTIONS.items()}
 screen's "?" beside each rule); its value in words is :func:`describe_items`."""
 
 
-def options_table() -> str:
-    """The options table of docs/rules.md ("Options"), in Markdown, from :data:`OPTIONS`."""
-    rows = ["| option | values | meaning | seeds |", "|---|---|---|---|"]
-    rows += [f"| `{o.name}` | {o.table_values} | {o.meaning} | {o.sources()} |"
-             for o in OPTIONS.values()]
-    return "\n".join(rows)
 
-
-# ----- presets and twists ---------------------------------------------------------------
-
-# preset name -> (min players, max players, options). docs/rules.md "Presets".
-PRESETS: dict[str, tuple[int, int, dict[str, Any]]] = {
-    "house": (4, 7, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
-                         reversal=False, exchange="one-card", give_back="any", seating="fixed",
-                         first_lead="left-of-dealer", later_lead="president", scoring=(2, 1),
-                         match_end="points:11", titles="places")),
-    "family": (4, 7, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
-                          reversal=False, exchange="one-card", give_back="any", seating="by-finish",
-                          first_lead="left-of-dealer", later_lead="president", scoring=(2, 1),
-                          match_end="points:11", titles="last-to-finish")),
-    "practice": (4, 4, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
-                            reversal=False, exchange="none", give_back="any", seating="fixed",
-                            first_lead="seat:0",
-                            later_lead="president", scoring=None, match_end="single-deal",
-                            titles="places")),
-    "first-night": (3, 7, dict(beat="equal-or-higher", passing="re-enter",
-                               last_of_rank_clears=True, reversal=False, exchange="none",
-                               give_back="lowest",
-                               seating="by-finish",
-                               first_lead="left-of-dealer", later_lead="president",
-                               scoring=None, match_end="never", titles="roles")),
-}
-
-PRESET_SOURCES = {
-    "house": "a house-match guide",
-    "family": "a family guide",
-    "practice": "a browser practice round",
-    "first-night": "a first-night guide",
-}
-
-PRESET_SEEDS = {
-    "house": "000_2ebb75a2290c9d05.txt",
-    "family": "001_6a3b64d15368b01c.txt",
-    "practice": "003_e6cd2942d7a2654f.txt",
-    "first-night": "004_7dd5a514fa081721.txt",
-}
-
-_REVERSAL = ("Four of a kind reverses the rank order until the deal ends (lower beats "
-             "higher; another four of a kind reverses it back); it clears nothing by itself, "
-             "and each deal and its exchange start in normal order.")
-
-# preset -> twist name -> (one-line explanation, option changes). A twist taking an
-# argument (``lowest-three-starts:3D``) has "{arg}" in a value and a default argument.
-TWISTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
-    "house": {
-        "sit-out": ("A pass takes you out of the pile until it clears.",
-                    dict(passing="sit-out")),
-        "fresh-hands": ("No card exchange; the player left of the dealer opens every deal.",
-                        dict(exchange="none", later_lead="left-of-dealer")),
-        "three-deals": ("The match is exactly three deals instead of a race to 11 points.",
-                        dict(match_end="deals:3")),
-        "reversal": (_REVERSAL, dict(reversal=True)),
-    },
-    "family": {
-        "equal-plays": ("A play may be beaten by the same rank as well as a higher one.",
-                        dict(beat="equal-or-higher")),
-        "once-around": ("After a lead everyone gets one chance to play or pass, then the pile clears.",
-                        dict(passing="once-around")),
-        "lowest-three-starts": ("On the first deal the holder of a chosen three (3C unless named) leads.",
-                                dict(first_lead="holder-of:{arg}")),
-        "reversal": (_REVERSAL, dict(reversal=True)),
-    },
-    "first-night": {
-        "swap": ("Before each later deal the bottom gives the President their two best cards "
-                 "and gets the President's two lowest; Vice-Scum and Vice-President swap one "
-                 "the same way (at 3 players one card each way).",
-                 dict(exchange="two-and-one", give_back="lowest")),
-        "three-of-clubs-starts": ("On the first deal the holder of the three of clubs leads.",
-                                  dict(first_lead="holder-of:3C")),
-    },
-    "practice": {},
-}
-TWIST_DEFAULT_ARG = {"lowest-three-starts": "3C"}
-
-
-class _PresetAccess:
-    """``Rules.preset``: on the class, the constructor :meth:`Rules.from_preset`
-    (``Rules.preset("house", players=5)``); on a rules value, the name of its preset
-    (``rules.preset``, the field :attr:`Rules.preset_name`). A descriptor, so that the
-    field and the constructor keep the names every caller uses without sharing one."""
-
-    @overload
-    def __get__(self, obj: None, owner: type[Rules]) -> Callable[..., Rules]: ...
-
-    @overload
-    def __get__(self, obj: Rules, owner: type[Rules] | None = None) -> str | None: ...
-
-    def __get__(self, obj: Rules | None, owner: type[Rules] | None = None) -> Any:
-        if obj is None:
-            return (owner or Rules).from_preset
-        return obj.preset_name
-
-
-@dataclass(frozen=True, kw_only=True)
-class Rules:
-    """All the options of one table (docs/rules.md, "Options"). Immutable and checked when built.
-
-    Build one from a preset with :meth:`preset` (:meth:`from_preset`) or :meth:`parse`; the
-    plain constructor takes every option by keyword (defaults are the ``house`` preset with 4
-    players, without the preset's name). Each option is defined in :data:`OPTIONS`, which
-    says what it means and which seeds set it; its value may be given as text (``beat=
-    "higher"``, ``first_lead="holder-of:3C"``, ``scoring="2,1"``) and is stored typed.
-
-    Attributes:
-        players: table size, 3–7 (a preset may narrow it).
-        beat: :class:`Beat`.
-        passing: :class:`Passing`.
-        last_of_rank_clears: whether completing all four cards of a rank on the pile clears it.
-        reversal: whether a play of four of a kind reverses the rank order until the deal
-            ends (a second one reverses it back); twist ``reversal`` of ``house`` and
-            ``family``.
-        exchange: :class:`Exchange`.
-        give_back: :class:`GiveBack`: what the President (and Vice-President) give back in
-            the exchange: ``any`` cards of their choice (the house-match and family guides) or their
-            ``lowest`` cards, any suit among equal ranks (the first-night guide's "two worst").
-        seating: :class:`Seating`.
-        first_lead: :class:`FirstLead` (``left-of-dealer``, ``holder-of:<card>``,
-            ``seat:<n>``).
-        later_lead: :class:`LaterLead`.
-        scoring: points by finishing place (first place first; missing places score 0),
-            or ``None`` for no points (roles only).
-        match_end: :class:`MatchEnd` (``points:<target>``, ``deals:<n>``, ``single-deal``,
-            ``never``).
-        titles: :class:`Titles`: how finishing places are named (docs/rules.md, "Places and
-            titles"), as each source names them: ``places`` (the house-match guide),
-            ``last-to-finish`` (the family guide), ``president-only`` (the practice-round
-            source) or ``roles`` (the first-night guide); the words are
-            :func:`~president.events.title_for_place`.
-        preset_name: the preset this came from, or ``None``; read it as ``rules.preset``.
-        twists: the twists applied, in order, as written (``"lowest-three-starts:3D"``).
-
-    Choice options hold :class:`~enum.StrEnum` members, which are equal to their text
-    (``rules.beat == "higher"``); :class:`FirstLead` and :class:`MatchEnd` are equal to
-    theirs too.
+def check_option_names(options: Mapping[str, Any]) -> None:
+    """Check that every key of ``options`` names an option a preset's values may be changed
+    by (any of :data:`OPTIONS` but ``players``, the table size, which is given apart).
 
     Raises:
-        RulesError: on any value outside the allowed ones, naming the option; a preset
-            that does not exist or does not allow the table size; a twist without a
-            preset or not of its preset.
+        RulesError: (option: the key) for the first key that is no such option.
     """
-
-    players: int = 4
-    beat: Beat = Beat.HIGHER
-    passing: Passing = Passing.RE_ENTER
-    last_of_rank_clears: bool = False
-    reversal: bool = False
-    exchange: Exchange = Exchange.ONE_CARD
-    give_back: GiveBack = GiveBack.ANY
-    seating: Seating = Seating.FIXED
-    first_lead: FirstLead = FirstLead("left-of-dealer")
-    later_lead: LaterLead = LaterLead.PRESIDENT
-    scoring: tuple[int, ...] | None = (2, 1)
-    match_end: MatchEnd = MatchEnd("points", target=11)
-    titles: Titles = Titles.PLACES
-    preset_name: str | None = None
-    twists: tuple[str, ...] = field(default=())
-
-    preset = _PresetAccess()
-
-    def __post_init__(self) -> None:
-        put = object.__setattr__
-        for option in OPTIONS.values():  # players first: the checks after it use the size
-            put(self, option.name, option.check(getattr(self, option.name), self.players))
-        if self.scoring is None and self.match_end.kind == "points":
-            raise RulesError("scoring", "a match that ends at a points target needs scoring; "
-                             "set scoring such as 2,1 or end the match another way")
-        if self.preset_name is not None:
-            if self.preset_name not in PRESETS:
-                raise RulesError("preset", f"no preset named {shown(self.preset_name)}; presets "
-                                 f"are: {', '.join(PRESETS)}")
-            lo, hi, _ = PRESETS[self.preset_name]
-            if not lo <= self.players <= hi:
-                allowed = f"{lo}" if lo == hi else f"{lo} to {hi}"
-                raise RulesError("players", f"the {self.preset_name} preset is for {allowed} "
-                                 f"players, not {self.players}")
-        if not isinstance(self.twists, tuple):
-            put(self, "twists", tuple(self.twists))
-        known = TWISTS[self.preset_name] if self.preset_name is not None else {}
-        for twist in self.twists:
-            if not isinstance(twist, str) or twist.partition(":")[0] not in known:
-                raise RulesError("twist", f"twist {shown(twist)} is not one of the "
-                                 f"{self.preset_name or 'custom'} rules' twists; their twists "
-                                 f"are: {', '.join(known) or 'none'}")
-
-    # ----- construction from names -------------------------------------------------
-
-    @classmethod
-    def from_preset(cls, name: str, *, players: int | None = None, twists: Sequence[str] = (),
-                    **options: Any) -> Rules:
-        """The rules of a named preset with twists and option overrides applied; also
-        called as ``Rules.preset(name, ...)``.
-
-        Args:
-            name: a preset of :data:`PRESETS`: ``"house"``, ``"family"``, ``"practice"`` or
-                ``"first-night"``.
-            players: table size (default: the preset's smallest table).
-            twists: twist names of that preset (:data:`TWISTS`), e.g. ``["sit-out"]`` or
-                ``["lowest-three-starts:3D"]``.
-            **options: any option of :data:`OPTIONS` but ``players`` by its docs/rules.md name,
-                as a value or its text, overriding the preset and twists.
-
-        Raises:
-            RulesError: unknown preset, twist or option, or a value not allowed.
-        """
-        if name not in PRESETS:
-            raise RulesError("preset", f"no preset named {shown(name)}; presets are: "
-                             f"{', '.join(PRESETS)}")
-        lo, _hi, base = PRESETS[name]
-        values = dict(base)
-        applied: list[str] = []
-        for twist in twists:
-            tname, _, arg = twist.partition(":")
-            if any(t.partition(":")[0] == tname for t in applied):
-                raise RulesError("twist", f"twist {shown(tname)} is named twice; name each twist once")
-            table = TWISTS[name]
-            if tname not in table:
-                known = ", ".join(table) or "none"
-                raise RulesError("twist", f"the {name} preset has no twist {shown(tname)}; its "
-                                 f"twists are: {known}")
-            if arg and tname not in TWIST_DEFAULT_ARG:
-                raise RulesError("twist", f"twist {shown(tname)} takes no argument (got {shown(arg)})")
-            if tname in TWIST_DEFAULT_ARG:
-                arg = arg or TWIST_DEFAULT_ARG[tname]
-                try:
-                    card = Card.parse(arg)
-                except NotationError:
-                    raise RulesError("twist", f"{shown(twist)} does not name a card; write it like "
-                                     f"{tname}:3D") from None
-                if card.rank != Rank.THREE:
-                    raise RulesError("twist", f"{shown(twist)} must name a three (3C, 3D, 3H or 3S)")
-                arg = str(card)
-                twist = f"{tname}:{arg}" if arg != TWIST_DEFAULT_ARG[tname] else tname
-            for key, value in table[tname][1].items():
-                values[key] = value.replace("{arg}", arg) if isinstance(value, str) else value
-            applied.append(twist)
-        _check_option_names(options)
-        values.update(options)
-        return cls(players=lo if players is None else players, preset_name=name,
-                   twists=tuple(applied), **values)
-
-    @classmethod
-    def parse(cls, spec: str, *, players: int | None = None, **options: Any) -> Rules:
-        """Rules from their name, :attr:`name`: ``"PRESET[+TWIST…][/OPTION=VALUE…]"``.
-
-        ``"house+sit-out+three-deals"`` is the ``house`` preset with two twists;
-        ``"house+sit-out/beat=equal-or-higher/scoring=3,2,1"`` changes two options after
-        them (each option once, values written as :meth:`Option.write` writes them:
-        ``true``/``false``, ``none``, ``2,1``, ``holder-of:3C``, ``deals:3``);
-        ``"custom/passing=sit-out"`` is the plain constructor's options with a change.
-        Keyword ``options`` change options after those of the name.
-
-        Raises:
-            RulesError: as :meth:`from_preset`; a part after ``/`` that is not
-                ``OPTION=VALUE`` of a known option, or an option named twice; twists after
-                ``custom``.
-        """
-        head, *pairs = spec.strip().split("/")
-        name, *twists = head.strip().split("+")
-        given: dict[str, Any] = {}
-        for pair in pairs:
-            key, eq, text = pair.partition("=")
-            key = key.strip()
-            if not eq or not key:
-                raise RulesError("rules", f"{shown(pair)} in {shown(spec)} is not OPTION=VALUE; write "
-                                 "changes like house+sit-out/beat=equal-or-higher/scoring=3,2,1")
-            _check_option_names({key: None})
-            if key in given:
-                raise RulesError(key, f"{key} is changed twice in {shown(spec)}; change it once")
-            given[key] = OPTIONS[key].read(text.strip())
-        _check_option_names(options)
-        given.update(options)
-        if name == "custom":
-            if twists:
-                raise RulesError("twist", "twists need a preset; custom rules have none")
-            return cls(players=4 if players is None else players, **given)
-        return cls.from_preset(name, players=players, twists=twists, **given)
-
-    # ----- records ------------------------------------------------------------------
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready dict: preset, twists, players and every option by its docs/rules.md name,
-        as text (``"first_lead": "holder-of:3C"``), ``true``/``false``, or for ``scoring`` a
-        list of points or ``None``."""
-        out: dict[str, Any] = {"preset": self.preset_name, "twists": list(self.twists),
-                               "players": self.players}
-        for name in OPTIONS:
-            if name == "players":
-                continue
-            value = getattr(self, name)
-            if isinstance(value, tuple):
-                out[name] = list(value)
-            elif value is None or isinstance(value, bool):
-                out[name] = value
-            else:
-                out[name] = str(value)
-        return out
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
-        """Inverse of :meth:`to_dict`; options not given come from the preset (without a
-        preset, from the defaults of :class:`Rules`). So a dict stored before an option
-        existed still loads: one without ``titles`` names places as its preset does
-        (``"places"`` without a preset). ``give_back`` is the exception: a dict without it
-        was written when every give back was free, so rules with an exchange load with
-        ``"any"`` whatever the preset and twists say, and a stored record or saved match
-        replays as it was played (``{"preset": "first-night", "twists": ["swap"],
-        "give_back": "lowest"}`` names the first-night guide's rule).
-
-        ``scoring`` may be a list, a string like ``"2,1"``, or ``"none"``/``null``.
-
-        Raises:
-            RulesError: on an unknown key or a bad value.
-        """
-        data = dict(data)
-        preset = data.pop("preset", None)
-        twists = data.pop("twists", []) or []
-        players = data.pop("players", None)
-        if isinstance(twists, str):
-            twists = [twists]
-        if "scoring" in data:
-            data["scoring"] = _parse_scoring(data["scoring"])
-        unknown = [k for k in data if k not in OPTIONS]
-        if unknown:
-            raise RulesError(unknown[0], f"there is no option {shown(unknown[0])}; options are: "
-                             f"{', '.join(OPTIONS)}")
-        if preset is None:
-            if twists:
-                raise RulesError("twist", "twists need a preset")
-            return cls(players=4 if players is None else players, **data)
-        rules = cls.from_preset(preset, players=players, twists=twists, **data)
-        if "give_back" not in data and rules.exchange != Exchange.NONE:
-            rules = replace(rules, give_back=GiveBack.ANY)
-        return rules
-
-    def with_options(self, **options: Any) -> Rules:
-        """A copy with some options changed (checked again).
-
-        Raises:
-            RulesError: on an unknown option or a value not allowed.
-        """
-        _check_option_names(options)
-        return replace(self, **options)
-
-    # ----- names --------------------------------------------------------------------
-
-    @cached_property
-    def _overrides(self) -> tuple[tuple[str, Any], ...]:
-        if self.preset_name is None:
-            base = Rules(players=self.players)
-        else:
-            base = Rules.from_preset(self.preset_name, players=self.players, twists=self.twists)
-        return tuple((name, getattr(self, name)) for name in OPTIONS
-                     if name != "players" and getattr(self, name) != getattr(base, name))
-
-    @property
-    def overrides(self) -> dict[str, Any]:
-        """The options whose values differ from what the preset and twists give (without
-        a preset, from the plain constructor's defaults), in the order of :data:`OPTIONS`:
-        ``{}`` for ``Rules.preset("house", twists=["sit-out"])``."""
-        return dict(self._overrides)
-
-    @property
-    def name(self) -> str:
-        """The rules' name, which :meth:`parse` reads back to these rules (with the table
-        size given apart): ``"house+sit-out"``, ``"custom"`` without a preset, and after a
-        ``/`` each option that differs from what the preset and twists give, as
-        ``OPTION=VALUE`` (``"house+sit-out/beat=equal-or-higher/scoring=3,2,1"``)."""
-        head = "+".join([self.preset_name or "custom", *self.twists])
-        return "/".join([head, *(f"{k}={OPTIONS[k].write(v)}" for k, v in self._overrides)])
-
-    def describe(self) -> str:
-        """The rules in plain words, one line per option."""
-        return "\n".join(describe_lines(self))
-
-
-def _check_option_names(options: Mapping[str, Any]) -> None:
     for key in options:
         if key not in OPTIONS or key == "players":
             more = (" (the table size is not an option of the name: give it on its own, "
@@ -1003,33 +601,3 @@ def _check_option_names(options: Mapping[str, Any]) -> None:
             raise RulesError(key, f"there is no option {shown(key)}{more}; options are: "
                              f"{', '.join(k for k in OPTIONS if k != 'players')}")
 
-
-def describe_items(r: Rules, names: Sequence[str] | None = None) -> list[tuple[str, str, str]]:
-    """Each option of ``r`` in plain words: ``(option, label, text)`` such as
-    ``("beat", "Beat", "same number of cards, strictly higher rank")``, in the order of
-    :data:`OPTIONS` (docs/rules.md "Options"; ``give_back`` only with an exchange, ``later_lead``
-    only for more than one deal); :data:`OPTION_HELP` explains each ``option``.
-
-    Args:
-        r: the rules.
-        names: player names by seat; when given, a first lead by seat names its player
-            instead of a seat number.
-    """
-    items: list[tuple[str, str, str]] = []
-    for option in OPTIONS.values():
-        text = option.words(r, names)
-        if text is not None:
-            items.append((option.name, option.label, text))
-    return items
-
-
-def describe_lines(r: Rules) -> list[str]:
-    """Plain-words lines for each option of ``r`` (used by ``president rules``): the name,
-    :func:`describe_items` as ``Label: text``, the preset's twists and its source."""
-    lines = [f"Rules: {r.name}"] + [f"{label}: {text}" for _, label, text in describe_items(r)]
-    if r.preset_name and TWISTS[r.preset_name]:
-        lines.append("Twists available:")
-        lines.extend(f"  {name}: {text}" for name, (text, _) in TWISTS[r.preset_name].items())
-    if r.preset_name:
-        lines.append(f"Source: {PRESET_SOURCES[r.preset_name]} (see docs/rules.md)")
-    return lines
