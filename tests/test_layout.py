@@ -36,10 +36,12 @@ KNOWN_CYCLES: tuple[frozenset[str], ...] = (
 
 def _modules() -> dict[str, Path]:
     """Every module of the package by dotted name (a package by its ``__init__``; a C
-    extension by its source, which imports nothing of the package)."""
+    extension by its source, which imports nothing of the package, under the name setup.py
+    gives it)."""
     out = {}
     for path in sorted(ROOT.rglob("*.c")):
-        out[".".join(path.relative_to(ROOT.parent).with_suffix("").parts)] = path
+        # setup.py builds president/native/_x.c as the module president._x
+        out[f"president.{path.stem}"] = path
     for path in sorted(ROOT.rglob("*.py")):
         parts = path.relative_to(ROOT.parent).with_suffix("").parts
         if parts[-1] == "__init__":
