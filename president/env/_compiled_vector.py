@@ -40,7 +40,11 @@ from ..native import native_refusal
 from ..rules import Rules
 from .encoding import NUM_ACTIONS, OBS_SIZE, describe_action, piece_slices
 
-__all__ = ["BUILT", "CompiledTables", "unsupported", "refusal", "sample"]
+__all__ = ["BUILT", "BOT_KINDS", "CompiledTables", "unsupported", "refusal", "sample"]
+
+#: The core's code of what plays a seat (``CompiledTables(bots=...)``): the caller (a
+#: learner, 0), a computer player played in C (1 to 3), or a policy the caller plays (4).
+BOT_KINDS = {None: 0, "random": 1, "simple": 2, "intermediate": 3, "policy": 4}
 
 _ext: Any
 try:
@@ -117,12 +121,18 @@ class CompiledTables:
         rules: the tables' rules, as :class:`~president.env.table.Table` keeps them (the
             ``match_end`` of a deal episode); :func:`unsupported` must accept them.
         reward: ``"place"`` or ``"points"``, as :class:`~president.env.table.Table`.
+        bots: what plays each seat, one of :data:`BOT_KINDS` per seat (``None``: every
+            seat is the caller's, as ``[0] * players``): the computer players (random,
+            simple, intermediate) are played inside the core, which stops only at the
+            caller's seats (kinds 0 and 4). See :meth:`set_bots`.
 
     Raises:
-        ValueError: rules the core does not play (see :func:`unsupported`).
+        ValueError: rules the core does not play (see :func:`unsupported`), or bad
+            ``bots``.
     """
 
-    def __init__(self, num_envs: int, rules: Rules, reward: str) -> None:
+    def __init__(self, num_envs: int, rules: Rules, reward: str,
+                 bots: list[int] | None = None) -> None:
         why = unsupported(rules, "deal")
         if why is not None:
             raise ValueError(why)
@@ -144,17 +154,21 @@ class CompiledTables:
                               lead_seat=-1 if fl.seat is None else fl.seat,
                               lead_card=-1 if fl.card is None else fl.card.index,
                               points=points)
+        self.bots = [0] * n if bots is None else list(bots)
+        if any(self.bots):
+            self.core.set_bots(self.bots)
 
     def __getstate__(self) -> dict[str, Any]:
         """The tables for pickling and ``copy.deepcopy``: the arguments and the core's play
         state (as bytes of this build's layout)."""
         return {"num_envs": self.num_envs, "rules": self.rules, "reward": self.reward,
-                "deals": self.core.snapshot()}
+                "bots": self.bots, "deals": self.core.snapshot()}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Rebuild from :meth:`__getstate__`. Raises ``ValueError`` for a state of another
         build or out-of-range contents."""
-        self.__init__(state["num_envs"], state["rules"], state["reward"])  # type: ignore[misc]
+        self.__init__(state["num_envs"], state["rules"], state["reward"],  # type: ignore[misc]
+                      state.get("bots"))
         self.core.restore(state["deals"])
 
     def deal(self, i: int, rng: random.Random) -> None:
@@ -178,6 +192,16 @@ class CompiledTables:
         Returns how many deals ended, or ``-1 - i`` when table ``i`` is the first to refuse
         its action (nothing changed then)."""
         result: int = self.core.step(actions, rewards, ended, rngs)
+        return result
+
+    def step_at(self, index: np.ndarray, actions: np.ndarray, rewards: np.ndarray,
+                ended: np.ndarray, rngs: list[random.Random] | None) -> int:
+        """:meth:`step` at the tables ``index`` (int64, ``(m,)``, distinct) only, with
+        ``actions`` (int64, ``(m,)``), the computer players then acting there; ``rewards``
+        and ``ended`` (of all ``N`` tables) are added to, not overwritten. Returns how many
+        deals ended, or ``-1 - k`` when ``index[k]`` is the first table to refuse its
+        action (nothing changed then)."""
+        result: int = self.core.step_at(index, actions, rewards, ended, rngs)
         return result
 
     def observe(self, observations: bool = True) -> tuple[np.ndarray | None, np.ndarray,

@@ -67,20 +67,93 @@ same actions for the same generator.
 from __future__ import annotations
 
 import random
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence, Union
 
 import numpy as np
 
 from ..errors import IllegalAction
+from ..players import Player, make_player
 from ..rules import Rules
 from . import _compiled_vector
 from .encoding import NUM_ACTIONS, OBS_SIZE, encode_batch, scale_scores
 from .table import Table, make_rules
 
-__all__ = ["VectorEnv", "BACKENDS", "sample_legal"]
+__all__ = ["VectorEnv", "BACKENDS", "OPPONENT_LEVELS", "Policy", "Opponent", "sample_legal"]
 
 #: ``backend`` option values of :class:`VectorEnv`.
 BACKENDS = ("auto", "compiled", "python")
+
+#: The computer players a :class:`VectorEnv` seat may be played by (``opponents=``), by name.
+OPPONENT_LEVELS = ("random", "simple", "intermediate")
+
+#: A frozen policy at an opponent seat: ``policy(observations, masks) -> actions`` with
+#: observations float32 ``(k, 702)``, masks bool ``(k, 66)`` and actions ``(k,)`` whole
+#: numbers, one row per table waiting on that seat.
+Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+#: One entry of ``opponents``: ``None`` (a learner seat), a level of
+#: :data:`OPPONENT_LEVELS`, or a :data:`Policy`.
+Opponent = Union[str, Policy, None]
+
+
+class RandomIndexPlayer:
+    """The ``"random"`` opponent of :class:`VectorEnv`: at each of its decisions (even a
+    forced one) one ``random()`` of its own generator ``u``, and the legal action index at
+    position ``int(u * k)`` of its ``k`` legal indices in increasing order (plays by rank,
+    then size, then the pass; the action indices of docs/env.md). The compiled core draws
+    the same way (the random style of the compiled play-outs), so both backends play alike.
+
+    It chooses among action indices, not among the sets of suits the engine lists (a pair
+    of threes is one index however many pairs of threes the hand holds), so its draws are
+    not those of :class:`~president.players.random_player.RandomPlayer`.
+
+    Args:
+        seed: seed of its :class:`random.Random`.
+    """
+
+    level = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def pick(self, mask: bytes | bytearray) -> int:
+        """The action index chosen among the nonzero entries of ``mask`` (66 bytes)."""
+        legal = [a for a, m in enumerate(mask) if m]
+        return legal[int(self.rng.random() * len(legal))]
+
+
+def check_opponents_list(opponents: Sequence[Opponent] | None, players: int) -> list[Opponent]:
+    """``opponents`` of :class:`VectorEnv` checked: one entry per seat (``None`` for all
+    learners when ``opponents`` is ``None``).
+
+    Raises:
+        ValueError: not one entry per seat, an entry that is no level of
+            :data:`OPPONENT_LEVELS`, ``None`` nor callable, or no ``None`` (learner) seat.
+    """
+    if opponents is None:
+        return [None] * players
+    if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+        raise ValueError(f"opponents = {opponents!r} must be a sequence of {players} entries, "
+                         "one per seat: None (a learner), a level of "
+                         f"{', '.join(OPPONENT_LEVELS)}, or a policy function")
+    got = list(opponents)
+    if len(got) != players:
+        raise ValueError(f"{len(got)} opponents given for a table of {players}; give one entry "
+                         "per seat (None for a learner seat)")
+    for seat, o in enumerate(got):
+        if o is None or callable(o) or (isinstance(o, str) and o in OPPONENT_LEVELS):
+            continue
+        raise ValueError(f"opponents[{seat}] = {o!r} is not allowed; give None (a learner), "
+                         f"one of {', '.join(OPPONENT_LEVELS)}, or a policy function "
+                         "policy(observations, masks) -> actions")
+    if all(o is not None for o in got):
+        raise ValueError("opponents has no learner seat; mark at least one seat None")
+    return got
+
+
+def _kind(o: Opponent) -> int:
+    """The compiled core's code of what plays a seat (:data:`_compiled_vector.BOT_KINDS`)."""
+    return _compiled_vector.BOT_KINDS["policy" if callable(o) else o]
 
 
 class VectorEnv:
@@ -98,6 +171,17 @@ class VectorEnv:
             ``PRESIDENT_PURE`` is not ``"1"`` and it plays these options; else Python),
             ``"compiled"`` (the compiled core or a ``ValueError``) or ``"python"`` (the
             engine's ``Match`` per table). Both give the same numbers.
+        opponents: what plays each seat, one entry per player index, the same at every
+            table (default ``None``: every seat is a learner). ``None`` marks a learner
+            seat (at least one); ``"random"``, ``"simple"`` or ``"intermediate"`` a
+            computer player (:data:`OPPONENT_LEVELS`; in C under the compiled backend,
+            :class:`RandomIndexPlayer` and the players of those levels under Python); a
+            callable a frozen :data:`Policy`. Steps then stop only at learner seats: see
+            the module docstring, "Opponents".
+        final_obs_seat: a player index whose observation of each episode's end is kept:
+            every :meth:`step`, :meth:`step_masks` and :meth:`restart` then returns
+            ``info["final_obs"]``, ``{table: float32 (702,)}`` for the tables whose episode
+            ended (default ``None``: not kept).
 
     Attributes:
         num_envs: ``N``.
@@ -106,19 +190,22 @@ class VectorEnv:
         backend: the backend in use, ``"compiled"`` or ``"python"``.
         tables: the Python backend's :class:`~president.env.table.Table` per table (empty
             under the compiled backend).
+        opponents: what plays each seat (``None``: a learner), as given.
         observation_size: 702. num_actions: 66.
 
     Raises:
         ValueError: ``num_envs`` not a whole number of at least 1, a bad option (saying
             which values are allowed), an unknown ``backend``, or ``backend="compiled"``
             when the compiled core cannot run these tables (saying why: not built,
-            ``PRESIDENT_PURE=1``, ``episode="match"``, the ``reversal`` twist).
+            ``PRESIDENT_PURE=1``, ``episode="match"``, the ``reversal`` twist); bad
+            ``opponents`` (see :func:`check_opponents_list`) or ``final_obs_seat``.
     """
 
     def __init__(self, num_envs: int, *, rules: Rules | str | None = None,
                  preset: str | None = None, twists: Any = (), players: int | None = None,
                  episode: str = "deal", reward: str = "place", max_deals: int = 20,
-                 backend: str = "auto") -> None:
+                 backend: str = "auto", opponents: Sequence[Opponent] | None = None,
+                 final_obs_seat: int | None = None) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) \
                 or num_envs < 1:
             raise ValueError(f"num_envs = {num_envs!r} must be a whole number of at least 1")
@@ -134,10 +221,25 @@ class VectorEnv:
             raise ValueError(f"backend = 'compiled' cannot run these tables: {why}; use "
                              "backend = 'auto' or 'python'")
         self.backend = "python" if backend == "python" or why is not None else "compiled"
+        self.opponents = check_opponents_list(opponents, self.rules.players)
+        self._kinds = [_kind(o) for o in self.opponents]
+        self._bots_on = any(self._kinds)
+        # the policy seats, each with its policy, in seat order
+        self._policies = [(seat, o) for seat, o in enumerate(self.opponents) if callable(o)]
+        if final_obs_seat is not None and (
+                isinstance(final_obs_seat, bool) or not isinstance(final_obs_seat, int)
+                or not 0 <= final_obs_seat < self.rules.players):
+            raise ValueError(f"final_obs_seat = {final_obs_seat!r} is not allowed; give a "
+                             f"player index 0 to {self.rules.players - 1} or None")
+        self.final_obs_seat = final_obs_seat
+        # the Python backend's computer players per table, by player index (None: a seat
+        # the caller plays)
+        self._bots: list[list[RandomIndexPlayer | Player | None]] = []
         self._compiled: _compiled_vector.CompiledTables | None = None
         if self.backend == "compiled":
             self.tables: list[Table] = []
-            self._compiled = _compiled_vector.CompiledTables(self.num_envs, self.rules, reward)
+            self._compiled = _compiled_vector.CompiledTables(self.num_envs, self.rules, reward,
+                                                             self._kinds)
             # a one-deal episode always ends in full: one read-only array of N False serves
             # every step's truncated
             self._never_truncated = np.zeros(self.num_envs, dtype=np.bool_)
@@ -181,10 +283,108 @@ class VectorEnv:
         if compiled is not None:
             for i, rng in enumerate(self._rngs):
                 compiled.deal(i, rng)
-        for table, rng in zip(self.tables, self._rngs):
-            table.reset(rng)
-        obs, masks, players = self._outputs()
+        else:
+            self._bots = [[] for _ in range(n)]
+            for i in range(n):
+                self._new_episode(i)
+        rewards = np.zeros((n, self.players), dtype=np.float32)
+        ended = np.zeros(n, dtype=np.bool_)
+        obs, masks, players = self._settle(rewards, ended, ended.copy(), {}, True)
+        assert obs is not None
         return obs, {"action_mask": masks, "player": players}
+
+    def _new_episode(self, i: int) -> None:
+        """The Python backend: start table ``i``'s next episode from its generator, with new
+        computer players (each seeded by one ``getrandbits(63)`` of the generator per seat
+        that is not a learner, in seat order, after the deal's draws), who act until a
+        learner or policy seat is to act."""
+        assert self._rngs is not None
+        rng = self._rngs[i]
+        self.tables[i].reset(rng)
+        if not self._bots_on:
+            return
+        bots: list[RandomIndexPlayer | Player | None] = []
+        for o in self.opponents:
+            if o is None:
+                bots.append(None)
+                continue
+            seed = rng.getrandbits(63)
+            if callable(o):
+                bots.append(None)
+            elif o == "random":
+                bots.append(RandomIndexPlayer(seed))
+            else:
+                bots.append(make_player(o, seed=seed))
+        self._bots[i] = bots
+        self._play_bots(i)   # no deal ends before every seat has acted: nothing to reward
+
+    def _play_bots(self, i: int) -> list[float] | None:
+        """The Python backend: table ``i``'s computer players act until a learner or
+        policy seat is to act or the episode ends. Returns the rewards of the deals that
+        ended meanwhile (summed, by player), or ``None`` if none did."""
+        table = self.tables[i]
+        bots = self._bots[i]
+        total: list[float] | None = None
+        while True:
+            p = table.acting()
+            if p is None:
+                return total
+            bot = bots[p]
+            if bot is None:
+                return total
+            if isinstance(bot, RandomIndexPlayer):
+                got = table.step_checked(bot.pick(table.mask_bytes()))
+            else:
+                m = table.match
+                assert m is not None and m.to_act is not None
+                got = table.act_engine(m.to_act, bot.act(m.observation(m.to_act)))
+            if got is not None:
+                total = got if total is None else [a + b for a, b in zip(total, got)]
+
+    def restart(self, index: Sequence[int] | np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
+        """End the episodes at tables ``index`` now, with no reward, and start their next
+        ones from their generators (the computer players acting until a learner is to act),
+        as if each had ended there: for a caller that ends an episode itself (a penalty).
+
+        Returns:
+            ``(obs, info)`` of every table as :meth:`observe`; ``info["final_obs"]`` too
+            under ``final_obs_seat`` (the restarted tables' last observations).
+
+        Raises:
+            RuntimeError: before the first :meth:`reset`.
+            IndexError: an index that is not a table.
+        """
+        if self._rngs is None:
+            raise RuntimeError("call reset() before restart()")
+        n = self.num_envs
+        idx = [int(i) for i in np.asarray(index, dtype=np.int64).reshape(-1)]
+        for i in idx:
+            if not 0 <= i < n:
+                raise IndexError(f"table {i} is not a table; tables are 0 to {n - 1}")
+        finals: dict[int, np.ndarray] = {}
+        for i in idx:
+            if self.final_obs_seat is not None:
+                finals[i] = self._final(i)
+            if self._compiled is not None:
+                self._compiled.deal(i, self._rngs[i])
+            else:
+                self._new_episode(i)
+        rewards = np.zeros((n, self.players), dtype=np.float32)
+        ended = np.zeros(n, dtype=np.bool_)
+        obs, masks, players = self._settle(rewards, ended, ended.copy(), finals, True)
+        assert obs is not None
+        info: dict[str, Any] = {"action_mask": masks, "player": players}
+        if self.final_obs_seat is not None:
+            info["final_obs"] = finals
+        return obs, info
+
+    def _final(self, i: int) -> np.ndarray:
+        """Table ``i``'s observation of ``final_obs_seat`` now (before it is dealt again)."""
+        seat = self.final_obs_seat
+        assert seat is not None
+        if self._compiled is not None:
+            return scale_scores(self._compiled.observe_seat(i, seat))
+        return self.tables[i].observe(seat)
 
     @property
     def generators(self) -> list[random.Random]:
@@ -289,29 +489,101 @@ class VectorEnv:
                                   and not np.issubdtype(acts.dtype, np.integer)):
             raise ValueError(f"actions must be {n} whole numbers (shape ({n},)), one action "
                              f"index per table; got shape {acts.shape} of {acts.dtype}")
-        if self._compiled is not None:
+        if self._compiled is not None and not self._bots_on and self.final_obs_seat is None:
             return self._step_compiled(acts, observations)
-        acts = acts.tolist()
+        rewards = np.zeros((n, self.players), dtype=np.float32)
+        terminated = np.zeros(n, dtype=np.bool_)
+        truncated = np.zeros(n, dtype=np.bool_)
+        finals: dict[int, np.ndarray] = {}
+        self._apply(None, acts, rewards, terminated, truncated, finals, "")
+        obs, masks, who = self._settle(rewards, terminated, truncated, finals, observations)
+        info: dict[str, Any] = {"action_mask": masks, "player": who}
+        if self.final_obs_seat is not None:
+            info["final_obs"] = finals
+        return obs, rewards, terminated, truncated, info
+
+    def _apply(self, index: np.ndarray | None, acts: np.ndarray, rewards: np.ndarray,
+               terminated: np.ndarray, truncated: np.ndarray, finals: dict[int, np.ndarray],
+               who: str) -> None:
+        """Take ``acts[k]`` at table ``index[k]`` (every table in order when ``index`` is
+        ``None``), then let the computer players act there; a table whose episode ends
+        gets its rewards added to its row of ``rewards`` and its flag set, its final
+        observation kept (under ``final_obs_seat``) and its next episode started. All are
+        checked first: an ``IllegalAction`` (naming the table, and ``who`` chose it) leaves
+        every table as it was."""
+        rngs = self._rngs
+        assert rngs is not None
+        tables_of = range(len(acts)) if index is None else index.tolist()
+        compiled = self._compiled
+        if compiled is not None:
+            if acts.dtype.kind == "u":
+                acts64 = np.minimum(acts, NUM_ACTIONS).astype(np.int64)
+            else:
+                acts64 = np.ascontiguousarray(acts, dtype=np.int64)
+            idx = (np.arange(len(acts), dtype=np.int64) if index is None
+                   else np.ascontiguousarray(index, dtype=np.int64))
+            ended = np.zeros(self.num_envs, dtype=np.bool_)
+            keep = self.final_obs_seat is not None
+            done = compiled.step_at(idx, acts64, rewards, ended, None if keep else rngs)
+            if done < 0:
+                k = -1 - done
+                raise IllegalAction("illegal-index", f"table {int(idx[k])}{who}: "
+                                    f"{_compiled_vector.refusal(acts[k].item())}")
+            if done:
+                terminated |= ended
+                if keep:
+                    for i in np.flatnonzero(ended).tolist():
+                        finals[i] = self._final(i)
+                        compiled.deal(i, rngs[i])
+            return
+        actions = acts.tolist()
         tables = self.tables
-        for i, (table, a) in enumerate(zip(tables, acts)):
-            if not 0 <= a < NUM_ACTIONS or not table.mask_bytes()[a]:
-                why = table.refusal(a)
-                raise IllegalAction("illegal-index", f"table {i}: {why}")
-        players = self.players
-        rewards = [[0.0] * players for _ in range(n)]
-        terminated = [False] * n
-        truncated = [False] * n
-        for i, table in enumerate(tables):
-            r = table.step_checked(acts[i])
-            if r is not None:
-                rewards[i] = r
-                if table.terminated or table.truncated:
-                    terminated[i] = table.terminated
-                    truncated[i] = table.truncated and not table.terminated
-                    table.reset(self._rngs[i])
-        obs, masks, who = self._outputs_or_masks(observations)
-        return (obs, np.array(rewards, dtype=np.float32), np.array(terminated),
-                np.array(truncated), {"action_mask": masks, "player": who})
+        for i, a in zip(tables_of, actions):
+            if not 0 <= a < NUM_ACTIONS or not tables[i].mask_bytes()[a]:
+                raise IllegalAction("illegal-index", f"table {i}{who}: {tables[i].refusal(a)}")
+        for i, a in zip(tables_of, actions):
+            table = tables[i]
+            got = table.step_checked(a)
+            if self._bots_on and table.acting() is not None:
+                more = self._play_bots(i)
+                if more is not None:
+                    got = more if got is None else [x + y for x, y in zip(got, more)]
+            if got is not None:
+                rewards[i] += got
+            if table.terminated or table.truncated:
+                terminated[i] = table.terminated
+                truncated[i] = table.truncated and not table.terminated
+                if self.final_obs_seat is not None:
+                    finals[i] = self._final(i)
+                self._new_episode(i)
+
+    def _settle(self, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray,
+                finals: dict[int, np.ndarray], observations: bool) -> tuple[
+                    np.ndarray | None, np.ndarray, np.ndarray]:
+        """Let the policy seats act (each policy called once per round for all the tables
+        waiting on its seat) until a learner is to act at every table; returns the
+        outputs there (observations only if ``observations``), as
+        :meth:`_outputs_or_masks`."""
+        if not self._policies:
+            return self._outputs_or_masks(observations)
+        while True:
+            obs, masks, who = self._outputs_or_masks(True)
+            assert obs is not None
+            waiting = False
+            for seat, policy in self._policies:
+                idx = np.flatnonzero(who == seat)
+                if not idx.size:
+                    continue
+                waiting = True
+                got = np.asarray(policy(obs[idx], masks[idx].view(np.bool_)))
+                if got.shape != idx.shape or not np.issubdtype(got.dtype, np.integer):
+                    raise ValueError(f"the policy of seat {seat} returned shape {got.shape} of "
+                                     f"{got.dtype}; it must return {idx.size} whole numbers "
+                                     "(one action index per row of observations)")
+                self._apply(idx, got, rewards, terminated, truncated, finals,
+                            f" (the policy of seat {seat})")
+            if not waiting:
+                return (obs if observations else None), masks, who
 
     def _step_compiled(self, acts: np.ndarray, observations: bool) -> tuple[
             np.ndarray | None, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:

@@ -232,6 +232,7 @@ static int eg_after(Eg *e, const St *d, int action) {
     return eg_wins(e, &c);
 }
 
+#ifndef EG_NO_GLUE  /* an includer that only searches (president/native/_vector.c) */
 /* ------------------------------------------------------------------------------------------ */
 /* Python glue                                                                                */
 
@@ -364,5 +365,7 @@ static PyObject *py_endgame_choose(PyObject *self, PyObject *args) {
     }
     return eg_run(deal, EG_CHOOSE, -1, (int)prefer, pref != Py_None, limit, seconds);
 }
+
+#endif /* EG_NO_GLUE */
 
 #endif /* PRESIDENT_ENDGAME_H */

@@ -107,6 +107,7 @@ static int im_choice(const St *d, const int *tot) {
     return PASS;
 }
 
+#ifndef IM_CHOICE_ONLY  /* an includer with no Trace (president/native/_vector.c) */
 /* intermediate_playout(deal, endgame_limit=0): every seat plays im_choice until the end */
 static int play_intermediate(St *d, Trace *tr) {
     int tot[13], r, s;
@@ -122,6 +123,8 @@ static int play_intermediate(St *d, Trace *tr) {
     }
     return 0;
 }
+
+#endif /* IM_CHOICE_ONLY */
 
 /* playout_policies.simple_code: the simple player's choice for the seat to act */
 static int simple_choice(const St *d) {
@@ -142,6 +145,7 @@ static int simple_choice(const St *d) {
     return broken >= 0 ? broken * 4 + need - 1 : PASS;
 }
 
+#ifndef IM_CHOICE_ONLY
 /* len(FastDeal.legal_actions()): r_legal's count */
 static int legal_count(const St *d) {
     int acts[56];
@@ -184,5 +188,7 @@ static int style_rows(St *d, const int *hist_seat, const int *hist_code, Py_ssiz
     }
     return 0;
 }
+
+#endif /* IM_CHOICE_ONLY */
 
 #endif /* PRESIDENT_INTERMEDIATE_H */

@@ -27,6 +27,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "_bits.h"
@@ -36,6 +37,25 @@
 #define MAXP R_MAXP
 #define NUM_ACTIONS 66
 #define PASS_ACTION 52
+
+/* The computer players' choices, on the RState (the play-outs' St): the intermediate
+ * player's heuristic choice and simple choice of _intermediate.h, the exact endgame search
+ * of _endgame.h (their Python glue and trace-keeping play-outs left out). */
+#define PASS R_PASS
+typedef RState St;
+#define IM_CHOICE_ONLY
+#define EG_NO_GLUE
+#include "_intermediate.h"
+#include "_endgame.h"
+
+/* What plays each seat (Core.set_bots): the caller (a learner, or a policy the Python side
+ * calls: the core stops there), or a computer player played here. */
+#define BOT_NONE 0
+#define BOT_RANDOM 1
+#define BOT_SIMPLE 2
+#define BOT_INTERMEDIATE 3
+#define BOT_POLICY 4
+#define EG_LIMIT 4000     /* president.players.endgame.DEFAULT_LIMIT: states per endgame solve */
 
 /* Offsets of the observation's pieces (encoding.PIECES); the glue checks them against
  * encoding.piece_slices() before using this module. */
@@ -84,6 +104,9 @@ typedef struct {
     int lead_seat;            /* first_lead = seat:<n>, else -1 */
     uint64_t lead_bit;        /* first_lead = holder-of:<card>: that card's bit, else 0 */
     Deal *deals;
+    int bot[MAXP];            /* BOT_ kind of each seat (all BOT_NONE: no computer player) */
+    int any_bot;              /* some seat is not BOT_NONE: each deal draws the bots' seeds */
+    MT *bot_mt;               /* num x MAXP generators of the random players, or NULL */
 } CoreObject;
 
 static inline int after(int seat, int n) { return seat + 1 == n ? 0 : seat + 1; }
@@ -173,6 +196,79 @@ static int table_step(CoreObject *self, Deal *d, int action, float *rewards) {
 }
 
 /* ------------------------------------------------------------------------------------------ */
+/* the computer players                                                                        */
+
+/* president.players.endgame.endgame_choice for the seat to act, which holds `nacts` > 1
+ * legal actions `acts` (r_legal's order) while only two seats hold cards: `prefer` when it
+ * wins, else the first winning action; `prefer` too when every action loses or the solve
+ * passes EG_LIMIT states (eg_run's "choose" of _endgame.h, without the Python glue). */
+static int bot_endgame(const St *d, int prefer, int *acts, int nacts) {
+    Eg e;
+    int i, rc, got = prefer;
+    if (eg_start(&e, d, d->to_act, EG_LIMIT, 0, 0.0) < 0) return prefer;
+    for (i = 0; i < nacts; i++) {     /* prefer first, the rest in legal order */
+        if (acts[i] == prefer) {
+            for (; i > 0; i--) acts[i] = acts[i - 1];
+            acts[0] = prefer;
+            break;
+        }
+    }
+    for (i = 0; i < nacts; i++) {
+        rc = eg_after(&e, d, acts[i]);
+        if (rc < 0) break;
+        if (rc) {
+            got = acts[i];
+            break;
+        }
+    }
+    free(e.slots);
+    return got;
+}
+
+/* The action (play-out int: rank * 4 + count - 1, or PASS) of the computer player at the
+ * seat to act of table i:
+ *   random:       the legal action at index int(random() * k) of r_legal's list (k legal
+ *                 actions, one draw of the seat's own generator at every decision);
+ *   simple:       simple_choice (the simple player, players/simple.py);
+ *   intermediate: the intermediate player (players/intermediate.py): its only legal action,
+ *                 else im_choice, then, once only two seats hold cards, the endgame's
+ *                 choice (bot_endgame). */
+static int bot_choice(CoreObject *self, Deal *d, Py_ssize_t i) {
+    const St *r = &d->r;
+    int seat = r->to_act, acts[56], k, tot[13], q, s, code;
+    switch (self->bot[seat]) {
+    case BOT_RANDOM:
+        k = r_legal(r, acts);
+        return acts[(int)(mt_random(self->bot_mt + i * MAXP + seat) * k)];
+    case BOT_SIMPLE:
+        return simple_choice(r);
+    default:   /* BOT_INTERMEDIATE */
+        for (q = 0; q < 13; q++) {
+            tot[q] = 0;
+            for (s = 0; s < r->n; s++) tot[q] += r->hands[s][q];
+        }
+        code = im_choice(r, tot);
+        if (r->n - r->nfinish == 2) {
+            k = r_legal(r, acts);
+            if (k > 1) code = bot_endgame(r, code, acts, k);
+        }
+        return code;
+    }
+}
+
+/* Let the computer players of table i act until a seat of BOT_NONE or BOT_POLICY is to act
+ * or the deal ends; returns 1 when it ended (rewards then written), else 0. */
+static int play_bots(CoreObject *self, Deal *d, Py_ssize_t i, float *rewards) {
+    while (d->loaded) {
+        int kind = self->bot[d->r.to_act], code;
+        if (kind == BOT_NONE || kind == BOT_POLICY) return 0;
+        code = bot_choice(self, d, i);
+        if (table_step(self, d, code < 0 ? PASS_ACTION : code, rewards)) return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------------ */
 /* the observation (encoding.fill_observation for the acting seat, phase "play")              */
 
 static inline void put_bits(float *o, uint64_t m) {
@@ -255,6 +351,15 @@ static void deal_from(CoreObject *self, Deal **d, MT **rng, int m) {
         dealer[q] = (int)mt_below(rng[q], (uint32_t)n);  /* rng.randrange(n) */
         seeds[q] = mt_bits64(rng[q], 63);                /* Match(seed=rng.getrandbits(63)) */
         sub[q] = &subs[q];
+        if (self->any_bot) {  /* then each computer player's seed (env.single.make_bots) */
+            for (seat = 0; seat < n; seat++) {
+                if (self->bot[seat] != BOT_NONE) {
+                    uint64_t bits = mt_bits64(rng[q], 63);
+                    if (self->bot[seat] == BOT_RANDOM)
+                        mt_seed_u64(self->bot_mt + (d[q] - self->deals) * MAXP + seat, bits);
+                }
+            }
+        }
     }
     mt_seed_many(sub, seeds, m);
     for (q = 0; q < m; q++) seeds[q] = mt_first_word(sub[q]);  /* deal_hands(.., getrandbits(32)) */
@@ -282,6 +387,10 @@ static void deal_from(CoreObject *self, Deal **d, MT **rng, int m) {
             }
         }
         load_hands(self, d[q], h, leader);
+        if (self->any_bot) {  /* no deal ends before every seat has acted: nothing to reward */
+            float scratch[MAXP];
+            play_bots(self, d[q], d[q] - self->deals, scratch);
+        }
     }
 }
 
@@ -321,6 +430,7 @@ static int get_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ss
 
 static void Core_dealloc(CoreObject *self) {
     PyMem_Free(self->deals);
+    PyMem_Free(self->bot_mt);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -544,8 +654,10 @@ static PyObject *Core_step(CoreObject *self, PyObject *args) {
     }
     memset(rew, 0, (size_t)r.len);
     for (i = 0; i < n; i++) {
-        ended[i] = (uint8_t)table_step(self, &self->deals[i], (int)acts[i],
-                                       rew + i * self->players);
+        Deal *d = &self->deals[i];
+        ended[i] = (uint8_t)table_step(self, d, (int)acts[i], rew + i * self->players);
+        if (self->any_bot && !ended[i])
+            ended[i] = (uint8_t)play_bots(self, d, i, rew + i * self->players);
         result += ended[i];
     }
     if (seq && result) {  /* deal the ended tables again, MT_LANES at a time */
@@ -564,6 +676,160 @@ static PyObject *Core_step(CoreObject *self, PyObject *args) {
         }
     }
 done:
+    PyBuffer_Release(&a);
+    PyBuffer_Release(&r);
+    PyBuffer_Release(&e);
+    Py_XDECREF(seq);
+    if (result == -1 && PyErr_Occurred()) return NULL;
+    return PyLong_FromLong(result);
+}
+
+PyDoc_STRVAR(set_bots_doc,
+"set_bots(kinds)\n--\n\n"
+"What plays each seat, one int per seat: 0 the caller (a learner), 1 random, 2 simple,\n"
+"3 intermediate (the computer players played here), 4 a policy played by the caller. The\n"
+"core then stops only at seats of 0 and 4: step, step_at and the deals of deal and step\n"
+"let the computer players act until such a seat is to act or the deal ends. When any seat\n"
+"is not 0, every deal draws one getrandbits(63) per seat that is not 0, in seat order,\n"
+"after the deal's own draws (president.env.single.make_bots), and a random player's\n"
+"generator is random.Random of its draw. Takes effect from the next deal; at least one\n"
+"seat must be 0 or 4.");
+
+static PyObject *Core_set_bots(CoreObject *self, PyObject *arg) {
+    PyObject *seq = PySequence_Fast(arg, "kinds must be a sequence of ints, one per seat");
+    int k, kinds[MAXP], stops = 0, any = 0, randoms = 0;
+    if (!seq) return NULL;
+    if (PySequence_Fast_GET_SIZE(seq) != self->players) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "kinds must give one int per seat");
+        return NULL;
+    }
+    for (k = 0; k < self->players; k++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return NULL;
+        }
+        if (v < BOT_NONE || v > BOT_POLICY) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "a kind must be 0 (caller), 1 (random), 2 "
+                            "(simple), 3 (intermediate) or 4 (policy)");
+            return NULL;
+        }
+        kinds[k] = (int)v;
+        stops += v == BOT_NONE || v == BOT_POLICY;
+        any |= v != BOT_NONE;
+        randoms += v == BOT_RANDOM;
+    }
+    Py_DECREF(seq);
+    if (!stops) {
+        PyErr_SetString(PyExc_ValueError, "at least one seat must be played by the caller "
+                        "(kind 0 or 4)");
+        return NULL;
+    }
+    if (randoms && !self->bot_mt) {
+        self->bot_mt = PyMem_Calloc((size_t)self->num * MAXP, sizeof(MT));
+        if (!self->bot_mt) return PyErr_NoMemory();
+    }
+    memcpy(self->bot, kinds, sizeof(int) * (size_t)self->players);
+    self->any_bot = any;
+    Py_RETURN_NONE;
+}
+
+PyDoc_STRVAR(step_at_doc,
+"step_at(index, actions, rewards, ended, rngs) -> int\n--\n\n"
+"step() at some tables only: take actions[k] (int64, m) at table index[k] (int64, m,\n"
+"distinct tables) for its seat to act, then let the computer players act (set_bots). All\n"
+"are checked first: -1 - k for the first refused (nothing changes). rewards (float32,\n"
+"N x players) and ended (1 byte per table, N) are added to, not overwritten: a table whose\n"
+"deal ends gets its rewards by seat added to its row and ended set to 1. rngs: N\n"
+"random.Random (every table whose deal ended is dealt again from its own) or None (such a\n"
+"table must be dealt again before the next step or observe). Returns how many deals\n"
+"ended.");
+
+static PyObject *Core_step_at(CoreObject *self, PyObject *args) {
+    PyObject *i_obj, *a_obj, *r_obj, *e_obj, *rngs, *seq;
+    Py_buffer ix, a, r, e;
+    Py_ssize_t k, m, n = self->num;
+    long long *idx, *acts;
+    float *rew, scratch[MAXP];
+    uint8_t *ended;
+    long result = 0;
+    int p, np = self->players;
+    if (!PyArg_ParseTuple(args, "OOOOO", &i_obj, &a_obj, &r_obj, &e_obj, &rngs)) return NULL;
+    if (!all_loaded(self)) return NULL;
+    seq = rngs == Py_None ? NULL
+        : PySequence_Fast(rngs, "rngs must be a sequence of random.Random, one per table");
+    if (rngs != Py_None && !seq) return NULL;
+    if (seq && PySequence_Fast_GET_SIZE(seq) != n) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "rngs must give one random.Random per table");
+        return NULL;
+    }
+    if (PyObject_GetBuffer(i_obj, &ix, PyBUF_C_CONTIGUOUS) < 0) {
+        Py_XDECREF(seq);
+        return NULL;
+    }
+    m = ix.len / 8;
+    if (ix.itemsize != 8 || ix.len != 8 * m) {
+        PyBuffer_Release(&ix);
+        Py_XDECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "index must be a C-contiguous int64 buffer");
+        return NULL;
+    }
+    if (get_buffer(a_obj, &a, 8, m, 0, "actions") < 0) {
+        PyBuffer_Release(&ix);
+        Py_XDECREF(seq);
+        return NULL;
+    }
+    if (get_buffer(r_obj, &r, 4, n * np, 1, "rewards") < 0) {
+        PyBuffer_Release(&ix);
+        PyBuffer_Release(&a);
+        Py_XDECREF(seq);
+        return NULL;
+    }
+    if (get_buffer(e_obj, &e, 1, n, 1, "ended") < 0) {
+        PyBuffer_Release(&ix);
+        PyBuffer_Release(&a);
+        PyBuffer_Release(&r);
+        Py_XDECREF(seq);
+        return NULL;
+    }
+    idx = (long long *)ix.buf;
+    acts = (long long *)a.buf;
+    rew = (float *)r.buf;
+    ended = (uint8_t *)e.buf;
+    for (k = 0; k < m; k++) {
+        if (idx[k] < 0 || idx[k] >= n) {
+            PyErr_SetString(PyExc_IndexError, "table index out of range");
+            result = -1;
+            goto done;
+        }
+        if (!is_legal(&self->deals[idx[k]], acts[k])) {
+            result = -1 - (long)k;
+            goto done;
+        }
+    }
+    for (k = 0; k < m; k++) {
+        Py_ssize_t i = (Py_ssize_t)idx[k];
+        Deal *d = &self->deals[i];
+        int over = table_step(self, d, (int)acts[k], scratch);
+        if (!over && self->any_bot) over = play_bots(self, d, i, scratch);
+        if (over) {
+            PyObject *g;
+            for (p = 0; p < np; p++) rew[i * np + p] += scratch[p];
+            ended[i] = 1;
+            result++;
+            if (!seq) continue;
+            g = PySequence_Fast_GET_ITEM(seq, i);
+            if (deal_with(self, &d, &g, 1) < 0) {
+                result = -1;
+                goto done;
+            }
+        }
+    }
+done:
+    PyBuffer_Release(&ix);
     PyBuffer_Release(&a);
     PyBuffer_Release(&r);
     PyBuffer_Release(&e);
@@ -843,6 +1109,8 @@ static PyMethodDef Core_methods[] = {
     {"rewards", (PyCFunction)Core_rewards, METH_VARARGS, rewards_doc},
     {"observe_seat", (PyCFunction)Core_observe_seat, METH_VARARGS, observe_seat_doc},
     {"step", (PyCFunction)Core_step, METH_VARARGS, step_doc},
+    {"step_at", (PyCFunction)Core_step_at, METH_VARARGS, step_at_doc},
+    {"set_bots", (PyCFunction)Core_set_bots, METH_O, set_bots_doc},
     {"observe", (PyCFunction)Core_observe, METH_VARARGS, observe_doc},
     {"state", (PyCFunction)Core_state, METH_VARARGS, state_doc},
     {"snapshot", (PyCFunction)Core_snapshot, METH_NOARGS, snapshot_doc},
