@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -49,18 +51,31 @@ def test_it_is_a_gymnasium_vector_env_with_batched_spaces():
         v.step(np.zeros(3, dtype=np.int64))
 
 
-@pytest.mark.parametrize("options", [
-    {"preset": "house", "players": 4, "opponents": "random", "seat": 0},
-    {"preset": "first-night", "players": 5, "opponents": ["simple", "random", "beginner",
-                                                          "random"], "seat": 3},
-    {"preset": "house", "players": 4, "episode": "match", "max_deals": 3, "seat": 1,
-     "opponents": "random"},
+@pytest.mark.parametrize(("options", "backend"), [
+    ({"preset": "house", "players": 4, "opponents": "random", "seat": 0}, "python"),
+    ({"preset": "first-night", "players": 5, "opponents": ["simple", "random", "beginner",
+                                                           "random"], "seat": 3}, "python"),
+    ({"preset": "house", "players": 4, "episode": "match", "max_deals": 3, "seat": 1,
+      "opponents": "random"}, "python"),
+    ({"preset": "house", "players": 4, "opponents": "intermediate", "seat": 0}, "compiled"),
+    ({"preset": "first-night", "players": 5, "opponents": ["simple", "intermediate",
+                                                           "intermediate", "simple"],
+      "seat": 2}, "compiled"),
+    ({"preset": "family", "players": 6, "twists": ["once-around"], "opponents": "simple",
+      "seat": 5}, "compiled"),
 ])
-def test_each_table_plays_the_episodes_of_president_env(options):
+def test_each_table_plays_the_episodes_of_president_env(options, backend):
     """Table i of reset(seed=s) plays President-v1's reset(seed=s + i) and its following
-    reset() calls: the same observations, masks, rewards and ends for the same actions."""
+    reset() calls: the same observations, masks, rewards and ends for the same actions.
+    The compiled opponents (simple, intermediate) choose as the Python players; the
+    compiled random one draws otherwise, so the random lineups are checked in Python."""
     n, steps = 3, 150
-    v = GymVectorEnv(n, **options)
+    if backend == "compiled":
+        pytest.importorskip("president._vector")
+        if os.environ.get("PRESIDENT_PURE") == "1":
+            pytest.skip("PRESIDENT_PURE=1 asks for the Python code")
+    v = GymVectorEnv(n, backend=backend, **options)
+    assert v.backend == backend
     singles = [PresidentEnv(**options) for _ in range(n)]
     obs, info = v.reset(seed=40)
     want = [s.reset(seed=40 + i) for i, s in enumerate(singles)]
@@ -206,3 +221,35 @@ def test_make_vec_builds_it_and_sync_mode_still_wraps_president_env():
                            preset="house", players=4)
     assert isinstance(s, gymnasium.vector.SyncVectorEnv)
     assert s.reset(seed=0)[0].shape == (2, 702)
+
+
+def test_the_compiled_backend_is_the_default_where_it_can_play():
+    pytest.importorskip("president._vector")
+    if os.environ.get("PRESIDENT_PURE") == "1":
+        pytest.skip("PRESIDENT_PURE=1 asks for the Python code")
+    assert GymVectorEnv(2, preset="house", players=4).backend == "compiled"
+    assert GymVectorEnv(2, preset="house", players=4, opponents="beginner").backend == "python"
+    assert GymVectorEnv(2, preset="house", players=4, episode="match").backend == "python"
+    with pytest.raises(ValueError, match="cannot run these tables: opponents"):
+        GymVectorEnv(2, preset="house", players=4, opponents="beginner", backend="compiled")
+    # the penalty on the compiled backend: that table's episode ends, its next one starts
+    v = GymVectorEnv(3, preset="house", players=4, opponents="intermediate", seat=1)
+    w = GymVectorEnv(3, preset="house", players=4, opponents="intermediate", seat=1,
+                     backend="python")
+    _, info = v.reset(seed=2)
+    w.reset(seed=2)
+    rng = np.random.default_rng(3)
+    for t in range(60):
+        acts = _legal(info["action_mask"], rng)
+        if t % 7 == 3:
+            acts[t % 3] = 65
+        a = v.step(acts)
+        b = w.step(acts)
+        info = a[4]
+        for x, y in zip(a[:4], b[:4]):
+            assert np.array_equal(x, y)
+        assert np.array_equal(a[4]["action_mask"], b[4]["action_mask"])
+        assert np.array_equal(a[4].get("_final_obs", np.zeros(3, bool)),
+                              b[4].get("_final_obs", np.zeros(3, bool)))
+        for i in np.flatnonzero(a[4].get("_final_obs", np.zeros(3, bool))):
+            assert np.array_equal(a[4]["final_obs"][i], b[4]["final_obs"][i])

@@ -27,10 +27,27 @@ already the next episode's first turn, and the ended episode's last observation 
 ``info["_final_obs"]`` / ``info["_final_info"]`` (bool ``(N,)``), as Gymnasium's
 ``SyncVectorEnv`` builds them. The next :meth:`step` acts in the new episode.
 
-The tables are :class:`~president.env.vector.VectorEnv`'s Python tables (the engine's checked
-``Match.act``), and observations of all ``N`` tables are built in one batch. The computer
-players run in Python here; ``opponents`` keeps its meaning when a compiled implementation
-takes their place.
+Two backends play the tables (``backend=``, :attr:`GymVectorEnv.backend`):
+
+- ``"compiled"`` (the default where it can): a :class:`~president.env.vector.VectorEnv` of
+  the compiled core with the computer players at the other seats played in C, stepped only
+  at the learner's turns. It plays one-deal episodes of the rules the compiled core plays
+  (:func:`president.native.native_supports`) against ``"random"``, ``"simple"`` and
+  ``"intermediate"`` opponents. The simple and intermediate players choose exactly as the
+  Python players of those names, so each table plays the episodes of
+  :class:`~president.env.single.PresidentEnv` (a test checks it). The compiled ``"random"``
+  player draws among action indices
+  (:class:`~president.env.vector.RandomIndexPlayer`), not among the engine's sets of suits
+  as :class:`~president.players.random_player.RandomPlayer` does: it is as random, but its
+  episodes are not ``PresidentEnv``'s for the same seed;
+- ``"python"``: :class:`~president.env.vector.VectorEnv`'s Python tables (the engine's
+  checked ``Match.act``) with the computer players of :mod:`president.players` acting in
+  Python, every level and bot by import path, match episodes and every twist: each table
+  plays ``PresidentEnv``'s episodes for the same seed. Observations of all ``N`` tables are
+  built in one batch.
+
+``"auto"`` takes the compiled backend when the rules, the episode and the opponents allow
+it (and the core is built and ``PRESIDENT_PURE`` is not ``1``), else the Python one.
 
 >>> from president.env import GymVectorEnv
 >>> v = GymVectorEnv(4, preset="house", players=4, opponents="random")
@@ -60,10 +77,12 @@ from gymnasium.vector.utils import batch_space
 from ..errors import IllegalAction
 from ..players import Player
 from ..rules import Rules
+from . import _compiled_vector
 from .aec import ILLEGAL, check_choice, observation_space_for
 from .encoding import NUM_ACTIONS
 from .single import check_opponents, make_bots, play_others
-from .vector import VectorEnv
+from .table import Table, make_rules
+from .vector import BACKENDS, OPPONENT_LEVELS, Opponent, VectorEnv
 
 __all__ = ["GymVectorEnv"]
 
@@ -88,6 +107,8 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
             table's episode ends with ``illegal_reward``, default -1.0, and auto-resets,
             the other tables step as usual) or ``"raise"`` (``IllegalAction`` naming the
             first such table; no table moves).
+        backend: ``"auto"`` (default), ``"compiled"`` or ``"python"``: see the module
+            docstring.
 
     Attributes:
         num_envs: ``N``. single_observation_space: ``Box(0, 1, (702,), float32)``.
@@ -95,10 +116,12 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
             batches (``Box`` of shape ``(N, 702)``, ``MultiDiscrete([66] * N)``).
         metadata: ``{"autoreset_mode": AutoresetMode.SAME_STEP, ...}``.
         core: the :class:`~president.env.vector.VectorEnv` whose tables are played.
+        backend: ``"compiled"`` or ``"python"``, the backend in use.
 
     Raises:
         ValueError: a bad option, saying which values are allowed (as :class:`VectorEnv`
-            and :class:`~president.env.single.PresidentEnv` do).
+            and :class:`~president.env.single.PresidentEnv` do); ``backend="compiled"``
+            where it cannot play these tables (saying why).
     """
 
     # not a ClassVar: gymnasium's VectorEnv declares metadata as an instance attribute
@@ -109,21 +132,39 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
                  preset: str | None = None, twists: Any = (), players: int | None = None,
                  episode: str = "deal", reward: str = "place", max_deals: int = 20,
                  opponents: str | Sequence[str] = "random", seat: int = 0,
-                 illegal: str = "penalty", illegal_reward: float = -1.0) -> None:
+                 illegal: str = "penalty", illegal_reward: float = -1.0,
+                 backend: str = "auto") -> None:
         check_choice("illegal", illegal, ILLEGAL)
-        self.core = VectorEnv(num_envs, rules=rules, preset=preset, twists=twists,
-                              players=players, episode=episode, reward=reward,
-                              max_deals=max_deals, backend="python")
-        n = self.core.players
+        check_choice("backend", backend, BACKENDS)
+        made = make_rules(rules=rules, preset=preset, twists=twists, players=players)
+        n = made.players
         if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) \
                 or not 0 <= seat < n:
             raise ValueError(f"seat = {seat!r} is not allowed; give a player index 0 to {n - 1}")
         self.seat = int(seat)
         self.opponents = check_opponents(opponents, n)
+        first = Table(made, episode=episode, reward=reward, max_deals=max_deals)
+        why = None
+        if backend != "python":
+            why = _compiled_vector.unsupported(first.rules, episode)
+            if why is None and not all(o in OPPONENT_LEVELS for o in self.opponents):
+                why = (f"opponents {self.opponents!r}: the compiled core plays only "
+                       f"{', '.join(OPPONENT_LEVELS)}")
+            if backend == "compiled" and why is not None:
+                raise ValueError(f"backend = 'compiled' cannot run these tables: {why}; use "
+                                 "backend = 'auto' or 'python'")
+        self.backend = "python" if backend == "python" or why is not None else "compiled"
+        lineup: list[Opponent] | None = None
+        if self.backend == "compiled":
+            levels = iter(self.opponents)
+            lineup = [None if p == self.seat else next(levels) for p in range(n)]
+        self.core = VectorEnv(num_envs, rules=made, episode=episode, reward=reward,
+                              max_deals=max_deals, backend=self.backend, opponents=lineup,
+                              final_obs_seat=self.seat if lineup else None)
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
         self.num_envs = self.core.num_envs
-        self.single_observation_space = observation_space_for(self.core.tables[0], False)
+        self.single_observation_space = observation_space_for(first, False)
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -144,6 +185,10 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
             ValueError: a bad seed (as :meth:`VectorEnv.reset`).
         """
         super().reset(seed=int(seed) if isinstance(seed, (int, np.integer)) else None)
+        if self.backend == "compiled":
+            obs, info = self.core.reset(seed=seed)
+            self._masks = info["action_mask"].view(np.bool_)
+            return obs, {"action_mask": self._masks}
         self.core.reset(seed=seed)
         self._bots = [[] for _ in range(self.num_envs)]
         for i in range(self.num_envs):
@@ -212,7 +257,11 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
         tables = self.core.tables
         if self.illegal == "raise" and not legal.all():
             i = int(np.flatnonzero(~legal)[0])
-            raise IllegalAction("illegal-index", f"table {i}: {tables[i].refusal(acts[i].item())}")
+            why = (_compiled_vector.refusal(acts[i].item()) if self.backend == "compiled"
+                   else tables[i].refusal(acts[i].item()))
+            raise IllegalAction("illegal-index", f"table {i}: {why}")
+        if self.backend == "compiled":
+            return self._step_compiled(acts, legal)
         seat = self.seat
         rewards = np.zeros(n, dtype=np.float32)
         terminations = np.zeros(n, dtype=np.bool_)
@@ -238,6 +287,32 @@ class GymVectorEnv(gymnasium.vector.VectorEnv):
             info = self._add_info(info, {"final_obs": last, "final_info": {
                 "action_mask": np.zeros(NUM_ACTIONS, dtype=np.bool_)}}, i)
         return obs, rewards, terminations, truncations, info
+
+    def _step_compiled(self, acts: np.ndarray, legal: np.ndarray) -> tuple[
+            np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """:meth:`step` on the compiled core: ``acts`` are ``N`` whole numbers, ``legal``
+        says where they are legal (elsewhere the penalty)."""
+        core = self.core
+        if legal.all():
+            obs, got, terminations, truncations, info = core.step(acts)
+            finals = info["final_obs"]
+            rewards = got[:, self.seat].copy()
+        else:       # the penalty: those episodes end unplayed, the others step
+            bad = np.flatnonzero(~legal)
+            _, ended = core.restart(bad)
+            good = np.flatnonzero(legal)
+            obs, got, terminations, truncations, info = core.step_at(good, acts[good])
+            finals = {**info["final_obs"], **ended["final_obs"]}
+            rewards = got[:, self.seat].copy()
+            rewards[bad] = self.illegal_reward
+            terminations[bad] = True
+        masks = info["action_mask"].view(np.bool_)
+        self._masks = masks
+        out: dict[str, Any] = {"action_mask": masks}
+        for i in sorted(finals):
+            out = self._add_info(out, {"final_obs": finals[i], "final_info": {
+                "action_mask": np.zeros(NUM_ACTIONS, dtype=np.bool_)}}, i)
+        return obs, rewards, terminations, truncations, out
 
     def close_extras(self, **kwargs: Any) -> None:
         """Let the tables and computer players go (:meth:`close` calls this)."""

@@ -502,6 +502,52 @@ class VectorEnv:
             info["final_obs"] = finals
         return obs, rewards, terminated, truncated, info
 
+    def step_at(self, index: Sequence[int] | np.ndarray,
+                actions: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                              np.ndarray, np.ndarray,
+                                                              dict[str, Any]]:
+        """:meth:`step` at some tables only: ``actions[k]`` at table ``index[k]`` (distinct
+        tables); the other tables keep their turn (their rows come back as they were, with
+        no reward). For a caller that handles some tables itself (a penalty that ends an
+        episode, see :meth:`restart`).
+
+        Returns:
+            ``(obs, rewards, terminated, truncated, info)`` of every table, as :meth:`step`.
+
+        Raises:
+            RuntimeError: before the first :meth:`reset`.
+            ValueError: ``index`` and ``actions`` not of one length of whole numbers, an
+                index that is not a table, or one given twice.
+            IllegalAction: as :meth:`step` (no table changes).
+        """
+        if self._rngs is None:
+            raise RuntimeError("call reset() before step_at()")
+        n = self.num_envs
+        idx = np.asarray(index)
+        acts = np.asarray(actions)
+        if idx.ndim != 1 or acts.shape != idx.shape or (
+                idx.size and not (np.issubdtype(idx.dtype, np.integer)
+                                  and np.issubdtype(acts.dtype, np.integer))):
+            raise ValueError(f"index and actions must be whole numbers of one length (one "
+                             f"action per table listed); got shapes {idx.shape} and "
+                             f"{acts.shape}")
+        idx = idx.astype(np.int64)
+        if idx.size and (idx.min() < 0 or idx.max() >= n or len(set(idx.tolist())) < idx.size):
+            raise ValueError(f"index must list distinct tables 0 to {n - 1}; got "
+                             f"{idx.tolist()}")
+        rewards = np.zeros((n, self.players), dtype=np.float32)
+        terminated = np.zeros(n, dtype=np.bool_)
+        truncated = np.zeros(n, dtype=np.bool_)
+        finals: dict[int, np.ndarray] = {}
+        if idx.size:
+            self._apply(idx, acts, rewards, terminated, truncated, finals, "")
+        obs, masks, who = self._settle(rewards, terminated, truncated, finals, True)
+        assert obs is not None
+        info: dict[str, Any] = {"action_mask": masks, "player": who}
+        if self.final_obs_seat is not None:
+            info["final_obs"] = finals
+        return obs, rewards, terminated, truncated, info
+
     def _apply(self, index: np.ndarray | None, acts: np.ndarray, rewards: np.ndarray,
                terminated: np.ndarray, truncated: np.ndarray, finals: dict[int, np.ndarray],
                who: str) -> None:
