@@ -21,6 +21,12 @@ episode; the observation is built every step (``last()`` in the AEC loop, the re
   core (``backend="compiled"``, ``president._vector``; "not built" when it is missing),
   with the ratio compiled / Python. The policy is drawn with numpy from the masks (the
   argmax of uniform noise over each row's mask), the same for both.
+- ``VectorEnv`` with compiled opponents: 256 tables of ``house`` 4 players, the learner at
+  seat 0 against three ``intermediate`` players played inside the compiled core
+  (``opponents=[None, "intermediate", "intermediate", "intermediate"]``); a step takes the
+  learner's action at every table and the opponents' turns until the learner's next one,
+  and counts 256 learner steps; the learner's actions by :func:`president.env.sample_legal`,
+  the observation built every step. Target: 200,000 learner steps per CPU second.
 - Whole deals per second of ``VectorEnv`` (the "batched step-and-mask" path), 256 tables
   (and again 1,024: a larger batch spreads each call's fixed cost and fills the C core's
   four seeding lanes when many deals end in one step) of ``house`` 4 players on the compiled backend, a uniformly random legal action per table
@@ -77,6 +83,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 TARGET_AEC_STEPS_PER_SECOND = 50_000
 TARGET_VECTOR_STEPS_PER_SECOND = 100_000
 TARGET_DEALS_PER_SECOND = 100_000
+TARGET_OPPONENT_STEPS_PER_SECOND = 200_000
 #: The same target as a ratio to OpenSpiel's crazy_eights (4 players, whole C++ games of
 #: random bots per CPU second), measured at 28,248 when the targets were set.
 TARGET_DEALS_RATIO_TO_CRAZY_EIGHTS = 100_000 / 28_248
@@ -274,6 +281,36 @@ def compiled_vector_figure(seconds: float, num_envs: int = 64, **options) -> dic
         return None
 
 
+def opponents_figure(seconds: float, num_envs: int = 256, level: str = "intermediate",
+                     **options) -> dict | None:
+    """Learner steps of a compiled :class:`~president.env.VectorEnv` whose seats 1.. are
+    ``level`` players played in C (``num_envs`` tables, learner at seat 0, auto-reset) for
+    about ``seconds``, the learner's actions by ``sample_legal``; a step counts ``N``
+    learner steps. ``None`` when the compiled core cannot run (not built, or
+    ``PRESIDENT_PURE=1``)."""
+    import numpy as np
+
+    from president.env import VectorEnv, sample_legal
+
+    try:
+        probe = VectorEnv(1, backend="compiled", **options)
+    except ValueError as e:
+        if "backend = 'compiled'" not in str(e):
+            raise
+        return None
+    lineup = [None] + [level] * (probe.players - 1)
+    v = VectorEnv(num_envs, backend="compiled", opponents=lineup, **options)
+    rng = np.random.default_rng(0)
+    steps, episodes, wall, cpu = _time_batched(
+        v, v.reset(seed=0)[1], num_envs, seconds, lambda mask: sample_legal(mask, rng))
+    return {"env": f"VectorEnv N={num_envs} compiled, {level} opponents",
+            "options": {**options, "opponents": f"[None] + [{level!r}] * {len(lineup) - 1}"},
+            "steps": steps, "episodes": episodes, "seconds": round(wall, 3),
+            "steps_per_second": round(steps / wall),
+            "steps_per_cpu_second": round(steps / max(cpu, 1e-9)),
+            "episodes_per_cpu_second": round(episodes / max(cpu, 1e-9), 1)}
+
+
 def _openspiel(game_name: str, seconds: float) -> dict:
     import pyspiel
 
@@ -439,6 +476,9 @@ def main(argv: list[str] | None = None) -> int:
         compiled["ratio_to_python"] = round(compiled["steps_per_cpu_second"] /
                                             max(python_vector["steps_per_cpu_second"], 1), 2)
         figures.append(compiled)
+    against = opponents_figure(args.seconds, 256, preset="house", players=4)
+    if against is not None:
+        figures.append(against)
     deal_figures = [f for f in (*(deals_figure(args.seconds, n, observe=False, preset="house",
                                                 players=4) for n in DEAL_BATCHES),
                                 deals_figure(args.seconds, 256, observe=True, preset="house",
@@ -461,6 +501,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"target_aec_steps_per_second": TARGET_AEC_STEPS_PER_SECOND,
                           "target_vector_steps_per_second": TARGET_VECTOR_STEPS_PER_SECOND,
                           "target_deals_per_second": TARGET_DEALS_PER_SECOND,
+                          "target_opponent_steps_per_second":
+                              TARGET_OPPONENT_STEPS_PER_SECOND,
                           "target_deals_ratio_to_crazy_eights":
                               round(TARGET_DEALS_RATIO_TO_CRAZY_EIGHTS, 2),
                           "crazy_eights_whole_games": eights,
@@ -497,6 +539,12 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Target: {TARGET_VECTOR_STEPS_PER_SECOND:,} vector steps/s: "
           f"{'met' if vec >= TARGET_VECTOR_STEPS_PER_SECOND else 'not met'} "
           f"({vec:,} per CPU second, 64 tables, house, 4 players, the faster backend).")
+    if against is not None:
+        got = against["steps_per_cpu_second"]
+        print(f"Target: {TARGET_OPPONENT_STEPS_PER_SECOND:,} learner steps/s against compiled "
+              f"intermediate opponents: "
+              f"{'met' if got >= TARGET_OPPONENT_STEPS_PER_SECOND else 'not met'} ({got:,} per "
+              "CPU second, 256 tables, house, 4 players).")
     if deal_figures:
         print(deals_verdict(deal_figures, eights))
     if peers:
