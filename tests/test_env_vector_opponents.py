@@ -284,3 +284,25 @@ def test_the_python_backend_plays_matches_with_opponents():
         _, _, te, tr, info = v.step(sample_legal(info["action_mask"], rng))
         ends += int(te.sum() + tr.sum())
     assert ends >= 2
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_copies_and_pickles_play_on_alike(backend):
+    """A copy mid-deal (the random players' generators included) steps as the original."""
+    import copy
+    import pickle
+
+    v = VectorEnv(3, preset="house", players=4, backend=backend,
+                  opponents=[None, "random", "random", "intermediate"])
+    _, info = v.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(13):
+        _, _, _, _, info = v.step(sample_legal(info["action_mask"], rng))
+    w = copy.deepcopy(v)
+    u = pickle.loads(pickle.dumps(v))
+    for _ in range(40):
+        acts = sample_legal(info["action_mask"], rng)
+        x, y, z = v.step(acts), w.step(acts), u.step(acts)
+        info = x[4]
+        for a, b, c in zip(x[:4], y[:4], z[:4]):
+            assert _same(a, b) and _same(a, c)

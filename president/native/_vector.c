@@ -26,6 +26,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -984,11 +985,17 @@ static PyObject *Core_observe_seat(CoreObject *self, PyObject *args) {
 PyDoc_STRVAR(snapshot_doc,
 "snapshot() -> bytes\n--\n\n"
 "Every table's play state as bytes (this build's memory layout), for restore() on a Core\n"
-"made with the same arguments: how the Python glue pickles and copies a Core.");
+"made with the same arguments (and set_bots): how the Python glue pickles and copies a\n"
+"Core. The random players' generators follow the deals when there are any.");
 
 static PyObject *Core_snapshot(CoreObject *self, PyObject *unused) {
-    return PyBytes_FromStringAndSize((const char *)self->deals,
-                                     self->num * (Py_ssize_t)sizeof(Deal));
+    Py_ssize_t deals = self->num * (Py_ssize_t)sizeof(Deal);
+    Py_ssize_t bots = self->bot_mt ? self->num * MAXP * (Py_ssize_t)sizeof(MT) : 0;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, deals + bots);
+    if (!out) return NULL;
+    memcpy(PyBytes_AS_STRING(out), self->deals, (size_t)deals);
+    if (bots) memcpy(PyBytes_AS_STRING(out) + deals, self->bot_mt, (size_t)bots);
+    return out;
 }
 
 /* whether a Deal read from bytes is one the core could have made (indices in range) */
@@ -1034,8 +1041,9 @@ PyDoc_STRVAR(restore_doc,
 static PyObject *Core_restore(CoreObject *self, PyObject *arg) {
     Py_buffer b;
     Py_ssize_t i;
+    Py_ssize_t bots = self->bot_mt ? self->num * MAXP * (Py_ssize_t)sizeof(MT) : 0;
     if (PyObject_GetBuffer(arg, &b, PyBUF_C_CONTIGUOUS) < 0) return NULL;
-    if (b.len != self->num * (Py_ssize_t)sizeof(Deal)) {
+    if (b.len != self->num * (Py_ssize_t)sizeof(Deal) + bots) {
         PyBuffer_Release(&b);
         PyErr_SetString(PyExc_ValueError, "the snapshot is of another number of tables or "
                         "another build");
@@ -1050,7 +1058,19 @@ static PyObject *Core_restore(CoreObject *self, PyObject *arg) {
             return NULL;
         }
     }
-    memcpy(self->deals, b.buf, (size_t)b.len);
+    for (i = 0; i < self->num * MAXP && bots; i++) {  /* a generator's index in range */
+        int index;
+        memcpy(&index, (const char *)b.buf + (b.len - bots) + i * (Py_ssize_t)sizeof(MT)
+               + offsetof(MT, index), sizeof index);
+        if (index < 0 || index > MT_N) {
+            PyBuffer_Release(&b);
+            PyErr_SetString(PyExc_ValueError, "the snapshot's random players are not "
+                            "generators of this core");
+            return NULL;
+        }
+    }
+    memcpy(self->deals, b.buf, (size_t)(b.len - bots));
+    if (bots) memcpy(self->bot_mt, (const char *)b.buf + (b.len - bots), (size_t)bots);
     PyBuffer_Release(&b);
     for (i = 0; i < self->num; i++) deal_derive(self, &self->deals[i]);
     Py_RETURN_NONE;
