@@ -54,6 +54,32 @@ observation at all). ``"auto"`` (the default) takes it when it is built,
 >>> rewards.shape
 (8, 4)
 
+Opponents
+---------
+
+``opponents=[...]`` (one entry per player index, the same at every table) lets computer
+players and frozen policies take seats: ``None`` is a learner seat (at least one),
+``"random"``, ``"simple"`` and ``"intermediate"`` (:data:`OPPONENT_LEVELS`) computer players,
+and a callable a frozen :data:`Policy`. :meth:`VectorEnv.step` then applies the learner's
+action at each table and lets the others play until a learner is to act again (a deal that
+ends meanwhile is dealt again at once, its opponents playing until a learner's first turn),
+so every returned row is a learner's; ``rewards`` holds every player's rewards of the deals
+that ended during the step. On the compiled backend the computer players play inside the C
+core (the simple and intermediate players choose exactly as
+:class:`~president.players.simple.SimplePlayer` and
+:class:`~president.players.intermediate.IntermediatePlayer`, the latter's endgame solve
+included; ``random`` as :class:`RandomIndexPlayer`); on the Python backend those players act
+on their engine observations. A policy is called from Python once per round with the
+observations and masks of all the tables waiting on its seat. Each episode draws one
+``getrandbits(63)`` per seat that is not a learner after the deal's own draws, to seed its
+computer player; the deal itself is the engine's for the seed.
+
+>>> w = VectorEnv(4, preset="house", players=4, opponents=[None, "intermediate", "simple",
+...                                                         "random"])
+>>> _, first = w.reset(seed=0)
+>>> first["player"].tolist()
+[0, 0, 0, 0]
+
 :func:`sample_legal` draws a uniformly random legal action for every table at once from the
 masks (random play, exploration): in the compiled core when it is built, else in numpy, to the
 same actions for the same generator.

@@ -599,6 +599,35 @@ static int all_loaded(CoreObject *self) {
     return 1;
 }
 
+/* The buffers of a step: actions (int64, m), rewards (float32, N x players) and ended (one
+ * byte per table); all acquired (0) or none (-1, the error set). */
+static int step_buffers(CoreObject *self, PyObject *a_obj, Py_ssize_t m, PyObject *r_obj,
+                        PyObject *e_obj, Py_buffer *a, Py_buffer *r, Py_buffer *e) {
+    if (get_buffer(a_obj, a, 8, m, 0, "actions") < 0) return -1;
+    if (get_buffer(r_obj, r, 4, self->num * self->players, 1, "rewards") < 0) {
+        PyBuffer_Release(a);
+        return -1;
+    }
+    if (get_buffer(e_obj, e, 1, self->num, 1, "ended") < 0) {
+        PyBuffer_Release(a);
+        PyBuffer_Release(r);
+        return -1;
+    }
+    return 0;
+}
+
+/* Release step_buffers' buffers and the generators' sequence; the step's result (NULL for
+ * -1 with an error set). */
+static PyObject *step_result(Py_buffer *a, Py_buffer *r, Py_buffer *e, PyObject *seq,
+                             long result) {
+    PyBuffer_Release(a);
+    PyBuffer_Release(r);
+    PyBuffer_Release(e);
+    Py_XDECREF(seq);
+    if (result == -1 && PyErr_Occurred()) return NULL;
+    return PyLong_FromLong(result);
+}
+
 PyDoc_STRVAR(step_doc,
 "step(actions, rewards, ended) -> int\n--\n\n"
 "Take actions[i] (int64, N) at every table i for its seat to act. First every action is\n"
@@ -629,18 +658,7 @@ static PyObject *Core_step(CoreObject *self, PyObject *args) {
             return NULL;
         }
     }
-    if (get_buffer(a_obj, &a, 8, n, 0, "actions") < 0) {
-        Py_XDECREF(seq);
-        return NULL;
-    }
-    if (get_buffer(r_obj, &r, 4, n * self->players, 1, "rewards") < 0) {
-        PyBuffer_Release(&a);
-        Py_XDECREF(seq);
-        return NULL;
-    }
-    if (get_buffer(e_obj, &e, 1, n, 1, "ended") < 0) {
-        PyBuffer_Release(&a);
-        PyBuffer_Release(&r);
+    if (step_buffers(self, a_obj, n, r_obj, e_obj, &a, &r, &e) < 0) {
         Py_XDECREF(seq);
         return NULL;
     }
@@ -677,12 +695,7 @@ static PyObject *Core_step(CoreObject *self, PyObject *args) {
         }
     }
 done:
-    PyBuffer_Release(&a);
-    PyBuffer_Release(&r);
-    PyBuffer_Release(&e);
-    Py_XDECREF(seq);
-    if (result == -1 && PyErr_Occurred()) return NULL;
-    return PyLong_FromLong(result);
+    return step_result(&a, &r, &e, seq, result);
 }
 
 PyDoc_STRVAR(set_bots_doc,
@@ -778,21 +791,8 @@ static PyObject *Core_step_at(CoreObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "index must be a C-contiguous int64 buffer");
         return NULL;
     }
-    if (get_buffer(a_obj, &a, 8, m, 0, "actions") < 0) {
+    if (step_buffers(self, a_obj, m, r_obj, e_obj, &a, &r, &e) < 0) {
         PyBuffer_Release(&ix);
-        Py_XDECREF(seq);
-        return NULL;
-    }
-    if (get_buffer(r_obj, &r, 4, n * np, 1, "rewards") < 0) {
-        PyBuffer_Release(&ix);
-        PyBuffer_Release(&a);
-        Py_XDECREF(seq);
-        return NULL;
-    }
-    if (get_buffer(e_obj, &e, 1, n, 1, "ended") < 0) {
-        PyBuffer_Release(&ix);
-        PyBuffer_Release(&a);
-        PyBuffer_Release(&r);
         Py_XDECREF(seq);
         return NULL;
     }
@@ -831,12 +831,7 @@ static PyObject *Core_step_at(CoreObject *self, PyObject *args) {
     }
 done:
     PyBuffer_Release(&ix);
-    PyBuffer_Release(&a);
-    PyBuffer_Release(&r);
-    PyBuffer_Release(&e);
-    Py_XDECREF(seq);
-    if (result == -1 && PyErr_Occurred()) return NULL;
-    return PyLong_FromLong(result);
+    return step_result(&a, &r, &e, seq, result);
 }
 
 PyDoc_STRVAR(observe_doc,
