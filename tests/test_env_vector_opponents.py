@@ -306,3 +306,45 @@ def test_copies_and_pickles_play_on_alike(backend):
         info = x[4]
         for a, b, c in zip(x[:4], y[:4], z[:4]):
             assert _same(a, b) and _same(a, c)
+
+
+@pytest.mark.parametrize("backend", ["python", "compiled"])
+def test_an_illegal_learner_action_names_the_table_and_moves_none(backend):
+    rules = RULES["house4"]
+    lineup = [None, "intermediate", "random", "simple"]
+    v = VectorEnv(3, rules=rules, backend=backend, opponents=lineup)
+    w = VectorEnv(3, rules=rules, backend=backend, opponents=lineup)
+    _, info = v.reset(seed=6)
+    w.reset(seed=6)
+    good = sample_legal(info["action_mask"], np.random.default_rng(2))
+    bad = good.copy()
+    bad[2] = 66
+    with pytest.raises(IllegalAction, match="table 2: action 66 is not an action index"):
+        v.step(bad)
+    a, b = v.step(good), w.step(good)
+    for x, y in zip(a[:4], b[:4]):
+        assert _same(x, y)
+    for g1, g2 in zip(v.generators, w.generators):
+        assert g1.getstate() == g2.getstate()
+
+
+def test_step_at_moves_only_the_tables_listed():
+    rules = RULES["first-night5"]
+    lineup = [None, "intermediate", None, "simple", "random"]
+    py = VectorEnv(4, rules=rules, backend="python", opponents=lineup)
+    c = VectorEnv(4, rules=rules, backend="compiled", opponents=lineup)
+    o1, i1 = py.reset(seed=8)
+    c.reset(seed=8)
+    rng = np.random.default_rng(8)
+    for t in range(80):
+        idx = np.array([k for k in range(4) if (t + k) % 3])
+        acts = sample_legal(i1["action_mask"], rng)[idx]
+        before = o1
+        o1, r1, te1, tr1, i1 = py.step_at(idx, acts)
+        o2, r2, te2, tr2, i2 = c.step_at(idx, acts)
+        assert _same(o1, o2) and _same(r1, r2) and _same(te1, te2)
+        assert _same(i1["action_mask"], i2["action_mask"])
+        rest = [k for k in range(4) if k not in idx.tolist()]
+        assert _same(o1[rest], before[rest]) and not r1[rest].any()
+    with pytest.raises(ValueError, match="distinct tables 0 to 3"):
+        c.step_at([1, 1], [0, 0])

@@ -21,6 +21,14 @@ points :meth:`CompiledTables.act`, :meth:`CompiledTables.rewards` and
 and tests/test_env_aec_compiled.py check every output against the Python tables, byte for
 byte, over every preset and twist the core covers.
 
+Computer players (``bots=`` of :class:`CompiledTables`, the ``opponents`` of
+:class:`~president.env.vector.VectorEnv`): seats played inside the core by the random,
+simple or intermediate player (the C choices of the compiled play-outs, and the exact
+endgame search), so that :meth:`CompiledTables.step` and :meth:`CompiledTables.step_at`
+stop only at the caller's seats; each deal then draws one ``getrandbits(63)`` per
+computer or policy seat after its own draws, as
+:func:`president.env.single.make_bots` seeds computer players.
+
 What the compiled core does not play (:func:`unsupported` says why, and ``VectorEnv``
 falls back to its Python tables under ``backend="auto"``): ``episode="match"`` (exchanges,
 seating and scores between deals) and the rules the allow-list of :mod:`president.native`

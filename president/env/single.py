@@ -155,7 +155,8 @@ class PresidentEnv(gymnasium.Env):
         first dealer, learner's index under ``seat = "random"``, computer players' seeds).
         The draws, in order: the learner's index (under ``seat = "random"`` only), the deal
         (as :meth:`~president.env.table.Table.reset`), the computer players' seeds (so a
-        :class:`~president.env.gym_vector.GymVectorEnv` table plays the same episodes)."""
+        :class:`~president.env.gym_vector.GymVectorEnv` table plays the same episodes, on
+        its compiled backend too for ``simple`` and ``intermediate`` opponents)."""
         super().reset(seed=seed)
         if seed is not None or self._rng is None:
             self._rng = random.Random(seed)

@@ -21,7 +21,14 @@
  * seeded with it), stepping CPython's Mersenne Twister in C (president/native/_mt.h), so the
  * generator ends in the state the Python tables leave it in. The opening leader follows
  * first_lead as president.match.Match does for a match's first deal. Core.load still takes
- * hands chosen in Python. tests/test_env_vector_compiled.py checks every output against the
+ * hands chosen in Python.
+ *
+ * Computer players (Core.set_bots): seats played here by the random player (one draw of its
+ * own generator per decision, the legal action at index int(random() * k)), the simple
+ * player or the intermediate player (simple_choice and im_choice of _intermediate.h, and the
+ * exact endgame search of _endgame.h once only two seats hold cards), so that a step stops
+ * only at the caller's seats (president.env.VectorEnv's opponents).
+ * tests/test_env_vector_opponents.py checks them against the Python players. tests/test_env_vector_compiled.py checks every output against the
  * Python VectorEnv, byte for byte, and tests/test_env_aec_compiled.py the AEC environment's.
  */
 #define PY_SSIZE_T_CLEAN
@@ -520,7 +527,8 @@ PyDoc_STRVAR(load_doc,
 "load(i, hands, leader)\n--\n\n"
 "Start a new deal at table i: hands is a sequence of `players` card masks (ints, bit\n"
 "rank * 4 + suit), disjoint and non-empty; leader is the seat that leads. Nothing is\n"
-"played yet. Raises IndexError or ValueError for a bad table, hand or seat.");
+"played yet (the computer players of set_bots do not act: the seat to act is the\n"
+"leader's). Raises IndexError or ValueError for a bad table, hand or seat.");
 
 static PyObject *Core_load(CoreObject *self, PyObject *args) {
     Py_ssize_t i, k, len;
