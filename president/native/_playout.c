@@ -137,17 +137,22 @@ int play_random_k(St *deal, MT *restrict mt, Trace *tr, const int mode, const un
     return rc;
 }
 
+/* FN(ARGS..., mode, clears, reversal) with the options of the deal d as constants: one
+ * compiled copy of a play-out per passing mode, with no clearing rule or last_of_rank_clears,
+ * so that its loop tests none of them; any other options (reversal, which president.native
+ * leaves to Python, or clearing rules to come) in one copy that reads them from d. */
+#define BY_OPTIONS(d, FN, ...)                                                                 \
+    ((d)->reversal || ((d)->clears != 0 && (d)->clears != R_CLEAR_LAST_OF_RANK)                \
+     ? FN(__VA_ARGS__, (d)->mode, (d)->clears, (d)->reversal)                                  \
+     : (d)->clears == 0                                                                         \
+     ? ((d)->mode == 0 ? FN(__VA_ARGS__, 0, 0, 0) : (d)->mode == 1 ? FN(__VA_ARGS__, 1, 0, 0)  \
+        : FN(__VA_ARGS__, 2, 0, 0))                                                             \
+     : ((d)->mode == 0 ? FN(__VA_ARGS__, 0, R_CLEAR_LAST_OF_RANK, 0)                            \
+        : (d)->mode == 1 ? FN(__VA_ARGS__, 1, R_CLEAR_LAST_OF_RANK, 0)                          \
+        : FN(__VA_ARGS__, 2, R_CLEAR_LAST_OF_RANK, 0)))
+
 static int play_random(St *d, MT *mt, Trace *tr) {
-    if (d->reversal)   /* not compiled per option: president.native leaves reversal to Python */
-        return play_random_k(d, mt, tr, d->mode, d->clears, 1);
-    switch (d->mode * 2 + (r_lor(d) != 0)) {
-    case 0: return play_random_k(d, mt, tr, 0, 0, 0);
-    case 1: return play_random_k(d, mt, tr, 0, R_CLEAR_LAST_OF_RANK, 0);
-    case 2: return play_random_k(d, mt, tr, 1, 0, 0);
-    case 3: return play_random_k(d, mt, tr, 1, R_CLEAR_LAST_OF_RANK, 0);
-    case 4: return play_random_k(d, mt, tr, 2, 0, 0);
-    default: return play_random_k(d, mt, tr, 2, R_CLEAR_LAST_OF_RANK, 0);
-    }
+    return BY_OPTIONS(d, play_random_k, d, mt, tr);
 }
 
 static int lowest_or_random_lead(St *d, MT *mt, double epsilon) {
@@ -163,8 +168,10 @@ static int lowest_or_random_lead(St *d, MT *mt, double epsilon) {
     return r * 4 + hand[r] - 1;
 }
 
-/* fastsim.greedy_playout */
-static int play_greedy(St *d, MT *mt, double epsilon, Trace *tr) {
+/* fastsim.greedy_playout; compiled once per options, as play_random_k */
+static inline __attribute__((always_inline))
+int play_greedy_k(St *d, MT *mt, double epsilon, Trace *tr, const int mode,
+                  const unsigned clears, const int reversal) {
     for (;;) {
         int seat = d->to_act, need, r, act;
         int *hand;
@@ -189,12 +196,14 @@ static int play_greedy(St *d, MT *mt, double epsilon, Trace *tr) {
             }
         }
         if (trace_add(tr, act) < 0) return -1;
-        r_apply(d, act);
+        r_apply_k(d, act, mode, clears, reversal);
     }
 }
 
-/* fastsim.climbing_playout */
-static int play_climbing(St *d, MT *mt, double epsilon, Trace *tr) {
+/* fastsim.climbing_playout; compiled once per options, as play_random_k */
+static inline __attribute__((always_inline))
+int play_climbing_k(St *d, MT *mt, double epsilon, Trace *tr, const int mode,
+                    const unsigned clears, const int reversal) {
     int n = d->n;
     for (;;) {
         int seat = d->to_act, need, r, act, start, broken;
@@ -233,15 +242,15 @@ static int play_climbing(St *d, MT *mt, double epsilon, Trace *tr) {
             }
         }
         if (trace_add(tr, act) < 0) return -1;
-        r_apply(d, act);
+        r_apply_k(d, act, mode, clears, reversal);
     }
 }
 
 static int run_policy(St *d, MT *mt, int policy, double epsilon, Trace *tr) {
     switch (policy) {
     case 0: return play_random(d, mt, tr);
-    case 1: return play_greedy(d, mt, epsilon, tr);
-    default: return play_climbing(d, mt, epsilon, tr);
+    case 1: return BY_OPTIONS(d, play_greedy_k, d, mt, epsilon, tr);
+    default: return BY_OPTIONS(d, play_climbing_k, d, mt, epsilon, tr);
     }
 }
 

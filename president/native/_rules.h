@@ -155,12 +155,12 @@ static inline int r_legal(const RState *s, int *out) {
 /* The next seat clockwise from `seat` that holds cards (PlayState.next_with_cards; `seat`
  * itself after a whole turn round); -1 when no seat holds cards. */
 R_HOT int r_next_with_cards(const RState *s, int seat) {
-    int t = seat;
-    do {
+    int t = s->after[seat];
+    while (!s->ncards[t]) {    /* the seat on the left holds cards most often: one test */
+        if (t == seat) return -1;
         t = s->after[t];
-        if (s->ncards[t]) return t;
-    } while (t != seat);
-    return -1;
+    }
+    return t;
 }
 
 /* sit-out: the next seat clockwise from `seat` that holds cards and has not passed on this
