@@ -130,7 +130,7 @@ int play_random_k(St *deal, MT *restrict mt, Trace *tr, const int mode, const un
         if (trace_add(tr, rank * 4 + count - 1) < 0) { rc = -1; break; }
         /* the bits 4 * rank + k - count .. 4 * rank + k - 1 go */
         cards[seat] &= ~((((uint64_t)1 << count) - 1) << (4 * rank + d->hands[seat][rank] - count));
-        if (r_apply_k(d, rank * 4 + count - 1, mode, clears, reversal) == R_ENDED) break;
+        if (r_take_k(d, seat, rank, count, mode, clears, reversal) == R_ENDED) break;
         if (count == 4 && reversal) follow = FOLLOW[d->reversed][d->strict];
     }
 

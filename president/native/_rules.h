@@ -294,16 +294,20 @@ static inline int r_pass(RState *s, int seat) {
     return r_pass_k(s, seat, s->mode);
 }
 
+/* `seat` plays `count` cards of `rank` and they leave its hand: r_play_k, the hand kept. */
+R_HOT int r_take_k(RState *s, int seat, int rank, int count, const int mode,
+                   const unsigned clears, const int reversal) {
+    s->hands[seat][rank] -= count;
+    return r_play_k(s, seat, rank, count, mode, clears, reversal);
+}
+
 /* The seat to act takes `action` (a legal one, unchecked: FastDeal.apply): a pass, or a play
  * whose cards leave its hand. Returns the outcome, as r_play and r_pass. */
 R_HOT int r_apply_k(RState *s, int action, const int mode, const unsigned clears,
                     const int reversal) {
-    int seat = s->to_act, rank, count;
+    int seat = s->to_act;
     if (action < 0) return r_pass_k(s, seat, mode);
-    rank = action >> 2;
-    count = (action & 3) + 1;
-    s->hands[seat][rank] -= count;
-    return r_play_k(s, seat, rank, count, mode, clears, reversal);
+    return r_take_k(s, seat, action >> 2, (action & 3) + 1, mode, clears, reversal);
 }
 
 /* r_apply_k under the options of s. */
