@@ -172,10 +172,8 @@ static int lowest_or_random_lead(St *d, MT *mt, double epsilon) {
     return r * 4 + hand[r] - 1;
 }
 
-/* fastsim.greedy_playout; compiled once per options, as play_random_k */
-static inline __attribute__((always_inline))
-int play_greedy_k(St *d, MT *mt, double epsilon, Trace *tr, const int mode,
-                  const unsigned clears, const int reversal) {
+/* fastsim.greedy_playout */
+static int play_greedy(St *d, MT *mt, double epsilon, Trace *tr) {
     for (;;) {
         int seat = d->to_act, need, r, act;
         int *hand;
@@ -200,14 +198,12 @@ int play_greedy_k(St *d, MT *mt, double epsilon, Trace *tr, const int mode,
             }
         }
         if (trace_add(tr, act) < 0) return -1;
-        r_apply_k(d, act, mode, clears, reversal);
+        r_apply(d, act);
     }
 }
 
-/* fastsim.climbing_playout; compiled once per options, as play_random_k */
-static inline __attribute__((always_inline))
-int play_climbing_k(St *d, MT *mt, double epsilon, Trace *tr, const int mode,
-                    const unsigned clears, const int reversal) {
+/* fastsim.climbing_playout */
+static int play_climbing(St *d, MT *mt, double epsilon, Trace *tr) {
     int n = d->n;
     for (;;) {
         int seat = d->to_act, need, r, act, start, broken;
@@ -246,15 +242,15 @@ int play_climbing_k(St *d, MT *mt, double epsilon, Trace *tr, const int mode,
             }
         }
         if (trace_add(tr, act) < 0) return -1;
-        r_apply_k(d, act, mode, clears, reversal);
+        r_apply(d, act);
     }
 }
 
 static int run_policy(St *d, MT *mt, int policy, double epsilon, Trace *tr) {
     switch (policy) {
     case 0: return play_random(d, mt, tr);
-    case 1: return BY_OPTIONS(d, play_greedy_k, d, mt, epsilon, tr);
-    default: return BY_OPTIONS(d, play_climbing_k, d, mt, epsilon, tr);
+    case 1: return play_greedy(d, mt, epsilon, tr);
+    default: return play_climbing(d, mt, epsilon, tr);
     }
 }
 

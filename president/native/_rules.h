@@ -305,9 +305,12 @@ R_HOT int r_take_k(RState *s, int seat, int rank, int count, const int mode,
  * whose cards leave its hand. Returns the outcome, as r_play and r_pass. */
 R_HOT int r_apply_k(RState *s, int action, const int mode, const unsigned clears,
                     const int reversal) {
-    int seat = s->to_act;
+    int seat = s->to_act, rank, count;
     if (action < 0) return r_pass_k(s, seat, mode);
-    return r_take_k(s, seat, action >> 2, (action & 3) + 1, mode, clears, reversal);
+    rank = action >> 2;
+    count = (action & 3) + 1;
+    s->hands[seat][rank] -= count;
+    return r_play_k(s, seat, rank, count, mode, clears, reversal);
 }
 
 /* r_apply_k under the options of s. */
