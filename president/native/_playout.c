@@ -50,7 +50,7 @@ typedef struct {
     Py_ssize_t len, cap;
 } Trace;
 
-static int trace_add(Trace *t, int a) {
+static inline int trace_add(Trace *t, int a) {
     if (t == NULL) return 0;
     if (t->len == t->cap) {
         Py_ssize_t cap = t->cap ? 2 * t->cap : 256;
@@ -96,7 +96,9 @@ static inline __attribute__((always_inline))
 int play_random_k(St *deal, MT *restrict mt, Trace *tr, const int mode, const unsigned clears,
                   const int reversal) {
     uint64_t cards[MAXP];
-    St *restrict d = deal;   /* nothing else in the loop points into the deal */
+    /* the play-out runs on a copy of the deal in this frame, written back at the end: no
+     * pointer leaves the loop, so the compiler keeps the pile's fields in registers */
+    St local = *deal, *restrict d = &local;
     const uint64_t (*follow)[14] = FOLLOW[d->reversed][d->strict];
     int s, n = d->n, rc = 0;
     if (d->to_act < 0) return 0;
@@ -130,24 +132,31 @@ int play_random_k(St *deal, MT *restrict mt, Trace *tr, const int mode, const un
         if (trace_add(tr, rank * 4 + count - 1) < 0) { rc = -1; break; }
         /* the bits 4 * rank + k - count .. 4 * rank + k - 1 go */
         cards[seat] &= ~((((uint64_t)1 << count) - 1) << (4 * rank + d->hands[seat][rank] - count));
-        if (r_apply_k(d, rank * 4 + count - 1, mode, clears, reversal) == R_ENDED) break;
+        if (r_take_k(d, seat, rank, count, mode, clears, reversal) == R_ENDED) break;
         if (count == 4 && reversal) follow = FOLLOW[d->reversed][d->strict];
     }
-
+    *deal = local;
     return rc;
 }
 
+/* FN(ARGS..., mode, clears, reversal) with the options of the deal d as constants: one
+ * compiled copy of a play-out per passing mode, with no clearing rule or last_of_rank_clears,
+ * so that its loop tests none of them; any other options (reversal, which president.native
+ * leaves to Python, or clearing rules to come) in one copy that reads them from d. */
+#define BY_OPTIONS(d, FN, ...)                                                                 \
+    ((d)->reversal || ((d)->clears != 0 && (d)->clears != R_CLEAR_LAST_OF_RANK)                \
+     ? FN(__VA_ARGS__, (d)->mode, (d)->clears, (d)->reversal)                                  \
+     : (d)->clears == 0                                                                         \
+     ? ((d)->mode == 0 ? FN(__VA_ARGS__, 0, 0, 0) : (d)->mode == 1 ? FN(__VA_ARGS__, 1, 0, 0)  \
+        : FN(__VA_ARGS__, 2, 0, 0))                                                             \
+     : ((d)->mode == 0 ? FN(__VA_ARGS__, 0, R_CLEAR_LAST_OF_RANK, 0)                            \
+        : (d)->mode == 1 ? FN(__VA_ARGS__, 1, R_CLEAR_LAST_OF_RANK, 0)                          \
+        : FN(__VA_ARGS__, 2, R_CLEAR_LAST_OF_RANK, 0)))
+
 static int play_random(St *d, MT *mt, Trace *tr) {
-    if (d->reversal)   /* not compiled per option: president.native leaves reversal to Python */
-        return play_random_k(d, mt, tr, d->mode, d->clears, 1);
-    switch (d->mode * 2 + (r_lor(d) != 0)) {
-    case 0: return play_random_k(d, mt, tr, 0, 0, 0);
-    case 1: return play_random_k(d, mt, tr, 0, R_CLEAR_LAST_OF_RANK, 0);
-    case 2: return play_random_k(d, mt, tr, 1, 0, 0);
-    case 3: return play_random_k(d, mt, tr, 1, R_CLEAR_LAST_OF_RANK, 0);
-    case 4: return play_random_k(d, mt, tr, 2, 0, 0);
-    default: return play_random_k(d, mt, tr, 2, R_CLEAR_LAST_OF_RANK, 0);
-    }
+    if (tr == NULL)   /* no trace (the batches): a copy without its tests */
+        return BY_OPTIONS(d, play_random_k, d, mt, (Trace *)NULL);
+    return BY_OPTIONS(d, play_random_k, d, mt, tr);
 }
 
 static int lowest_or_random_lead(St *d, MT *mt, double epsilon) {

@@ -155,12 +155,12 @@ static inline int r_legal(const RState *s, int *out) {
 /* The next seat clockwise from `seat` that holds cards (PlayState.next_with_cards; `seat`
  * itself after a whole turn round); -1 when no seat holds cards. */
 R_HOT int r_next_with_cards(const RState *s, int seat) {
-    int t = seat;
-    do {
+    int t = s->after[seat];
+    while (!s->ncards[t]) {    /* the seat on the left holds cards most often: one test */
+        if (t == seat) return -1;
         t = s->after[t];
-        if (s->ncards[t]) return t;
-    } while (t != seat);
-    return -1;
+    }
+    return t;
 }
 
 /* sit-out: the next seat clockwise from `seat` that holds cards and has not passed on this
@@ -292,6 +292,13 @@ static inline int r_play(RState *s, int seat, int rank, int count) {
 /* r_pass_k under the options of s. */
 static inline int r_pass(RState *s, int seat) {
     return r_pass_k(s, seat, s->mode);
+}
+
+/* `seat` plays `count` cards of `rank` and they leave its hand: r_play_k, the hand kept. */
+R_HOT int r_take_k(RState *s, int seat, int rank, int count, const int mode,
+                   const unsigned clears, const int reversal) {
+    s->hands[seat][rank] -= count;
+    return r_play_k(s, seat, rank, count, mode, clears, reversal);
 }
 
 /* The seat to act takes `action` (a legal one, unchecked: FastDeal.apply): a pass, or a play
