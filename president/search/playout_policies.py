@@ -1,19 +1,22 @@
-"""The fast play-out policies: how each seat chooses while a :class:`~president.players.
+"""The fast play-out policies: how each seat chooses while a :class:`~president.search.
 playout_state.FastDeal` is played to its end.
 
 - :func:`random_playout`: uniformly among the legal actions;
 - :func:`greedy_playout`: the ``simple`` player's idea with a little noise;
 - :func:`climbing_playout`: the ``intermediate`` player's main habits, with noise;
-- :func:`intermediate_choice` / :func:`intermediate_playout`: the ``intermediate`` player's
-  choice itself, on counts;
+- :func:`heuristic_choice`: the ``intermediate`` player's heuristics themselves, on counts
+  (the player's whole choice adds an exact solve of two-player endgames:
+  :func:`president.search.endgame.intermediate_choice`, above the play-outs, which the
+  solver's compiled copy is part of); :func:`choice_playout` plays a deal out with such a
+  choice at every decision;
 - :func:`mixed_playout`: each seat in a style of its own (``intermediate``, ``simple`` or
   ``random``), as the expert's worlds model the other seats;
 - :func:`playout` plays a deal out with a policy named in :data:`PLAYOUTS`.
 
 A policy only chooses; every change of the state goes through the kernel's transitions
 (:meth:`~president.kernel.PlayState.play` and :meth:`~president.kernel.PlayState.pass_`,
-directly or through :meth:`FastDeal.apply <president.players.playout_state.FastDeal.apply>`).
-The compiled play-outs (:mod:`president.players.compiled`) restate the random, greedy,
+directly or through :meth:`FastDeal.apply <president.search.playout_state.FastDeal.apply>`).
+The compiled play-outs (:mod:`president.search.compiled`) restate the random, greedy,
 climbing, intermediate and mixed ones draw for draw.
 
 >>> import random
@@ -40,8 +43,8 @@ HIGH_SINGLE = 10
 HIGH_SET = 8
 
 __all__ = ["PLAYOUTS", "random_playout", "greedy_playout", "climbing_playout",
-           "intermediate_choice", "intermediate_playout", "simple_code", "mixed_playout",
-           "MIXED_STYLES", "playout"]
+           "heuristic_choice", "choice_playout", "simple_code", "mixed_playout",
+           "MIXED_STYLES", "playout", "HIGH_SINGLE", "HIGH_SET", "is_high"]
 
 
 def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
@@ -298,23 +301,28 @@ def _climbing_reversed(deal: FastDeal, seat: int, hand: list[int], need: int,
     return PASS
 
 
-def intermediate_choice(deal: FastDeal, tot: list[int], endgame_limit: int | None = None, *,
-                        break_sets: bool = True, keep_controls: bool = True) -> int:
-    """The ``intermediate`` player's choice (:mod:`president.players.intermediate`) for the
-    seat to act, on counts: the one statement of its heuristics (the player reads its
-    observation into this form and calls it; the compiled play-outs restate it in C). ``tot`` is the cards per rank still in all hands together, so
-    the cards hidden from the seat are ``tot[r] - hand[r]``, exactly what that seat could
-    count from its own observation. ``tests/test_fastsim.py`` checks both choose alike.
+def is_high(rank: int, count: int) -> bool:
+    """Whether a set of ``count`` cards of ``rank`` (0 = three … 12 = two) is high enough
+    for the ``intermediate`` player to keep as a control: a single king or higher, a pair
+    (or more) of jacks or higher."""
+    return rank >= (HIGH_SINGLE if count == 1 else HIGH_SET)
 
-    Once only two seats hold cards the other seat's hand is ``tot - hand``, and like the
-    player this copy plays a winning action of the solved endgame when one exists
-    (:func:`president.players.endgame.choose_code`), searching at most ``endgame_limit``
-    states (``None``: the player's default, ``0``: no endgame solving).
+
+def heuristic_choice(deal: FastDeal, tot: list[int], break_sets: bool = True,
+                     keep_controls: bool = True) -> int:
+    """The ``intermediate`` player's heuristics (:mod:`president.players.intermediate`) for
+    the seat to act, on counts: the one statement of them (the player reads its observation
+    into this form and calls it; the compiled play-outs restate it in C). ``tot`` is the
+    cards per rank still in all hands together, so the cards hidden from the seat are
+    ``tot[r] - hand[r]``, exactly what that seat could count from its own observation.
+
+    This is the player's choice without its exact solve of two-player endgames: the solver
+    (:mod:`president.search.endgame`) sits above the play-outs, and
+    :func:`president.search.endgame.intermediate_choice` adds the solve, as the player does.
 
     While the order is reversed (``reversal``) the heuristics read the position in the
     current order: rank ``r`` then plays as rank ``12 - r`` does in normal order, so the
-    choice is made on the mirrored position. The endgame solve does not model the twist;
-    the play-outs' ``endgame_limit = 0`` uses no solve.
+    choice is made on the mirrored position.
 
     ``break_sets`` and ``keep_controls`` are the player's options of the same names (see
     :class:`~president.players.intermediate.IntermediatePlayer`); the play-outs use the
@@ -323,25 +331,6 @@ def intermediate_choice(deal: FastDeal, tot: list[int], endgame_limit: int | Non
     Returns:
         The action int (``rank * 4 + count - 1``, or ``PASS``) for ``deal.to_act``.
     """
-    code = _heuristic_choice(deal, tot, break_sets, keep_controls)
-    if deal.players - len(deal.finish) == 2 and endgame_limit != 0:
-        from .endgame import DEFAULT_LIMIT, choose_code
-        solved = choose_code(deal, code,
-                             limit=DEFAULT_LIMIT if endgame_limit is None else endgame_limit)
-        if solved is not None:
-            return solved
-    return code
-
-
-def is_high(rank: int, count: int) -> bool:
-    """Whether a set of ``count`` cards of ``rank`` (0 = three … 12 = two) is high enough
-    for the ``intermediate`` player to keep as a control: a single king or higher, a pair
-    (or more) of jacks or higher."""
-    return rank >= (HIGH_SINGLE if count == 1 else HIGH_SET)
-
-
-def _heuristic_choice(deal: FastDeal, tot: list[int], break_sets: bool = True,
-                      keep_controls: bool = True) -> int:
     if deal.reversed:
         # In reversed order rank r plays as rank 12 - r does in normal order (kernel.beats):
         # choose on the mirrored position and mirror the choice back.
@@ -349,7 +338,7 @@ def _heuristic_choice(deal: FastDeal, tot: list[int], break_sets: bool = True,
         m.reversed = False
         if m.top >= 0:
             m.top = 12 - m.top
-        code = _heuristic_choice(m, tot[::-1], break_sets, keep_controls)
+        code = heuristic_choice(m, tot[::-1], break_sets, keep_controls)
         return code if code < 0 else (12 - (code >> 2)) * 4 + (code & 3)
     seat = deal.to_act
     hand = deal.hands[seat]
@@ -443,21 +432,15 @@ def _heuristic_choice(deal: FastDeal, tot: list[int], break_sets: bool = True,
 
 
 
-def intermediate_playout(deal: FastDeal, rng: random.Random | None = None,
-                         endgame_limit: int | None = 0) -> list[int]:
-    """Play ``deal`` (in place) to its end with every seat playing as the ``intermediate``
-    player would (:func:`intermediate_choice`); deterministic, ``rng`` is unused. Returns
-    the finishing order (seats).
-
-    By default (``endgame_limit = 0``) the seats play the last two-player endgame by the
-    heuristics alone, without the player's exact solve: solving at every decision of
-    every play-out would make a play-out about 10 to 30 times slower (``None``: solve as
-    the player does).
-    """
+def choice_playout(deal: FastDeal, choose: Callable[[FastDeal, list[int]], int]) -> list[int]:
+    """Play ``deal`` (in place) to its end with every seat choosing by ``choose(deal, tot)``
+    (``tot``: the cards per rank still in all hands together, kept up to date), for instance
+    :func:`heuristic_choice`: every seat plays as the ``intermediate`` player would without
+    its endgame solve. Returns the finishing order (seats)."""
     tot = [sum(h[r] for h in deal.hands) for r in range(13)]
     apply = deal.apply
     while deal.to_act >= 0:
-        a = intermediate_choice(deal, tot, endgame_limit)
+        a = choose(deal, tot)
         if a >= 0:
             tot[a >> 2] -= (a & 3) + 1
         apply(a)
@@ -498,7 +481,7 @@ def mixed_playout(deal: FastDeal, styles: list[int] | tuple[int, ...],
                   rng: random.Random) -> list[int]:
     """Play ``deal`` (in place) to its end with each seat ``s`` in its own style
     ``styles[s]``, an index into :data:`MIXED_STYLES`: 0 the ``intermediate`` player's
-    heuristic choice (:func:`intermediate_choice` without its endgame solve), 1 the
+    heuristic choice (:func:`heuristic_choice`), 1 the
     ``simple`` player's (:func:`simple_code`), 2 a uniformly random legal action (one
     ``rng.random()`` at each of that seat's decisions, even a forced one: the action at
     index ``int(rng.random() * len(legal))`` of :meth:`FastDeal.legal_actions`). Seats of
@@ -518,7 +501,7 @@ def mixed_playout(deal: FastDeal, styles: list[int] | tuple[int, ...],
     while deal.to_act >= 0:
         style = styles[deal.to_act]
         if style == 0:
-            a = _heuristic_choice(deal, tot)
+            a = heuristic_choice(deal, tot)
         elif style == 1:
             a = simple_code(deal)
         else:
@@ -533,7 +516,7 @@ def mixed_playout(deal: FastDeal, styles: list[int] | tuple[int, ...],
 PLAYOUTS: dict[str, Callable[[FastDeal, random.Random], list[int]]] = {
     "greedy": greedy_playout, "climbing": climbing_playout, "random": random_playout}
 """The play-out policies by name, as :func:`playout` takes them (each with its default noise;
-:mod:`president.players.compiled` names the same three)."""
+:mod:`president.search.compiled` names the same three)."""
 
 
 def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy") -> list[int]:

@@ -136,9 +136,9 @@ def choose_give(obs: Observation) -> Give:
 
 def state_of(obs: Observation) -> tuple[FastDeal, list[int]]:
     """The seat's decision in play on counts, as the play-out policies read it
-    (:func:`~president.players.playout_policies.intermediate_choice`,
-    :func:`~president.players.playout_policies.simple_code`): a
-    :class:`~president.players.playout_state.FastDeal` with the seat to act, its own hand (every other hand left at zeros: the choice reads
+    (:func:`~president.search.playout_policies.heuristic_choice`,
+    :func:`~president.search.playout_policies.simple_code`): a
+    :class:`~president.search.playout_state.FastDeal` with the seat to act, its own hand (every other hand left at zeros: the choice reads
     only the card counts), the pile's count, rank and run of one rank, the rank order now,
     and the cards per rank not yet seen face up (``tot``: own plus hidden; a full pack is
     assumed, as the card counting does).

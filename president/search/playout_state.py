@@ -15,7 +15,7 @@ is the kernel's :class:`~president.kernel.PlayState` with the hands, for every `
 ``passing``, ``last_of_rank_clears`` and ``reversal`` (a four of a kind flips the rank order
 as in the engine); ``tests/test_fastsim.py`` plays random games on both and checks they agree
 action by action. It has no exchange, scoring or events. The policies that play it out are in
-:mod:`president.players.playout_policies`; :mod:`president.players.fastsim` gathers both.
+:mod:`president.search.playout_policies`; :mod:`president.search.fastsim` gathers both.
 
 >>> from president import Rules
 >>> fd = FastDeal.shuffled(Rules.preset("practice"), seed=3)

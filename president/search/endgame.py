@@ -5,7 +5,7 @@ hand (all the rest were played face up or are its own), so the rest of the deal 
 of perfect information between two players with one stake: the seat that goes out first
 takes the better of the two places left (docs/rules.md, "End of the deal"). This module solves
 that game exactly by depth-first search over the fast engine's states
-(:class:`~president.players.fastsim.FastDeal`: the same rules as
+(:class:`~president.search.playout_state.FastDeal`: the same rules as
 :class:`president.deal.Deal`, for every ``beat``, ``passing`` and ``last_of_rank_clears``
 option, tested action by action against the engine in ``tests/test_fastsim.py``), with a
 memo of the states already solved and a cut as soon as one answer settles a state. Three
@@ -29,48 +29,52 @@ Nothing here restates what beats what: the legal actions and their effects are
 :meth:`FastDeal.legal_actions` and :meth:`FastDeal.apply`.
 
 The same search is compiled (``president/native/_endgame.h``, on the C fast engine of the compiled
-play-outs, :func:`president.players.compiled.endgame_search`): the same order of moves, the
+play-outs, :func:`president.search.compiled.endgame_search`): the same order of moves, the
 same cut, the same memo keys and the same count of states, so it gives the same answers and
 stops at the same positions, much faster (docs/strength.md). :func:`solve_wins`,
 :func:`winning_codes` and :func:`choose_code` use it when the extension is available
-(:data:`president.players.compiled.AVAILABLE`), the rules have no ``reversal`` twist (the C
+(:data:`president.search.compiled.AVAILABLE`), the rules have no ``reversal`` twist (the C
 state has no reversed order), no ``memo`` is passed and ``pure`` is false; the Python code
 here stays the statement and the fallback. ``tests/test_endgame_compiled.py`` checks the two
 agree on endgames of every preset and twist.
 
 A solve is bounded by ``limit`` states searched; a position too big for it is left to the
 caller's heuristics (``None``). The bound is a count, not a time, so the same position
-always gets the same answer (the fast copy of the ``intermediate`` player in
-:mod:`~president.players.fastsim` relies on that to choose exactly as the player does).
+always gets the same answer (the fast copy of the ``intermediate`` player,
+:func:`intermediate_choice` below, relies on that to choose exactly as the player does).
 ``seconds`` adds a bound in CPU seconds (checked every 256 states; ``None``, the default:
 none), for a caller with a time budget (the expert); with it the answer for a position
 near the bound can depend on the machine's load.
 
 >>> from president import Rules
+>>> from president.search.playout_state import decode
 >>> hands = [[1] + [0] * 12,                      # seat 0: a 3, goes out at once
 ...          [0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 2, 0, 0],  # seat 1: a 7 and two kings
 ...          [0, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0]]  # seat 2: a 6, a 9 and an ace
 >>> state = FastDeal(Rules.preset("first-night", players=3), hands, 0)
 >>> state.apply(encode(0, 1))  # the 3 stays on the pile; seat 1 is to act
->>> [fastsim.decode(a) for a in state.legal_actions()]  # (rank, count); -1 is a pass
+>>> [decode(a) for a in state.legal_actions()]  # (rank, count); -1 is a pass
 [(4, 1), (10, 1), (-1, 4)]
->>> [fastsim.decode(a) for a in winning_codes(state)]  # only a king (breaking the pair) wins
+>>> [decode(a) for a in winning_codes(state)]  # only a king (breaking the pair) wins
 [(10, 1)]
 """
 
 from __future__ import annotations
 
+import random
 import time
 
 from ..actions import Give, Pass, Play
 from ..kernel import beats
 from ..observation import Observation
-from . import compiled, fastsim
-from .playout_state import FastDeal, encode
+from . import compiled
 from .knowledge import rank_counts
+from .playout_policies import choice_playout, heuristic_choice
+from .playout_state import PASS, FastDeal, encode
 
 __all__ = ["DEFAULT_LIMIT", "TooBig", "root_state", "endgame_state", "solve_wins",
-           "winning_codes", "winning_moves", "endgame_choice", "choose_code"]
+           "winning_codes", "winning_moves", "endgame_choice", "choose_code",
+           "intermediate_choice", "intermediate_playout"]
 
 #: States searched per solve at most, by default (a few milliseconds of CPU at most).
 DEFAULT_LIMIT = 4000
@@ -136,7 +140,7 @@ def endgame_state(obs: Observation) -> FastDeal | None:
 
 def _code(action: Play | Pass) -> int:
     """The fast engine's action int of a play or PASS."""
-    return encode(action.rank, action.count) if isinstance(action, Play) else fastsim.PASS
+    return encode(action.rank, action.count) if isinstance(action, Play) else PASS
 
 
 #: A memo key of :func:`_key`.
@@ -331,7 +335,7 @@ def _ordered(d: FastDeal) -> list[int]:
 
 def winning_codes(state: FastDeal, *, limit: int | None = DEFAULT_LIMIT,
                   seconds: float | None = None, pure: bool = False) -> list[int]:
-    """Every legal action int (fastsim encoding) of the seat to act that wins the endgame
+    """Every legal action int (the play-outs' encoding) of the seat to act that wins the endgame
     for it (it goes out before the other seat whatever that seat does), in the order of
     :meth:`FastDeal.legal_actions`; empty when every action loses. Compiled unless
     ``pure`` (as :func:`solve_wins`).
@@ -436,3 +440,47 @@ def choose_code(state: FastDeal, prefer: int | None = None, *,
     except TooBig:
         return None
     return None
+
+
+def intermediate_choice(deal: FastDeal, tot: list[int], endgame_limit: int | None = None, *,
+                        break_sets: bool = True, keep_controls: bool = True) -> int:
+    """The ``intermediate`` player's whole choice (:mod:`president.players.intermediate`)
+    for the seat to act, on counts: its heuristics
+    (:func:`~president.search.playout_policies.heuristic_choice`, with ``tot`` the cards per
+    rank still in all hands together and ``break_sets`` / ``keep_controls`` the player's
+    options), then, once only two seats hold cards (the other seat's hand is then
+    ``tot - hand``), a winning action of the solved endgame when one exists
+    (:func:`choose_code`, the heuristics' action preferred), searching at most
+    ``endgame_limit`` states (``None``: :data:`DEFAULT_LIMIT`, as the player; ``0``: no
+    solve, the heuristics alone). ``tests/test_fastsim.py`` checks it chooses as the player.
+
+    The solve does not model the ``reversal`` twist; the play-outs use ``endgame_limit = 0``.
+
+    Returns:
+        The action int (``rank * 4 + count - 1``, or ``PASS``) for ``deal.to_act``.
+    """
+    code = heuristic_choice(deal, tot, break_sets, keep_controls)
+    if deal.players - len(deal.finish) == 2 and endgame_limit != 0:
+        solved = choose_code(deal, code,
+                             limit=DEFAULT_LIMIT if endgame_limit is None else endgame_limit)
+        if solved is not None:
+            return solved
+    return code
+
+
+def intermediate_playout(deal: FastDeal, rng: random.Random | None = None,
+                         endgame_limit: int | None = 0) -> list[int]:
+    """Play ``deal`` (in place) to its end with every seat playing as the ``intermediate``
+    player would (:func:`intermediate_choice`); deterministic, ``rng`` is unused. Returns
+    the finishing order (seats).
+
+    By default (``endgame_limit = 0``) the seats play the last two-player endgame by the
+    heuristics alone, without the player's exact solve
+    (:func:`~president.search.playout_policies.choice_playout` with
+    :func:`~president.search.playout_policies.heuristic_choice`): solving at every decision
+    of every play-out would make a play-out about 10 to 30 times slower (``None``: solve as
+    the player does, at most :data:`DEFAULT_LIMIT` states).
+    """
+    if endgame_limit == 0:
+        return choice_playout(deal, heuristic_choice)
+    return choice_playout(deal, lambda d, tot: intermediate_choice(d, tot, endgame_limit))

@@ -1,7 +1,7 @@
 """Worlds drawn by Markov chains: deals of the hidden cards in proportion to how well they
 explain the other seats' play, for the expert's search (``chain_steps``; ``master`` uses it).
 
-The expert samples each world independently (:func:`~president.players.expert.sample_world`:
+The expert samples each world independently (:func:`~president.search.worlds.sample_world`:
 every deal of the hidden cards consistent with what its seat knows is equally likely) and
 weighs it by the likelihood of the other seats' play this deal under their style mixture.
 Those likelihoods are sharp: after a few actions of the other seats nearly all the weight
@@ -34,7 +34,7 @@ class WorldChains:
     """Metropolis-Hastings chains over deals of the hidden cards (see the module docstring).
 
     Args:
-        cons: the observing seat's constraints (:func:`~president.players.expert.
+        cons: the observing seat's constraints (:func:`~president.search.worlds.
             seat_constraints`): ``me``, ``known`` (ranks each seat must hold), ``cap`` and
             ``floor`` per seat.
         starts: the chains' first worlds, hands as counts per rank per seat (copied), each

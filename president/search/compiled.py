@@ -1,7 +1,7 @@
 """The compiled play-outs (``president._playout``, C) with the pure-Python ones as fallback.
 
-:mod:`president.players.fastsim` is the reference: the C code restates its random, greedy
-and climbing play-outs and :meth:`FastDeal.random <president.players.fastsim.FastDeal.random>`
+:mod:`president.search.fastsim` is the reference: the C code restates its random, greedy
+and climbing play-outs and :meth:`FastDeal.random <president.search.fastsim.FastDeal.random>`
 statement for statement, and takes its random numbers from the caller's
 :class:`random.Random` (the generator's Mersenne Twister state is read, stepped in C exactly
 as CPython steps it, and written back). So the same generator gives the same draws, the same
@@ -10,8 +10,8 @@ state; ``tests/test_compiled.py`` checks this over every preset, twist and table
 registries.
 
 The ``intermediate`` policy is the ``intermediate`` player's own choice on counts
-(:func:`~president.players.playout_policies.intermediate_choice` without its endgame solve,
-``endgame_limit=0``), restated in ``president/native/_intermediate.h``: :func:`intermediate_choice`
+(:func:`~president.search.playout_policies.heuristic_choice`, without the endgame solve
+that :func:`president.search.endgame.intermediate_choice` adds), restated in ``president/native/_intermediate.h``: :func:`intermediate_choice`
 for one decision, :func:`intermediate_playout` (or :func:`playout` with ``policy=
 "intermediate"``) for a whole play-out. It is deterministic: it draws nothing from the
 generator. The same header restates the replay of
@@ -21,7 +21,7 @@ does not play (the allow-list of :mod:`president.native`: the ``reversal`` twist
 take the Python path here too.
 
 :func:`endgame_search` is the compiled exact endgame solver (``president/native/_endgame.h``), a
-restatement of :mod:`president.players.endgame` with the same answers and the same count of
+restatement of :mod:`president.search.endgame` with the same answers and the same count of
 states searched (``tests/test_endgame_compiled.py``); that module's functions call it
 themselves when it is available.
 
@@ -29,7 +29,7 @@ The extension is built by ``pip install`` (``setup.py``, an optional extension: 
 without a C compiler installs the package without it). :data:`AVAILABLE` says whether it is
 in use; it is ``False`` when the build is missing or the environment sets
 ``PRESIDENT_PURE=1``, and then every function here runs the Python code of
-:mod:`~president.players.fastsim` instead, with the same results. A generator that is not
+:mod:`~president.search.fastsim` instead, with the same results. A generator that is not
 exactly :class:`random.Random` (a subclass may draw differently) also takes the Python path.
 
 >>> from president import Rules
@@ -49,9 +49,10 @@ from typing import Any, Callable
 
 from ..native import deal_supported, native_supports
 from ..rules import Rules
-from . import fastsim
+from . import playout_policies as _py  # the Python play-outs: the reference and the fallback
+from .playout_policies import choice_playout, heuristic_choice
 from .playout_policies import mixed_playout as _py_mixed
-from .playout_state import FastDeal
+from .playout_state import _MODES, FastDeal
 
 __all__ = ["AVAILABLE", "POLICIES", "PLAYOUT_NAMES", "random_playout", "greedy_playout",
            "climbing_playout", "intermediate_playout", "intermediate_choice", "style_rows", "playout",
@@ -71,7 +72,7 @@ else:
 AVAILABLE: bool = _ext is not None
 
 #: The noisy play-out policies (those of :data:`fastsim.PLAYOUTS
-#: <president.players.playout_policies.PLAYOUTS>`) -> the number the extension's ``playout``
+#: <president.search.playout_policies.PLAYOUTS>`) -> the number the extension's ``playout``
 #: and ``deals`` take for them.
 POLICIES = {"random": 0, "greedy": 1, "climbing": 2}
 
@@ -80,7 +81,7 @@ POLICIES = {"random": 0, "greedy": 1, "climbing": 2}
 PLAYOUT_NAMES = (*POLICIES, "intermediate")
 
 _PYTHON: dict[str, Callable[[FastDeal, random.Random, float], list[int]]] = {
-    "greedy": fastsim.greedy_playout, "climbing": fastsim.climbing_playout}
+    "greedy": _py.greedy_playout, "climbing": _py.climbing_playout}
 """The Python play-outs that take an epsilon (``random`` has its own call)."""
 _EPSILON = {"random": 0.0, "greedy": 0.1, "climbing": 0.05,
             "intermediate": 0.0}  # fastsim's defaults (intermediate has no noise)
@@ -108,20 +109,20 @@ def _compiled(rng: random.Random, pure: bool, rules: Rules | FastDeal) -> bool:
 def _python_intermediate(deal: FastDeal, rng: object = None, epsilon: float = 0.0) -> list[int]:
     """The Python reference of the ``intermediate`` policy: the intermediate player's
     choice at every decision without its endgame solve (``rng`` and ``epsilon`` unused)."""
-    return fastsim.intermediate_playout(deal, endgame_limit=0)
+    return choice_playout(deal, heuristic_choice)
 
 
 def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *,
             epsilon: float | None = None, pure: bool = False) -> list[int]:
     """Play ``deal`` out in place with ``policy``, as :func:`fastsim.playout
-    <president.players.fastsim.playout>` does, compiled when :data:`AVAILABLE`.
+    <president.search.fastsim.playout>` does, compiled when :data:`AVAILABLE`.
 
     Args:
         deal: the deal, changed in place (copy it first to keep it).
         rng: the generator the choices are drawn from; it ends in the same state as after
             the Python play-out.
         policy: ``"random"``, ``"greedy"``, ``"climbing"`` (see :mod:`fastsim
-            <president.players.fastsim>`) or ``"intermediate"`` (:func:`intermediate_playout`;
+            <president.search.fastsim>`) or ``"intermediate"`` (:func:`intermediate_playout`;
             draws nothing from ``rng``).
         epsilon: the greedy or climbing policy's noise, a probability in [0, 1] (``None``:
             fastsim's default, 0.1 greedy, 0.05 climbing); unused by ``random`` and
@@ -145,15 +146,17 @@ def playout(deal: FastDeal, rng: random.Random, policy: str = "greedy", *,
         finish: list[int] = _ext.playout(deal, rng, POLICIES[policy], eps, False)
         return finish
     if policy == "random":
-        return fastsim.random_playout(deal, rng)
+        return _py.random_playout(deal, rng)
     return _PYTHON[policy](deal, rng, eps)
 
 
 def intermediate_playout(deal: FastDeal, rng: random.Random | None = None, *,
                          pure: bool = False) -> list[int]:
-    """:func:`fastsim.intermediate_playout <president.players.playout_policies.
-    intermediate_playout>` with ``endgame_limit=0`` (every seat plays the ``intermediate``
-    player's heuristic choice, no endgame solve), compiled when :data:`AVAILABLE` and the
+    """:func:`~president.search.playout_policies.choice_playout` with
+    :func:`~president.search.playout_policies.heuristic_choice` (every seat plays the
+    ``intermediate`` player's heuristic choice, no endgame solve: what
+    :func:`fastsim.intermediate_playout <president.search.endgame.intermediate_playout>`
+    does with ``endgame_limit=0``), compiled when :data:`AVAILABLE` and the
     rules have no ``reversal`` twist. Deterministic: ``rng`` is not used.
 
     Args:
@@ -176,8 +179,9 @@ def intermediate_playout(deal: FastDeal, rng: random.Random | None = None, *,
 
 def intermediate_choice(deal: FastDeal, tot: list[int], *, pure: bool = False) -> int:
     """The ``intermediate`` player's choice for the seat to act of ``deal``, on counts, as
-    :func:`fastsim.intermediate_choice <president.players.playout_policies.
-    intermediate_choice>` ``(deal, tot, endgame_limit=0)`` gives it (no endgame solve),
+    :func:`~president.search.playout_policies.heuristic_choice` gives it (no endgame solve;
+    :func:`fastsim.intermediate_choice <president.search.endgame.intermediate_choice>`
+    ``(deal, tot, endgame_limit=0)`` alike),
     compiled when :data:`AVAILABLE` and the rules have no ``reversal`` twist.
 
     Args:
@@ -195,7 +199,7 @@ def intermediate_choice(deal: FastDeal, tot: list[int], *, pure: bool = False) -
     if _in_c(deal, pure):
         code: int = _ext.intermediate_choice(deal, tot)
         return code
-    return fastsim.intermediate_choice(deal, tot, endgame_limit=0)
+    return heuristic_choice(deal, tot)
 
 
 def style_rows(rules: Rules, start: list[list[int]], leader: int,
@@ -229,7 +233,7 @@ def style_rows(rules: Rules, start: list[list[int]], leader: int,
     if not _in_c(rules):
         return None
     rows: list[list[float]] | None = _ext.style_likelihoods(
-        rules.players, rules.beat == "higher", fastsim._MODES[rules.passing],
+        rules.players, rules.beat == "higher", _MODES[rules.passing],
         bool(rules.last_of_rank_clears), start, leader, history, seats, noise)
     return rows
 
@@ -238,15 +242,15 @@ def endgame_search(deal: FastDeal, kind: str, *, me: int = -1, prefer: int | Non
                    limit: int | None = None,
                    seconds: float | None = None) -> tuple[Any, int, bool] | None:
     """The compiled exact endgame solver (``president/native/_endgame.h``, a restatement of
-    :mod:`president.players.endgame`), or ``None`` when the Python solver must answer: the
+    :mod:`president.search.endgame`), or ``None`` when the Python solver must answer: the
     extension is not :data:`AVAILABLE` or the rules have the ``reversal`` twist.
 
     Args:
         deal: a two-player endgame (not changed; :func:`endgame._check
-            <president.players.endgame.solve_wins>` is the caller's).
-        kind: ``"wins"`` (:func:`~president.players.endgame.solve_wins` for seat ``me``),
-            ``"codes"`` (:func:`~president.players.endgame.winning_codes`) or ``"choose"``
-            (:func:`~president.players.endgame.choose_code` with ``prefer``).
+            <president.search.endgame.solve_wins>` is the caller's).
+        kind: ``"wins"`` (:func:`~president.search.endgame.solve_wins` for seat ``me``),
+            ``"codes"`` (:func:`~president.search.endgame.winning_codes`) or ``"choose"``
+            (:func:`~president.search.endgame.choose_code` with ``prefer``).
         limit, seconds: the solve's bounds in states and CPU seconds (``None``: none).
 
     Returns:
@@ -268,21 +272,21 @@ def endgame_search(deal: FastDeal, kind: str, *, me: int = -1, prefer: int | Non
 
 
 def random_playout(deal: FastDeal, rng: random.Random) -> list[int]:
-    """:func:`fastsim.random_playout <president.players.fastsim.random_playout>`, compiled
+    """:func:`fastsim.random_playout <president.search.fastsim.random_playout>`, compiled
     when :data:`AVAILABLE`: every seat chooses uniformly among its legal actions; returns the
     finishing order. Same draws, same result."""
     return playout(deal, rng, "random")
 
 
 def greedy_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.1) -> list[int]:
-    """:func:`fastsim.greedy_playout <president.players.fastsim.greedy_playout>` (the
+    """:func:`fastsim.greedy_playout <president.search.fastsim.greedy_playout>` (the
     ``simple`` player's idea with chance ``epsilon`` of noise), compiled when
     :data:`AVAILABLE`; returns the finishing order."""
     return playout(deal, rng, "greedy", epsilon=epsilon)
 
 
 def climbing_playout(deal: FastDeal, rng: random.Random, epsilon: float = 0.05) -> list[int]:
-    """:func:`fastsim.climbing_playout <president.players.fastsim.climbing_playout>` (the
+    """:func:`fastsim.climbing_playout <president.search.fastsim.climbing_playout>` (the
     ``intermediate`` player's main habits), compiled when :data:`AVAILABLE`; returns the
     finishing order."""
     return playout(deal, rng, "climbing", epsilon=epsilon)
@@ -324,7 +328,7 @@ class _Recording(FastDeal):
 
 
 def _python_random_trace(deal: FastDeal, rng: random.Random) -> list[int]:
-    """:func:`fastsim.random_playout <president.players.fastsim.random_playout>` step by
+    """:func:`fastsim.random_playout <president.search.fastsim.random_playout>` step by
     step through :meth:`FastDeal.apply`: ``legal[int(rng.random() * len(legal))]``, drawn
     only when there is more than one legal action (its documented choice); the actions."""
     taken = []
@@ -378,7 +382,7 @@ def _recorded(deal: FastDeal, play: Callable[[FastDeal], object]) -> tuple[list[
 
 def mixed_playout(deal: FastDeal, rng: random.Random, styles: list[int], *,
                   pure: bool = False) -> list[int]:
-    """:func:`fastsim.mixed_playout <president.players.playout_policies.mixed_playout>`:
+    """:func:`fastsim.mixed_playout <president.search.playout_policies.mixed_playout>`:
     play ``deal`` out in place with seat ``s`` in style ``styles[s]`` (0 intermediate, 1
     simple, 2 random, drawing from ``rng``), compiled when :data:`AVAILABLE` (the same
     actions, finishing order and generator state as the Python code).
@@ -414,7 +418,7 @@ def random_deals(rules: Rules, rng: random.Random, count: int, *, policy: str = 
                  leader: int = 0, epsilon: float | None = None,
                  pure: bool = False) -> list[list[int]]:
     """``count`` whole deals: each a shuffled deck dealt by :meth:`FastDeal.random
-    <president.players.fastsim.FastDeal.random>` (``leader`` leads and is dealt to first)
+    <president.search.fastsim.FastDeal.random>` (``leader`` leads and is dealt to first)
     and played out with ``policy``, all drawing from ``rng`` in turn. Compiled, the whole
     batch runs in C without the interpreter; the result equals the Python loop
     ``[playout(FastDeal.random(rules, rng, leader), rng, policy) for _ in range(count)]``.
@@ -441,7 +445,7 @@ def random_deals(rules: Rules, rng: random.Random, count: int, *, policy: str = 
     if policy != "intermediate" and _compiled(rng, pure, rules):
         n = rules.players
         orders: list[list[int]] = _ext.deals(
-            n, rules.beat == "higher", fastsim._MODES[rules.passing],
+            n, rules.beat == "higher", _MODES[rules.passing],
             bool(rules.last_of_rank_clears), leader, count, rng, POLICIES[policy], eps)
         return orders
     out = []
