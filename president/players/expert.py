@@ -492,7 +492,7 @@ class ExpertPlayer:
         chains: WorldChains | None = None
         self._chained = False
         if self.chain_steps and prior is not None and others_acted:
-            # Worlds by Markov chains (president/players/world_chain.py): the style weights
+            # Worlds by Markov chains (president/search/world_chain.py): the style weights
             # are learned from an independent sample of worlds, the chains start from
             # worlds of it drawn by weight, and every world of the search is then a chain's
             # draw, counted once.
