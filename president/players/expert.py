@@ -87,7 +87,9 @@ from ..search.endgame import (DEFAULT_LIMIT, TooBig, endgame_choice, endgame_sta
 from ..search.playout_policies import simple_code
 from ..search.playout_state import PASS, FastDeal, encode
 from ..search.world_chain import WorldChains
+from ..search.worlds import SeatConstraints as SeatConstraints  # its names from before the move
 from ..search.worlds import sample_world, seat_constraints
+from ..search.worlds import shuffle as shuffle
 from .intermediate import IntermediatePlayer
 
 __all__ = ["ExpertPlayer", "STYLES", "STYLE_PRIOR", "root_state", "sample_world",
