@@ -253,6 +253,22 @@ def test_the_search_engine_is_below_the_players():
     assert "president.search.endgame" in graph["president.players.intermediate"]
 
 
+# The search engine's modules, each importing (of the engine) only those before it.
+SEARCH_LAYERS = ("playout_state", "playout_policies", "knowledge", "compiled", "endgame",
+                 "fastsim", "worlds", "world_chain")
+
+
+def test_the_search_engine_is_in_layers():
+    graph = import_graph(in_functions=True)
+    assert {m for m in MODULES if m.startswith("president.search.")} == \
+        {f"president.search.{m}" for m in SEARCH_LAYERS}
+    for i, name in enumerate(SEARCH_LAYERS):
+        below = {f"president.search.{m}" for m in SEARCH_LAYERS[:i]}
+        uses = {m for m in graph[f"president.search.{name}"] if m.startswith("president.search")}
+        assert uses <= below, (name, sorted(uses - below))
+    assert graph["president.search"] == set()   # the package itself imports nothing
+
+
 def test_the_rules_core_needs_nothing_above_it():
     """The rules core (cards, rules, kernel, deal, match, events, observation, actions,
     narration, errors) reaches, through every import it makes (inside functions too),

@@ -46,6 +46,11 @@ always gets the same answer (the fast copy of the ``intermediate`` player,
 none), for a caller with a time budget (the expert); with it the answer for a position
 near the bound can depend on the machine's load.
 
+The ``intermediate`` player's whole choice on counts is here too (:func:`intermediate_choice`,
+:func:`intermediate_playout`): its heuristics, from the play-out policies below, then this
+solve. The policies never call the solver, so the solver can use the compiled play-outs'
+module without an import circle.
+
 >>> from president import Rules
 >>> from president.search.playout_state import decode
 >>> hands = [[1] + [0] * 12,                      # seat 0: a 3, goes out at once
