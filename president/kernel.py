@@ -4,8 +4,8 @@ Suits never matter in the play of a deal (docs/rules.md, "Deck"): what may be pl
 play or a pass does depend only on ranks, counts of cards and seats. This module says it
 once, for every value of the options ``beat``, ``passing`` and ``last_of_rank_clears`` and
 for 3 to 7 players. Everything else reads it: :class:`president.deal.Deal` (which adds
-suits, events and scoring), :class:`president.players.playout_state.FastDeal` and the Python
-play-outs, and the players' knowledge (:mod:`president.players.knowledge`). Standard
+suits, events and scoring), :class:`president.search.playout_state.FastDeal` and the Python
+play-outs, and the players' knowledge (:mod:`president.search.knowledge`). Standard
 library only; nothing here imports web, numpy or research code.
 
 Values
@@ -258,7 +258,7 @@ class PlayState:
 
     This class holds the rules and no storage (``__slots__ = ()``): a subclass declares the
     attributes named in :data:`STATE_SLOTS` (:class:`Position` does, and so does
-    :class:`president.players.playout_state.FastDeal`, which adds the hands).
+    :class:`president.search.playout_state.FastDeal`, which adds the hands).
 
     Attributes (mutable):
         players: number of seats, 3–7.
@@ -281,7 +281,7 @@ class PlayState:
 
     ``reversal`` and ``reversed`` are class attributes ``False`` here, so a subclass that
     does not declare them as slots plays in normal order; :class:`Position` and
-    :class:`president.players.playout_state.FastDeal` declare them and take ``reversal``.
+    :class:`president.search.playout_state.FastDeal` declare them and take ``reversal``.
 
     The transitions are unchecked: :meth:`play` must be given a legal play (see
     :func:`may_play`) of the seat to act, :meth:`pass_` a legal pass (:func:`may_pass`).

@@ -24,14 +24,15 @@ ROOT = Path(__file__).parent.parent / "president"
 # of these fails the test, and so does an entry whose cycle is gone: remove an entry when its
 # cycle is opened. (A match and its observations name each other only in annotations, under
 # TYPE_CHECKING, which never runs: no cycle here.)
-KNOWN_CYCLES: tuple[frozenset[str], ...] = (
-    # the endgame solver (players/endgame.py) and the compiled play-outs, fast simulations
-    # and play-out policies it calls, one of which calls the solver back (inside a function)
-    frozenset({"president.players.endgame", "president.players.compiled",
-               "president.players.fastsim", "president.players.playout_policies"}),
-    # the file store and the PostgreSQL store each reach for the other inside functions
-    frozenset({"president.web.store", "president.web.store_pg"}),
-)
+KNOWN_CYCLES: tuple[frozenset[str], ...] = ()
+
+# The rules core: the game itself, which every other part builds on and which needs none of
+# them (nor numpy).
+CORE = ("cards", "rules", "kernel", "deal", "match", "events", "observation", "actions",
+        "narration", "errors")
+# What the core never reaches, not even inside a function: the search engine, the players,
+# the browser game and the learning environments.
+ABOVE_CORE = ("president.search", "president.players", "president.web", "president.env")
 
 
 def _modules() -> dict[str, Path]:
@@ -208,3 +209,134 @@ def test_every_module_imports(name):
         if e.name and not e.name.startswith("president"):
             pytest.skip(f"{name} needs {e.name}, an optional dependency")
         raise
+
+
+def _reach(graph: dict[str, set[str]], start: list[str]) -> set[str]:
+    """The modules of ``start`` and every module they import, directly or through others."""
+    seen = set(start)
+    todo = list(start)
+    while todo:
+        for nxt in graph[todo.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
+
+
+def _outside_imports(path: Path) -> set[str]:
+    """The top-level names of the packages outside president that a module imports (inside
+    functions too; not under ``if TYPE_CHECKING:``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = set()
+    for node in _imports(tree, in_functions=True):
+        if isinstance(node, ast.Import):
+            out.update(alias.name.partition(".")[0] for alias in node.names)
+        elif not node.level and node.module:
+            out.add(node.module.partition(".")[0])
+    out.discard("president")
+    return out
+
+
+def test_the_search_engine_is_below_the_players():
+    """president.search (play-outs, compiled glue, endgame solver, worlds) imports nothing
+    of president.players, not even inside a function: the players build on the engine."""
+    graph = import_graph(in_functions=True)
+    search = [m for m in MODULES if m == "president.search" or m.startswith("president.search.")]
+    assert {"president.search.endgame", "president.search.compiled",
+            "president.search.playout_policies", "president.search.worlds"} <= set(search)
+    found = {m: sorted(n for n in graph[m] if n.startswith("president.players"))
+             for m in search}
+    assert {m: n for m, n in found.items() if n} == {}
+    reached = _reach(graph, search)
+    assert not [m for m in reached if m.startswith("president.players")]
+    # the players do use it
+    assert "president.search.endgame" in graph["president.players.intermediate"]
+
+
+# The search engine's modules, each importing (of the engine) only those before it.
+SEARCH_LAYERS = ("playout_state", "playout_policies", "knowledge", "compiled", "endgame",
+                 "fastsim", "worlds", "world_chain")
+
+
+def test_the_search_engine_is_in_layers():
+    graph = import_graph(in_functions=True)
+    assert {m for m in MODULES if m.startswith("president.search.")} == \
+        {f"president.search.{m}" for m in SEARCH_LAYERS}
+    for i, name in enumerate(SEARCH_LAYERS):
+        below = {f"president.search.{m}" for m in SEARCH_LAYERS[:i]}
+        uses = {m for m in graph[f"president.search.{name}"] if m.startswith("president.search")}
+        assert uses <= below, (name, sorted(uses - below))
+    assert graph["president.search"] == set()   # the package itself imports nothing
+
+
+def test_the_rules_core_needs_nothing_above_it():
+    """The rules core (cards, rules, kernel, deal, match, events, observation, actions,
+    narration, errors) reaches, through every import it makes (inside functions too),
+    neither the search engine, the players, the browser game nor the environments, and
+    none of what it reaches imports numpy."""
+    graph = import_graph(in_functions=True)
+    core = [m for m in MODULES if m.split(".")[1:2] and m.split(".")[1] in CORE]
+    assert {"president.kernel", "president.match", "president.rules.presets"} <= set(core)
+    reached = _reach(graph, core)
+    assert sorted(m for m in reached if m.startswith(ABOVE_CORE)) == []
+    numpy_users = sorted(m for m in reached if MODULES[m].suffix == ".py"
+                         and "numpy" in _outside_imports(MODULES[m]))
+    assert numpy_users == []
+
+
+def test_the_scan_of_outside_imports():
+    assert _outside_imports(ROOT / "env" / "vector.py") >= {"numpy"}
+    assert "numpy" not in _outside_imports(ROOT / "kernel.py")
+
+
+@pytest.mark.parametrize("name", ["playout_state", "fastsim", "compiled", "endgame",
+                                  "knowledge", "world_chain"])
+def test_the_former_paths_of_the_search_engine_give_its_modules(name):
+    """The modules of president.search were first under president.players; importing the
+    old path gives the very same module (so setting a name on one sets it on the other)."""
+    old = importlib.import_module(f"president.players.{name}")
+    new = importlib.import_module(f"president.search.{name}")
+    assert old is new
+    # the package's attribute: this module, or (loaded by file, as by pytest's doctest
+    # collection) the old module object, which forwards every name to it
+    held = getattr(importlib.import_module("president.players"), name)
+    assert all(getattr(held, n) is getattr(new, n) for n in new.__all__)
+
+
+def test_the_former_play_out_policies_module_keeps_its_names():
+    """president.players.playout_policies still gives every name it gave, the
+    ``intermediate`` player's whole choice included (now in president.search.endgame)."""
+    from president.players import playout_policies as old
+    from president.search import endgame, playout_policies
+
+    assert set(old.__all__) >= {"PLAYOUTS", "random_playout", "greedy_playout",
+                                "climbing_playout", "intermediate_choice",
+                                "intermediate_playout", "simple_code", "mixed_playout",
+                                "MIXED_STYLES", "playout"}
+    assert all(hasattr(old, n) for n in old.__all__)
+    assert old.intermediate_choice is endgame.intermediate_choice
+    assert old.mixed_playout is playout_policies.mixed_playout
+
+
+def test_a_former_path_loaded_by_file_still_stands_for_the_new_module(monkeypatch):
+    """A tool that loads the old file by path and keeps that module object (as pytest's
+    doctest collection does) reads and sets the new module's names through it."""
+    import importlib.util
+    import sys
+
+    from president.search import compiled
+
+    spec = importlib.util.spec_from_file_location("president.players.compiled",
+                                                  ROOT / "players" / "compiled.py")
+    assert spec is not None and spec.loader is not None
+    shim = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "president.players.compiled", shim)
+    spec.loader.exec_module(shim)
+    assert shim is not compiled and sys.modules["president.players.compiled"] is compiled
+    assert shim.__name__ == "president.players.compiled"
+    assert shim.__all__ == compiled.__all__
+    assert shim._ext is compiled._ext and shim.endgame_search is compiled.endgame_search
+    monkeypatch.setattr(shim, "_ext", None)
+    assert compiled._ext is None
+    monkeypatch.undo()
+    assert compiled._ext is not None or not compiled.AVAILABLE

@@ -1,4 +1,4 @@
-"""Markov chains over the hidden cards (president/players/world_chain.py): in the long run
+"""Markov chains over the hidden cards (president/search/world_chain.py): in the long run
 they draw each deal of the hidden cards in proportion to (number of card-level deals it
 stands for) x weight, keep to what the seat knows, and refuse bad settings."""
 

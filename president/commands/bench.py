@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     presets = [] if args.no_presets else bench.preset_figures(
         players=args.players, deals=args.deals,
         seconds=None if seconds is None else seconds / 3, seed=args.seed)
-    from ..players.compiled import playouts_report
+    from ..search.compiled import playouts_report
 
     playouts = playouts_report(seconds=0.2 if seconds is None else min(1.0, seconds / 3),
                                seed=args.seed)

@@ -4,7 +4,7 @@ For each decision with more than one distinct choice (suits never matter in play
 are compared by rank and count) the expert:
 
 1. rebuilds the state of the pile from the deal's public history (who led, who passed,
-   the cards on the pile, who went out) on the fast engine :mod:`~president.players.fastsim`;
+   the cards on the pile, who went out) on the fast engine :mod:`~president.search.fastsim`;
 2. samples *worlds*: hands for the other seats made of the cards it has not seen, consistent
    with everything its seat knows (docs/rules.md, "Information"): each seat's card count, its own
    hand, every card played this deal, the cards it gave in the exchange (still in the
@@ -26,13 +26,13 @@ are compared by rank and count) the expert:
    (untempered, a few worlds often carry nearly all the weight; tempering measured
    weaker, and no level uses it). With ``chain_steps`` above 0 (``master``: 3) the
    worlds are instead drawn by Markov chains in proportion to their weight squared, each
-   counted once (:mod:`~president.players.world_chain`). Only the seat's own observation
+   counted once (:mod:`~president.search.world_chain`). Only the seat's own observation
    goes in;
 3. plays every candidate out in every world, all candidates on the same worlds, on the
-   compiled play-outs (:mod:`~president.players.compiled`, with its identical Python
+   compiled play-outs (:mod:`~president.search.compiled`, with its identical Python
    fallback): in each world every live other seat plays a style drawn from its own
    style weights and this seat plays ``intermediate`` (the mixed play-out,
-   :func:`~president.players.compiled.mixed_playout`: ``intermediate`` as the exact
+   :func:`~president.search.compiled.mixed_playout`: ``intermediate`` as the exact
    ``intermediate`` choice without its endgame solve, ``simple`` as the simple player's
    choice, ``random``; ``policy="mixture"``, and the ``reversal`` twist, play one style
    drawn from the mean weights for every seat instead), keeping the better half of the
@@ -47,7 +47,7 @@ are compared by rank and count) the expert:
 
 Before any of this, when only one other seat still holds cards, every hidden card is in
 its hand: the expert solves the rest of the deal exactly
-(:mod:`~president.players.endgame`, at most ``endgame_limit`` states, 500,000 by default,
+(:mod:`~president.search.endgame`, at most ``endgame_limit`` states, 500,000 by default,
 and, under a time limit, at most ``endgame_seconds`` of CPU) and plays a winning action
 whenever one exists, without sampling. The time of a solve counts against the decision's
 time limit: a search after a solve that found no winning action (or ran out of states)
@@ -76,25 +76,27 @@ import random
 import time
 from itertools import islice, repeat
 from operator import mul, sub
-from typing import Any, NotRequired, TypedDict
+from typing import Any
 
 from ..actions import Give, Pass, Play
-from ..cards import Card
 from ..observation import Observation
 from ..rules import Rules
-from . import compiled, fastsim
-from .playout_policies import simple_code
-from .playout_state import FastDeal, encode
-from .endgame import DEFAULT_LIMIT, TooBig, endgame_choice, endgame_state, root_state, solve_wins
+from ..search import compiled
+from ..search.endgame import (DEFAULT_LIMIT, TooBig, endgame_choice, endgame_state,
+                              intermediate_choice, root_state, solve_wins)
+from ..search.playout_policies import simple_code
+from ..search.playout_state import PASS, FastDeal, encode
+from ..search.world_chain import WorldChains
+from ..search.worlds import SeatConstraints as SeatConstraints  # its names from before the move
+from ..search.worlds import sample_world, seat_constraints
+from ..search.worlds import shuffle as shuffle
 from .intermediate import IntermediatePlayer
-from .knowledge import rank_counts
-from .world_chain import WorldChains
 
 __all__ = ["ExpertPlayer", "STYLES", "STYLE_PRIOR", "root_state", "sample_world",
            "seat_constraints", "style_likelihoods", "surprises"]
 
 #: The styles of play the expert mixes in its model of each other seat, and the compiled
-#: play-out (:mod:`~president.players.compiled`) that plays each: ``intermediate`` (the
+#: play-out (:mod:`~president.search.compiled`) that plays each: ``intermediate`` (the
 #: ``intermediate`` play-out: the intermediate player's own choice at every decision,
 #: without its endgame solve; it has no noise, so a world played in this style is played
 #: the same way for every candidate and the spread comes from the worlds), ``simple`` (the
@@ -153,13 +155,13 @@ class ExpertPlayer:
         policy: play-out policy: ``"seats"`` (default: in each world every other live
             seat plays a style of its own, drawn from its own style weights, and the
             observing seat plays ``intermediate``: the compiled mixed play-out,
-            :func:`~president.players.compiled.mixed_playout`; under the ``reversal``
+            :func:`~president.search.compiled.mixed_playout`; under the ``reversal``
             twist, which it does not play, ``"mixture"`` instead), ``"mixture"`` (one
             style per world for every seat, drawn from the mean of the other seats' style
             weights), or ``"intermediate"``,
             ``"climbing"``, ``"greedy"`` or ``"random"`` (that play-out in every world;
             ``"intermediate"`` is the intermediate player's choice without its endgame
-            solve, :func:`~president.players.compiled.intermediate_playout`: compiled when
+            solve, :func:`~president.search.compiled.intermediate_playout`: compiled when
             the extension is built, else the Python copy, about 25 times slower).
         styles: prior weights of :data:`STYLES` (intermediate, simple, random) for the
             mixture model of the other seats that weighs the worlds (see the module
@@ -176,7 +178,7 @@ class ExpertPlayer:
         chain_steps: 0 (the default): each world is sampled independently and weighed by
             the likelihood of the other seats' play; above 0, worlds are drawn in
             proportion to that weight by Markov chains
-            (:class:`~president.players.world_chain.WorldChains`, that many swaps tried
+            (:class:`~president.search.world_chain.WorldChains`, that many swaps tried
             per world) and each counts once (``master`` uses 3).
         spread: share of the sampled worlds, in [0, 1], that their weights must keep as
             an effective number (Kish's: (sum of weights)² / sum of squared weights):
@@ -286,7 +288,7 @@ class ExpertPlayer:
         by_code: dict[int, Play | Pass] = {}
         for a in legal:
             assert not isinstance(a, Give)  # plays and PASS, outside an exchange
-            code = encode(a.rank, a.count) if isinstance(a, Play) else fastsim.PASS
+            code = encode(a.rank, a.count) if isinstance(a, Play) else PASS
             by_code.setdefault(code, a)
         if len(by_code) == 1:
             return legal[0]
@@ -296,7 +298,7 @@ class ExpertPlayer:
         st = self.stats
         guess = self.heuristic.act(obs)
         assert not isinstance(guess, Give)  # one of the legal plays and PASS
-        guess_code = encode(guess.rank, guess.count) if isinstance(guess, Play) else fastsim.PASS
+        guess_code = encode(guess.rank, guess.count) if isinstance(guess, Play) else PASS
         if self.endgame_limit and endgame_state(obs) is not None:
             t0 = time.process_time()
             solved = endgame_choice(obs, guess, limit=self.endgame_limit,
@@ -350,7 +352,7 @@ class ExpertPlayer:
         untimed = deadline == float("inf")
         surprise = self.surprise
         prior = self.styles
-        history = [(seat, encode(a.rank, a.count) if isinstance(a, Play) else fastsim.PASS)
+        history = [(seat, encode(a.rank, a.count) if isinstance(a, Play) else PASS)
                    for seat, a in obs.history]
         live = [s for s, k in enumerate(obs.hand_counts) if s != me and k]
         n = obs.players
@@ -492,7 +494,7 @@ class ExpertPlayer:
         chains: WorldChains | None = None
         self._chained = False
         if self.chain_steps and prior is not None and others_acted:
-            # Worlds by Markov chains (president/players/world_chain.py): the style weights
+            # Worlds by Markov chains (president/search/world_chain.py): the style weights
             # are learned from an independent sample of worlds, the chains start from
             # worlds of it drawn by weight, and every world of the search is then a chain's
             # draw, counted once.
@@ -758,7 +760,7 @@ def style_likelihoods(rules: Rules, hands: list[list[int]], played: list[list[in
 
     Per decision with more than one legal action (by rank and count) of such a seat: a
     deterministic style (the ``intermediate`` choice of
-    :func:`~president.players.fastsim.intermediate_choice`, the ``simple`` choice) takes its
+    :func:`~president.search.endgame.intermediate_choice`, the ``simple`` choice) takes its
     own action with chance ``1 - STYLE_NOISE`` and any legal action with chance
     ``STYLE_NOISE`` (so ``1 - noise + noise / k`` or ``noise / k`` among ``k``); ``random``
     takes each with ``1 / k``. Only what the observing seat may know goes in: its own
@@ -769,7 +771,7 @@ def style_likelihoods(rules: Rules, hands: list[list[int]], played: list[list[in
     A seat's row depends only on its own hand (the rest of the state is public), so
     ``cache`` (a dict kept for one decision) keeps rows by seat and hand.
 
-    The replay runs compiled (:func:`president.players.compiled.style_rows`, the same sums
+    The replay runs compiled (:func:`president.search.compiled.style_rows`, the same sums
     in the same order, so the same floats) when the extension is available, and in Python
     (``pure=True``, the ``reversal`` twist, or a seat's choice while only two seats held
     cards, where the Python ``intermediate`` choice solves the endgame) otherwise.
@@ -812,7 +814,7 @@ def _replay_rows(rules: Rules, start: list[list[int]], leader: int,
     fd = FastDeal(rules, start, leader)
     tot = [sum(start[s][r] for s in range(n)) for r in range(13)]
     row_of = {s: [0.0, 0.0, 0.0] for s in todo}
-    choose = fastsim.intermediate_choice
+    choose = intermediate_choice
     noise = STYLE_NOISE
     for seat, code in history:
         row = row_of.get(seat)
@@ -846,7 +848,7 @@ def surprises(rules: Rules, hands: list[list[int]], played: list[list[int]], lea
     fd = FastDeal(rules, start, leader)
     tot = [sum(start[s][r] for s in range(n)) for r in range(13)]
     missed = 0
-    choose = fastsim.intermediate_choice
+    choose = intermediate_choice
     for seat, code in history:
         if seat != me and choose(fd, tot) != code:
             missed += 1
@@ -854,146 +856,3 @@ def surprises(rules: Rules, hands: list[list[int]], played: list[list[int]], lea
             tot[code >> 2] -= (code & 3) + 1
         fd.apply(code)
     return missed
-
-
-class SeatConstraints(TypedDict):
-    """What :func:`seat_constraints` gives :func:`sample_world` (see there)."""
-
-    me: int
-    own: list[int]
-    known: list[list[int]]
-    pool: list[int]
-    need: list[int]
-    cap: list[int]
-    floor: NotRequired[list[int]]
-
-
-def seat_constraints(obs: Observation) -> SeatConstraints:
-    """What the observing seat knows of the other hands, for :func:`sample_world`:
-    ``own`` (its hand by rank), ``known`` (per seat, ranks of cards it must hold: cards
-    this seat gave it in the exchange, that it has not played and that it did not give
-    back), ``pool`` (ranks of the other hidden cards), ``need`` (per seat, how many hidden
-    cards it holds beyond the known ones), ``cap`` (per seat, the highest rank it can hold
-    among hidden cards: 12 unless it had to give this seat its highest cards) and
-    ``floor`` (per seat, the lowest such rank: 0 unless it gave this seat cards back under
-    ``give_back = lowest``, which were its lowest when it gave them; it has received
-    nothing since)."""
-    n = obs.players
-    me = obs.seat
-    own = rank_counts(obs.hand)
-    played_cards: set[Card] = set()
-    for _, action in obs.history:
-        if isinstance(action, Play):
-            played_cards.update(action.cards)
-    known: list[list[int]] = [[] for _ in range(n)]
-    cap = [12] * n
-    held = set(obs.hand)
-    for giver, receiver, cards in obs.exchanges:
-        if giver == me and receiver != me:
-            # a card handed back to this seat afterwards is in its own hand, not theirs
-            known[receiver].extend(c.rank for c in cards
-                                   if c not in played_cards and c not in held)
-    floor = [0] * n
-    step_forced = _forced_givers(obs)
-    for giver, cards in step_forced:
-        cap[giver] = min(cap[giver], min(c.rank for c in cards))
-    if obs.rules.give_back == "lowest":
-        for giver, cards in _given_back(obs):
-            floor[giver] = max(floor[giver], max(c.rank for c in cards))
-    counts = [4 - own[r] for r in range(13)]
-    for c in played_cards:
-        counts[c.rank] -= 1
-    for s in range(n):
-        for r in known[s]:
-            counts[r] -= 1
-    pool = [r for r in range(13) for _ in range(counts[r])]
-    need = [0 if s == me else obs.hand_counts[s] - len(known[s]) for s in range(n)]
-    # cards this seat gave to a capped seat may be above its cap: they are in `known`.
-    return {"me": me, "own": own, "known": known, "pool": pool, "need": need, "cap": cap,
-            "floor": floor}
-
-
-def _forced_givers(obs: Observation) -> list[tuple[int, tuple[Card, ...]]]:
-    """(giver, cards) of exchanges in which another seat handed this seat its highest cards
-    (the observation's ``exchanges_forced``)."""
-    return [(giver, cards) for (giver, receiver, cards), forced
-            in zip(obs.exchanges, obs.exchanges_forced, strict=True)
-            if forced and receiver == obs.seat and giver != obs.seat]
-
-
-def _given_back(obs: Observation) -> list[tuple[int, tuple[Card, ...]]]:
-    """(giver, cards) of exchanges in which another seat gave this seat cards back (the gives
-    that were not forced)."""
-    return [(giver, cards) for (giver, receiver, cards), forced
-            in zip(obs.exchanges, obs.exchanges_forced, strict=True)
-            if not forced and receiver == obs.seat and giver != obs.seat]
-
-
-def shuffle(x: list[int], rng: random.Random) -> None:
-    """Shuffle ``x`` in place exactly as ``rng.shuffle(x)`` does for a
-    :class:`random.Random` (CPython 3.8 and later: Fisher–Yates from the end, each index
-    drawn by ``getrandbits`` of its bit length with rejection): the same order and the
-    generator left in the same state, at about half the cost (no method call per draw)."""
-    getrandbits = rng.getrandbits
-    for i in range(len(x) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-
-
-def sample_world(cons: SeatConstraints, rng: random.Random) -> list[list[int]]:
-    """One deal of the hidden cards to the other seats, consistent with ``cons`` (from
-    :func:`seat_constraints`): every seat gets exactly its count, known cards stay with
-    their holder, no seat gets a card above its cap or below its floor, and no card the
-    observing seat holds or has seen played is placed anywhere. Returns hands as counts per
-    rank, per seat.
-
-    Raises:
-        ValueError: if the constraints cannot be met (they always can for a real deal).
-    """
-    me = cons["me"]
-    need = cons["need"][:]
-    cap = cons["cap"]
-    floor = cons.get("floor") or [0] * len(need)
-    n = len(need)
-    hands = [[0] * 13 for _ in range(n)]
-    hands[me] = cons["own"][:]
-    for s in range(n):
-        for r in cons["known"][s]:
-            hands[s][r] += 1
-    pool = cons["pool"][:]
-    shuffle(pool, rng)
-    bounded = [s for s in range(n) if s != me and (cap[s] < 12 or floor[s] > 0) and need[s]]
-    if bounded:
-        # Cards some bounded seat cannot hold go first, each to a seat that can (in a real
-        # exchange one seat at most is bounded, so the others always have room for them).
-        low = min(cap[s] for s in bounded)
-        high_floor = max(floor[s] for s in bounded)
-        high = [r for r in pool if r > low or r < high_floor]
-        rest = [r for r in pool if high_floor <= r <= low]
-        for r in high:
-            seats = [s for s in range(n)
-                     if s != me and need[s] and floor[s] <= r <= cap[s]]
-            weights = [need[s] for s in seats]
-            if not seats:
-                raise ValueError("no seat can hold a hidden card of rank "
-                                 f"{r}: the constraints contradict each other")
-            s = rng.choices(seats, weights)[0]
-            hands[s][r] += 1
-            need[s] -= 1
-        pool = rest
-    i = 0
-    for s in range(n):
-        k = need[s]
-        if s == me or not k:
-            continue
-        h = hands[s]
-        for r in pool[i:i + k]:
-            h[r] += 1
-        i += k
-    if i != len(pool):
-        raise ValueError(f"{len(pool)} hidden cards for {i} places in the other hands")
-    return hands

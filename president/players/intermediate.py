@@ -28,11 +28,11 @@ Heuristics, from the family guide (``001_6a3b64d15368b01c.txt``, "Tips") and the
   beats it), so it is kept for the end of the plan rather than led as a low set;
 - when an opponent holds one card, lead a pair or more if possible rather than a single;
 - exact endgames: once only one other seat holds cards, every hidden card is in its hand
-  and the rest of the deal is solved (:mod:`~president.players.endgame`); the heuristic
+  and the rest of the deal is solved (:mod:`~president.search.endgame`); the heuristic
   choice is kept when it wins, else a winning action is played when one exists.
 
 Exchange: a forced give hands over the required highest cards; a free give returns the
-cards whose loss leaves the best plan (:func:`~president.players.knowledge.choose_give`).
+cards whose loss leaves the best plan (:func:`~president.search.knowledge.choose_give`).
 Deterministic: it uses no randomness (``seed`` is accepted for a uniform API).
 """
 
@@ -40,9 +40,9 @@ from __future__ import annotations
 
 from ..actions import Give, Pass, Play
 from ..observation import Observation
-from .endgame import DEFAULT_LIMIT, endgame_choice
-from .knowledge import choose_give, play_of, state_of
-from .playout_policies import HIGH_SET, HIGH_SINGLE, intermediate_choice, is_high
+from ..search.endgame import DEFAULT_LIMIT, endgame_choice
+from ..search.knowledge import choose_give, play_of, state_of
+from ..search.playout_policies import HIGH_SET, HIGH_SINGLE, heuristic_choice, is_high
 
 __all__ = ["IntermediatePlayer", "TWO", "HIGH_SINGLE", "HIGH_SET", "is_high", "state_of"]
 
@@ -64,7 +64,7 @@ class IntermediatePlayer:
             heuristics choose).
 
     The heuristics are stated once, on counts, in
-    :func:`~president.players.playout_policies.intermediate_choice` (which the expert's
+    :func:`~president.search.playout_policies.heuristic_choice` (which the expert's
     play-outs call too); this player reads its observation into that form
     (:func:`state_of`).
     """
@@ -82,8 +82,8 @@ class IntermediatePlayer:
 
     def act(self, observation: Observation) -> Play | Pass | Give:
         """Choose a legal action for the observing seat (see the module docstring): the
-        heuristics are those of :func:`~president.players.playout_policies.
-        intermediate_choice`, read from this seat's observation."""
+        heuristics are those of :func:`~president.search.playout_policies.
+        heuristic_choice`, read from this seat's observation."""
         obs = observation
         legal = obs.legal_actions
         if len(legal) == 1:
@@ -91,8 +91,7 @@ class IntermediatePlayer:
         if isinstance(legal[0], Give):
             return choose_give(obs)
         fd, tot = state_of(obs)
-        code = intermediate_choice(fd, tot, 0, break_sets=self.break_sets,
-                                   keep_controls=self.keep_controls)
+        code = heuristic_choice(fd, tot, self.break_sets, self.keep_controls)
         choice = play_of(code, legal)
         if self.endgames:
             solved = endgame_choice(obs, choice, limit=self.endgame_limit)

@@ -12,7 +12,7 @@ docstring) with a budget set by time rather than by play-outs:
   below); it plays each world with each other seat in a style drawn from its own
   weights;
 - it plays every candidate out on the compiled play-outs
-  (:mod:`~president.players.compiled`) in as many worlds as fit in its time: about
+  (:mod:`~president.search.compiled`) in as many worlds as fit in its time: about
   ``time_limit`` seconds of this process's CPU per decision (0.85 s, so that a decision
   with its guess, any endgame solve and the last play-out stays within 1 s of CPU), no
   play-out count bounds it by default (the expert stops at 12,000 play-outs);
@@ -32,7 +32,7 @@ docstring) with a budget set by time rather than by play-outs:
   (docs/strength.md, "A tree of master's own turns");
 - *exact endgames at the leaves*: when a play-out ends with this seat among the last two,
   the two-player part of that play-out is solved exactly
-  (:func:`~president.players.endgame.solve_wins`, at most ``leaf_limit`` states, 300 by
+  (:func:`~president.search.endgame.solve_wins`, at most ``leaf_limit`` states, 300 by
   default; beyond it the play-out's result stands) and this seat's place is the solved
   one: both seats play that part perfectly, not by the play-out's habits;
 - *worlds drawn by chains* (``chain_steps``, 3): the expert weighs each independent world
@@ -42,7 +42,7 @@ docstring) with a budget set by time rather than by play-outs:
   are the closest to the real deal. ``master`` learns the style weights from 256
   independent worlds, then draws every world of its search from 16 Markov chains that
   swap hidden cards between the other seats and visit worlds in proportion to the square
-  of that weight (:mod:`~president.players.world_chain`): as close to the real deal as
+  of that weight (:mod:`~president.search.world_chain`): as close to the real deal as
   the best-weighted worlds, and thousands of them, each counted once. The verdict's
   standard error is then at least the spread of the chains' own means. It costs about
   17% of the play-outs and measured about 0.15 places stronger (docs/strength.md, "The
@@ -70,9 +70,9 @@ import math
 import random
 
 from ..observation import Observation
-from . import compiled
+from ..search import compiled
 from .expert import STYLE_PRIOR, ExpertPlayer
-from .playout_state import FastDeal
+from ..search.playout_state import FastDeal
 
 __all__ = ["MasterPlayer"]
 

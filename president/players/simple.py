@@ -15,8 +15,8 @@ from typing import Sequence
 
 from ..actions import Give, Pass, Play
 from ..observation import Observation
-from .knowledge import play_of, state_of
-from .playout_policies import simple_code
+from ..search.knowledge import play_of, state_of
+from ..search.playout_policies import simple_code
 
 
 class SimplePlayer:
@@ -34,7 +34,7 @@ class SimplePlayer:
 
 def simple_choice(obs: Observation) -> Play | Pass | Give:
     """The practice player's choice for the observing seat, which is to act: in play the
-    rule stated once on counts (:func:`~president.players.playout_policies.simple_code`,
+    rule stated once on counts (:func:`~president.search.playout_policies.simple_code`,
     which the expert's play-outs use too), read from ``obs``; in an exchange
     :func:`simple_give`.
 

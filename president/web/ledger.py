@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import logging
 import math
 import os
@@ -31,10 +32,11 @@ import stat
 import threading
 import time
 from pathlib import Path
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Any, Protocol, Sequence, runtime_checkable
 
 __all__ = ["Ledger", "LedgerLike", "LedgerChecks", "StaleRecord", "default_state_dir", "private_dir", "private_file",
-           "tighten", "open_private_sqlite", "StoreError", "STORE_SCHEMA", "BUSY_SECONDS", "LEDGER_FILE", "KEEP_SECONDS"]
+           "tighten", "open_private_sqlite", "StoreError", "STORE_SCHEMA", "BUSY_SECONDS", "LEDGER_FILE", "KEEP_SECONDS",
+           "listings_of"]
 
 LEDGER_FILE = "web-saved-matches.sqlite3"
 KEEP_SECONDS = 400 * 24 * 3600
@@ -101,6 +103,21 @@ def private_file(path: str | os.PathLike[str]) -> Path:
     os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
     tighten(path, 0o600)
     return path
+
+
+def listings_of(rows: Sequence[Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The table listings of ``(table_id, listing JSON text)`` rows read back from a table
+    store (SQLite or PostgreSQL alike), as ``(table_id, listing dict)``; a row whose text is
+    not a JSON object (damaged) is left out."""
+    out = []
+    for table_id, text in rows:
+        try:
+            listing = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(listing, dict):
+            out.append((str(table_id), listing))
+    return out
 
 
 class StoreError(RuntimeError):

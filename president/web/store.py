@@ -35,7 +35,8 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol, Sequence, runtime_checkable
 
-from .ledger import LEDGER_FILE, Ledger, LedgerLike, StoreError, open_private_sqlite
+from .ledger import (LEDGER_FILE, Ledger, LedgerLike, StoreError, listings_of,
+                     open_private_sqlite)
 
 __all__ = ["TableStore", "TableStoreLike", "TableOwners", "TABLES_FILE", "StoreError", "open_stores",
            "store_from_env", "STORE_ENV"]
@@ -46,19 +47,6 @@ TABLES_FILE = "web-tables.sqlite3"
 def _text(value: Any) -> str:
     """``value`` as the compact JSON text the store keeps."""
     return json.dumps(value, separators=(",", ":"))
-
-
-def _listings(rows: Sequence[Any]) -> list[tuple[str, dict[str, Any]]]:
-    """``(table_id, listing text)`` rows read back (a damaged one is left out)."""
-    out = []
-    for table_id, text in rows:
-        try:
-            listing = json.loads(text)
-        except ValueError:
-            continue
-        if isinstance(listing, dict):
-            out.append((str(table_id), listing))
-    return out
 
 
 class TableStore:
@@ -172,7 +160,7 @@ class TableStore:
             rows = self._reader.execute(
                 "SELECT l.table_id, l.listing FROM listed l JOIN tables t ON t.id = l.table_id "
                 "ORDER BY l.at DESC LIMIT ?", (int(limit),)).fetchall()
-        return _listings(rows)
+        return listings_of(rows)
 
     def joined(self, table_id: str, *, now: float | None = None) -> None:
         """Note that a player joined the table (it is no longer a table nobody took)."""

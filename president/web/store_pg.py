@@ -34,8 +34,7 @@ import time
 import urllib.parse
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
-from .ledger import KEEP_SECONDS, LedgerChecks, StoreError
-from .store import _listings
+from .ledger import KEEP_SECONDS, LedgerChecks, StoreError, listings_of
 
 if TYPE_CHECKING:
     import psycopg
@@ -453,7 +452,7 @@ class PgTableStore(_Pg):
         rows = self.run(lambda conn: conn.execute(
             "SELECT l.table_id, l.listing FROM president_listed l JOIN president_tables t "
             "ON t.id = l.table_id ORDER BY l.at DESC LIMIT %s", (int(limit),)).fetchall())
-        return _listings(rows)
+        return listings_of(rows)
 
     def remove(self, table_id: str) -> None:
         """Forget a table and its actions (one transaction)."""
