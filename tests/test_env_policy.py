@@ -60,6 +60,12 @@ def test_saved_network_round_trips_to_the_same_actions(tmp_path):
         assert f["w1"].shape == (32, 16) and f["w1"].dtype == np.float32
     assert meta["layers"] == [702, 32, 16, 66] and meta["activation"] == "relu"
     assert meta["observation"] == "president-env-0" and meta["format"] == 1
+    half = tmp_path / "half.npz"
+    net.save(half, half=True)                                  # float16 on disk
+    small = MLP.load(half)
+    assert small.layers[0][0].dtype == np.float32
+    assert np.array_equal(small.layers[0][0], net.layers[0][0].astype(np.float16))
+    assert half.stat().st_size < 0.6 * path.stat().st_size
     # the same choices as players, seat by seat through a match
     m = Match(Rules.preset("house"), seed=11)
     a, b = PolicyPlayer(net), PolicyPlayer(str(path))
@@ -131,6 +137,8 @@ def test_saved_file_is_a_level_by_its_path_in_the_command_line(tmp_path, capsys)
     assert main(["simulate", "--rules", "house", "--seats", f"{path},simple,simple,simple",
                  "--deals", "8", "--seed", "3"]) == 0
     assert path in capsys.readouterr().out
+    assert main(["tournament", "--seats", f"{path},random", "--deals", "8"]) == 0
+    assert "places ahead" in capsys.readouterr().out
     with pytest.raises(ValueError, match="only where imports are allowed"):
         make_player(path)                          # a name from outside never reads a file
     assert make_player(path, imports=True).level == path

@@ -37,8 +37,9 @@ Run it::
 
     python -m president.env.league --seconds 2400 --out league-run
 
-It prints progress, writes ``league-run/snapshot-NNN.npz``, ``league-run/ratings.json`` and
-``league-run/best.npz``. numpy only; one CPU core.
+It prints progress, writes ``league-run/snapshot-NNN.npz``, ``league-run/league.json`` (the
+summary of :func:`train_league`, ratings included) and ``league-run/best.npz``. numpy only;
+one CPU core.
 """
 
 from __future__ import annotations
@@ -130,7 +131,7 @@ class LeagueConfig:
         rate_snapshots: snapshots rated at the end (0: none); rate_against: levels in that
             tournament; rate_boards: its boards per pair.
         seed: seeds the network, the exploration and the deals.
-        out: folder for the snapshots, ``ratings.json`` and ``best.npz``.
+        out: folder for the snapshots, ``league.json`` and ``best.npz``.
     """
 
     seconds: float = 60.0

@@ -12,8 +12,8 @@ and the environments' opponents; it builds the vector from the seat's own
 know and nothing more.
 
 :class:`MLP` is a multi-layer perceptron evaluated with numpy alone. :meth:`MLP.save` writes
-it as an ``.npz`` file: the arrays ``w0, b0, w1, b1, ...`` (``float32``, ``w{k}`` of shape
-``(inputs, outputs)``) and ``meta``, one JSON text::
+it as an ``.npz`` file: the arrays ``w0, b0, w1, b1, ...`` (``float32``, or ``float16`` to
+halve the file; ``w{k}`` of shape ``(inputs, outputs)``) and ``meta``, one JSON text::
 
     {"format": 1, "observation": "president-env-0", "layers": [702, 256, 128, 66],
      "activation": "relu", "output": "q", "exchange": "simple", "trained": {...}}
@@ -175,12 +175,14 @@ class MLP:
                 "activation": self.activation, "output": self.output,
                 "exchange": self.exchange, "trained": self.trained}
 
-    def save(self, path: str | os.PathLike[str]) -> None:
-        """Write the network to ``path`` (``.npz``; see the module docstring)."""
+    def save(self, path: str | os.PathLike[str], *, half: bool = False) -> None:
+        """Write the network to ``path`` (``.npz``; see the module docstring). ``half``
+        stores the arrays as ``float16`` (half the file; :meth:`load` reads them back as
+        ``float32``, so the network then computes with the rounded weights)."""
         arrays: dict[str, Any] = {"meta": np.array(json.dumps(self.meta()))}
         for k, (w, b) in enumerate(self.layers):
-            arrays[f"w{k}"] = w
-            arrays[f"b{k}"] = b
+            arrays[f"w{k}"] = w.astype(np.float16) if half else w
+            arrays[f"b{k}"] = b.astype(np.float16) if half else b
         with open(path, "wb") as f:
             np.savez(f, **arrays)
 
