@@ -65,8 +65,8 @@ BUILT_IN: dict[str, Level] = {
     "random": Level("random_player", "RandomPlayer", fast=True),
     "beginner": Level("beginner", "BeginnerPlayer", fast=True),
     "simple": Level("simple", "SimplePlayer", fast=True),
-    "intermediate": Level("intermediate", "IntermediatePlayer", fast=True),
     "learned": Level("learned", "LearnedPlayer", fast=True),
+    "intermediate": Level("intermediate", "IntermediatePlayer", fast=True),
     "expert": Level("expert", "ExpertPlayer", fast=False),
     "master": Level("master", "MasterPlayer", fast=False),
 }
