@@ -104,8 +104,9 @@ def test_rules_with_twists_and_table_size(capsys):
     (["play", "--rules", "house", "--players", "2"], "players = 2 is not allowed"),
     (["play", "--levels", "simple,wizard"], "no computer level 'wizard' is available; "
                                             "choose from: random, beginner, simple, "
-                                            "intermediate, expert, master, or your own bot "
-                                            "as package.module:ClassName"),
+                                            "learned, intermediate, expert, master, or your "
+                                            "own bot as package.module:ClassName or a saved "
+                                            "network FILE.npz"),
     (["play", "--hint-level", "oracle"], "no computer level 'oracle'"),
     (["play", "--players", "4", "--levels", "simple,simple,simple,expert"],
      "--levels gives 4 levels for the 3 computer seats of a 4-player table; give at most 3"),
@@ -256,8 +257,9 @@ def test_play_help_names_every_level_for_opponents_and_hints(capsys):
     with pytest.raises(SystemExit):
         main(["play", "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    levels = "from: random, beginner, simple, intermediate, expert, master, or your own bot"
-    assert f"comma separated, {levels} as package.module:ClassName" in out
+    levels = ("from: random, beginner, simple, learned, intermediate, expert, master, or your "
+              "own bot")
+    assert f"comma separated, {levels} as package.module:ClassName or a saved network" in out
     assert f"computer level that answers 'hint', {levels} (default: simple;" in out
 
 

@@ -65,7 +65,7 @@ def test_cli_table_output_and_bad_input(capsys):
                                    "not allowed; a table has 3 to 7 players"),
     (["--seats", "a,b"], f"no computer level 'a', 'b' in --seats; levels are: "
                          f"{', '.join(LEVELS)}, or your own bot as "
-                         "package.module:ClassName"),
+                         "package.module:ClassName or a saved network FILE.npz"),
 ])
 def test_cli_errors_name_the_option(capsys, argv, message):
     assert main(["simulate", "--quiet", *argv]) == 2

@@ -88,7 +88,8 @@ def _check_levels(levels: list[str], available: list[str]) -> str | None:
     for level in levels:
         if level not in available:
             return (f"no computer level {level!r} is available; choose from: "
-                    f"{', '.join(available)}, or your own bot as package.module:ClassName")
+                    f"{', '.join(available)}, or your own bot as package.module:ClassName or "
+                    "a saved network FILE.npz")
     return None
 
 

@@ -40,7 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--level", action="append", default=[], metavar="MODULE:CLASS",
                         dest="extra_levels",
                         help="offer your own computer player, named by import path "
-                             "(package.module:ClassName), beside the built-in levels "
+                             "(package.module:ClassName) or a saved network's path "
+                             "(FILE.npz), beside the built-in levels "
                              "(repeatable; its code runs in this server, so only name code you "
                              "trust)")
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")

@@ -34,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", "--bots", dest="bots", default="random,simple,intermediate",
                         metavar="BOT,BOT,...",
                         help=f"two or more bots, each a level ({', '.join(LEVELS)}) or "
-                             "package.module:ClassName (default: random,simple,intermediate)")
+                             "package.module:ClassName or a saved network FILE.npz (default: "
+                             "random,simple,intermediate)")
     parser.add_argument("--rules", default="house", metavar="PRESET[+TWIST...][/OPTION=VALUE...]",
                         help="rules, e.g. house, first-night+swap (default: house)")
     parser.add_argument("--players", type=int, default=None,

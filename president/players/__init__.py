@@ -5,10 +5,13 @@ A player is any object with ``act(observation) -> action`` (a :class:`~president
 ``observation.legal_actions``. Build one by level name with :func:`make_player`.
 
 Your own bot is named by its import path, ``"package.module:ClassName"``: a class whose
-constructor takes ``seed=`` (an ``int`` or ``None``) and that has ``act``. ``make_player``
+constructor takes ``seed=`` (an ``int`` or ``None``) and that has ``act``; or by the path of
+a network saved as ``.npz`` (``"mybot.npz"``, played by
+:class:`president.env.policy.PolicyPlayer`; needs the ``env`` extra). ``make_player``
 loads such a path only when asked (``imports=True``), so a name that arrives from outside
-(the browser) can never import a module; :func:`register_level` adds a path to
-:data:`LEVELS` for the rest of the process (``president play --levels`` does).
+(the browser) can never import a module or read a file; :func:`register_level` adds a path
+to :data:`LEVELS` for the rest of the process (``president play --levels`` does), and
+:func:`president.env.policy.register_policy` adds a policy under a name of your choice.
 
 >>> from president import Match, Rules
 >>> from president.players import make_player
@@ -33,11 +36,13 @@ if TYPE_CHECKING:  # imported lazily at run time, by __getattr__
     from .beginner import BeginnerPlayer
     from .expert import ExpertPlayer
     from .intermediate import IntermediatePlayer
+    from .learned import LearnedPlayer
     from .master import MasterPlayer
 
 __all__ = ["Player", "RandomPlayer", "SimplePlayer", "BeginnerPlayer", "IntermediatePlayer",
-           "ExpertPlayer", "MasterPlayer", "LEVELS", "BUILT_IN", "Level", "make_player",
-           "available_levels", "level_class", "load_class", "is_import_path", "register_level"]
+           "ExpertPlayer", "MasterPlayer", "LearnedPlayer", "LEVELS", "BUILT_IN", "Level", "make_player",
+           "available_levels", "level_class", "load_class", "is_import_path", "is_policy_file",
+           "register_level"]
 
 
 @dataclass(frozen=True)
@@ -60,6 +65,7 @@ BUILT_IN: dict[str, Level] = {
     "random": Level("random_player", "RandomPlayer", fast=True),
     "beginner": Level("beginner", "BeginnerPlayer", fast=True),
     "simple": Level("simple", "SimplePlayer", fast=True),
+    "learned": Level("learned", "LearnedPlayer", fast=True),
     "intermediate": Level("intermediate", "IntermediatePlayer", fast=True),
     "expert": Level("expert", "ExpertPlayer", fast=False),
     "master": Level("master", "MasterPlayer", fast=False),
@@ -122,24 +128,37 @@ def available_levels() -> list[str]:
 def level_choices() -> str:
     """The names a seat's level may take, for help and error texts (str): the level names of
     :data:`LEVELS`, weakest first, then your own bot's import-path form."""
-    return f"{', '.join(LEVELS)}, or your own bot as package.module:ClassName"
+    return (f"{', '.join(LEVELS)}, or your own bot as package.module:ClassName or a saved "
+            "network FILE.npz")
+
+
+def is_policy_file(level: str) -> bool:
+    """Whether ``level`` names a saved network file (a path ending in ``.npz``)."""
+    return isinstance(level, str) and level.lower().endswith(".npz")
 
 
 def is_import_path(level: str) -> bool:
-    """Whether ``level`` is written as an import path ``"package.module:ClassName"`` (not a
-    level name)."""
-    return isinstance(level, str) and ":" in level
+    """Whether ``level`` names a bot of your own rather than a level: an import path
+    ``"package.module:ClassName"`` or a saved network's ``.npz`` path (:func:`is_policy_file`);
+    either loads only where imports are allowed."""
+    return isinstance(level, str) and (":" in level or is_policy_file(level))
 
 
 def load_class(path: str) -> Callable[..., Player]:
     """The player class at import path ``"package.module:ClassName"`` (the module is
     imported; ``ClassName`` may be dotted for a nested class).
 
+    A saved network's ``.npz`` path gives a maker of
+    :class:`president.env.policy.PolicyPlayer` for that file (loaded once, here).
+
     Raises:
         ValueError: saying what is wrong: not written ``module:Class``, the module cannot be
             imported (and why), it has no such attribute, or the attribute is not a class
-            with ``act`` whose constructor takes ``seed=``.
+            with ``act`` whose constructor takes ``seed=``; a ``.npz`` file that does not
+            load (see :meth:`president.env.policy.MLP.load`).
     """
+    if is_policy_file(path):
+        return _policy_maker(path)
     module_name, sep, qualname = path.partition(":") if isinstance(path, str) else ("", "", "")
     if not sep or not module_name.strip() or not qualname.strip():
         raise ValueError(f"{path!r} is not an import path; write package.module:ClassName, "
@@ -165,6 +184,21 @@ def load_class(path: str) -> Callable[..., Player]:
         raise ValueError(f"{path!r}: the constructor must take seed= (an int or None), e.g. "
                          "def __init__(self, *, seed=None)")
     return obj
+
+
+def _policy_maker(path: str) -> Callable[..., Player]:
+    try:
+        from ..env.policy import MLP, PolicyPlayer
+    except ImportError as e:
+        raise ValueError(f"{path!r} is a saved network; playing it needs numpy (pip install "
+                         f"'president-game[env]'): {e}") from None
+    net = MLP.load(path)
+
+    def make(*, seed: int | None = None, **options: object) -> Player:
+        if options:
+            raise ValueError(f"{path!r} takes no options (got {', '.join(options)})")
+        return PolicyPlayer(net, seed=seed, level=path)
+    return make
 
 
 def register_level(path: str) -> str:
