@@ -39,8 +39,11 @@ enum {
     R_ENDED = 4
 };
 
-/* The clearing rules, bits of RState.clears */
+/* The clearing rules, bits of RState.clears (kernel.CLEARS_OPTIONS' bits, which Python
+ * passes in as they are); R_CLEARS_KNOWN is every bit stated here, which the allow-list
+ * reads (president/native/__init__.py): a bit missing from it is played in Python. */
 #define R_CLEAR_LAST_OF_RANK 1u   /* last_of_rank_clears: the fourth card of a rank in a row */
+#define R_CLEARS_KNOWN (R_CLEAR_LAST_OF_RANK)
 
 /* The rules values and the state of the play of one deal (president.kernel.PlayState's
  * attributes, plus the cards per rank of each hand). */
@@ -78,9 +81,6 @@ static inline void r_options(RState *s, int n, int strict, int mode, unsigned cl
     s->reversal = reversal != 0;
     for (i = 0; i < n; i++) s->after[i] = i + 1 == n ? 0 : i + 1;
 }
-
-/* The R_CLEAR_ bits of the options last_of_rank_clears (lor) and those to come. */
-static inline unsigned r_clears_of(int lor) { return lor ? R_CLEAR_LAST_OF_RANK : 0u; }
 
 /* Whether last_of_rank_clears is on (the policies weigh it). */
 static inline int r_lor(const RState *s) { return (s->clears & R_CLEAR_LAST_OF_RANK) != 0; }
