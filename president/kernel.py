@@ -123,15 +123,17 @@ CLEAR_REASONS: Final = (None, "all-passed", "once-around", "last-of-rank", None)
 
 CLEAR_LAST_OF_RANK: Final = 1
 """Bit of :attr:`PlayState.clears`: ``last_of_rank_clears`` is on."""
-CLEARS_OPTIONS: Final = (("last_of_rank_clears", CLEAR_LAST_OF_RANK),)
-"""The options that make a play clear the pile at once, each with its bit of
-:attr:`PlayState.clears` (:func:`clears_of`); :func:`play_clears` states what each does."""
+CLEARS_OPTIONS: Final = (("last_of_rank_clears", CLEAR_LAST_OF_RANK, CLEARED_LAST_OF_RANK),)
+"""The options that make a play clear the pile at once: ``(option, bit, outcome)``, the
+option's field of :class:`~president.rules.Rules`, its bit of :attr:`PlayState.clears`
+(:func:`clears_of`) and the outcome of a play it clears (its reason word in
+:data:`CLEAR_REASONS`); :func:`play_clears` states what each does."""
 
 
 def clears_of(rules: "Rules") -> int:
     """The bit mask of the clearing rules ``rules`` turn on (:data:`CLEARS_OPTIONS`): the
     ``clears`` of a :class:`PlayState` under those rules."""
-    return sum(bit for option, bit in CLEARS_OPTIONS if getattr(rules, option))
+    return sum(bit for option, bit, _ in CLEARS_OPTIONS if getattr(rules, option))
 
 
 def play_clears(clears: int, rank: int, same: int) -> int:

@@ -68,7 +68,7 @@ NATIVE_VALUES: Final[dict[str, frozenset[object] | _EveryValue]] = {
     # The options that clear the pile at once (kernel.CLEARS_OPTIONS): on where _rules.h
     # states the rule (its bit in R_CLEARS_KNOWN, read from the built module), else off only.
     **{option: frozenset({False, True}) if bit & _CLEARS_KNOWN else frozenset({False})
-       for option, bit in CLEARS_OPTIONS},
+       for option, bit, _ in CLEARS_OPTIONS},
     "reversal": frozenset({False}),
     # Options of the match around a deal. The play-outs never read them and the compiled
     # core plays one-deal episodes; the values are listed all the same, so that a new value
@@ -178,7 +178,7 @@ def deal_supported(deal: _DealOptions) -> bool:
     return (_listed("players", deal.players) or deal.players not in _TABLE_SIZES)\
         and bool(deal.strict) in {strict_of(str(b)) for b in beats}\
         and (mode not in range(len(PASSING)) or PASSING[mode] in passing)\
-        and all(_listed(option, bool(deal.clears & bit)) for option, bit in CLEARS_OPTIONS)\
+        and all(_listed(option, bool(deal.clears & bit)) for option, bit, _ in CLEARS_OPTIONS)\
         and _listed("reversal", bool(deal.reversal))
 
 
