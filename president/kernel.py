@@ -83,7 +83,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PASS", "RANKS", "TOP_RANK", "PASSING", "BEAT_STRICT", "GOES_ON",
            "CLEARED_ALL_PASSED", "CLEARED_ONCE_AROUND", "CLEARED_LAST_OF_RANK", "ENDED",
-           "CLEAR_REASONS", "CLEAR_LAST_OF_RANK", "CLEARS_OPTIONS", "clears_of", "play_clears",
+           "CLEAR_REASONS", "CLEARED_TWOS", "CLEAR_LAST_OF_RANK", "CLEAR_TWOS", "CLEARS_OPTIONS", "clears_of", "play_clears",
            "encode", "decode", "strict_of", "mode_of", "first_rank_to_follow",
            "beats", "follow_ranks", "FOLLOW_RANKS", "may_play", "may_pass", "completes_rank", "legal_actions",
            "follow_masks",
@@ -117,13 +117,19 @@ CLEARED_LAST_OF_RANK: Final = 3
 preset ``first-night``); the pile is cleared."""
 ENDED: Final = 4
 """Outcome: only one seat holds cards; it took last place and the deal is over."""
-CLEAR_REASONS: Final = (None, "all-passed", "once-around", "last-of-rank", None)
+CLEARED_TWOS: Final = 5
+"""Outcome: the play was of twos (``twos_clear``, the ``house`` and ``family`` twist
+``twos-clear``); the pile is cleared."""
+CLEAR_REASONS: Final = (None, "all-passed", "once-around", "last-of-rank", None, "twos")
 """The reason word of each outcome that clears the pile (as in
 :class:`president.events.PileCleared`), ``None`` for the others."""
 
 CLEAR_LAST_OF_RANK: Final = 1
 """Bit of :attr:`PlayState.clears`: ``last_of_rank_clears`` is on."""
-CLEARS_OPTIONS: Final = (("last_of_rank_clears", CLEAR_LAST_OF_RANK, CLEARED_LAST_OF_RANK),)
+CLEAR_TWOS: Final = 2
+"""Bit of :attr:`PlayState.clears`: ``twos_clear`` is on."""
+CLEARS_OPTIONS: Final = (("last_of_rank_clears", CLEAR_LAST_OF_RANK, CLEARED_LAST_OF_RANK),
+                         ("twos_clear", CLEAR_TWOS, CLEARED_TWOS))
 """The options that make a play clear the pile at once: ``(option, bit, outcome)``, the
 option's field of :class:`~president.rules.Rules`, its bit of :attr:`PlayState.clears`
 (:func:`clears_of`) and the outcome of a play it clears (its reason word in
@@ -141,9 +147,14 @@ def play_clears(clears: int, rank: int, same: int) -> int:
     clears it at once under the clearing rules ``clears`` (a bit mask, :func:`clears_of`):
     the outcome that says why, or :data:`GOES_ON`. ``last_of_rank_clears``
     (``first-night``, ``004_7dd5a514fa081721.txt``): the play put the fourth card of its rank
-    on the pile (:func:`completes_rank`)."""
+    on the pile (:func:`completes_rank`). ``twos_clear`` (a twist of ``house`` and ``family``;
+    the house-match guide, ``000_2ebb75a2290c9d05.txt``, keeps it out of its main game): the
+    play was of twos, whatever the rank order. A play both rules clear is said to clear by
+    the last of its rank."""
     if clears & CLEAR_LAST_OF_RANK and same == 4:
         return CLEARED_LAST_OF_RANK
+    if clears & CLEAR_TWOS and rank == TOP_RANK:
+        return CLEARED_TWOS
     return GOES_ON
 
 

@@ -138,8 +138,10 @@ int play_random_k(St *deal, MT *restrict mt, Trace *tr, const int mode, const un
 }
 
 static int play_random(St *d, MT *mt, Trace *tr) {
-    if (d->reversal)   /* not compiled per option: president.native leaves reversal to Python */
-        return play_random_k(d, mt, tr, d->mode, d->clears, 1);
+    /* compiled per option value for the common rules; any other clearing rule, and reversal
+     * (which president.native leaves to Python), through the general case */
+    if (d->reversal || (d->clears & ~R_CLEAR_LAST_OF_RANK))
+        return play_random_k(d, mt, tr, d->mode, d->clears, d->reversal);
     switch (d->mode * 2 + (r_lor(d) != 0)) {
     case 0: return play_random_k(d, mt, tr, 0, 0, 0);
     case 1: return play_random_k(d, mt, tr, 0, R_CLEAR_LAST_OF_RANK, 0);

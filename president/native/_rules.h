@@ -36,14 +36,16 @@ enum {
     R_CLEARED_ALL_PASSED = 1,
     R_CLEARED_ONCE_AROUND = 2,
     R_CLEARED_LAST_OF_RANK = 3,
-    R_ENDED = 4
+    R_ENDED = 4,
+    R_CLEARED_TWOS = 5
 };
 
 /* The clearing rules, bits of RState.clears (kernel.CLEARS_OPTIONS' bits, which Python
  * passes in as they are); R_CLEARS_KNOWN is every bit stated here, which the allow-list
  * reads (president/native/__init__.py): a bit missing from it is played in Python. */
 #define R_CLEAR_LAST_OF_RANK 1u   /* last_of_rank_clears: the fourth card of a rank in a row */
-#define R_CLEARS_KNOWN (R_CLEAR_LAST_OF_RANK)
+#define R_CLEAR_TWOS 2u           /* twos_clear: a play of twos */
+#define R_CLEARS_KNOWN (R_CLEAR_LAST_OF_RANK | R_CLEAR_TWOS)
 
 /* The rules values and the state of the play of one deal (president.kernel.PlayState's
  * attributes, plus the cards per rank of each hand). */
@@ -198,6 +200,7 @@ R_HOT int r_clear(RState *s, int outcome) {
  * the play put the fourth card of its rank on the pile (kernel.completes_rank). */
 R_HOT int r_play_clears(const RState *s, unsigned clears) {
     if ((clears & R_CLEAR_LAST_OF_RANK) && s->same == 4) return R_CLEARED_LAST_OF_RANK;
+    if ((clears & R_CLEAR_TWOS) && s->top == 12) return R_CLEARED_TWOS;
     return R_GOES_ON;
 }
 

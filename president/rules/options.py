@@ -504,6 +504,16 @@ OPTIONS: dict[str, Option] = {o.name: o for o in [
         if r.last_of_rank_clears else "no special effect",
         cleared="all four cards of the rank are on the pile"),
     Option(
+        "twos_clear", "Twos clear", "true, false", "bool",
+        "a play of twos (one or more) clears the pile at once; that player leads again, or, "
+        "if that play emptied their hand, the next seat clockwise with cards leads; this holds "
+        "whatever the rank order",
+        "When this is on, playing 2s sweeps the pile away at once and you lead again: nobody "
+        "gets a chance to answer them.",
+        _check_bool,
+        lambda r, names: "a play of twos clears the pile at once" if r.twos_clear else None,
+        cleared="twos were played"),
+    Option(
         "reversal", "Rank reversal", "true, false", "bool",
         "a play of four of a kind reverses the rank order until the deal ends (a second one "
         "reverses it back): a lower rank then beats (under `equal-or-higher`, an equal or "
