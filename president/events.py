@@ -71,7 +71,9 @@ class PileCleared:
     """The pile was cleared and its cards are out for the deal.
 
     Attributes:
-        reason: ``"all-passed"``, ``"last-of-rank"`` or ``"once-around"``.
+        reason: a reason word of :data:`president.kernel.CLEAR_REASONS`: ``"all-passed"``,
+            ``"once-around"``, or a clearing option's (``"last-of-rank"``, ...); in words:
+            :data:`president.narration.CLEAR_REASONS`.
         winner: seat of the latest play on the cleared pile.
         leader: seat that leads the next pile, or ``None`` if the deal is over.
     """

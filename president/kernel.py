@@ -67,7 +67,7 @@ calling :func:`beats` per check.
 (True, False)
 >>> legal_actions([0, 0, 2] + [0] * 9 + [1], need=2, top=1, strict=True) == [encode(2, 2), PASS]
 True
->>> s = Position(4, [13, 13, 13, 13], leader=0, strict=True, mode=0, lor=False)
+>>> s = Position(4, [13, 13, 13, 13], leader=0, strict=True, mode=0, clears=0)
 >>> s.play(0, 5, 2), s.to_act
 (0, 1)
 >>> [s.pass_(seat) for seat in (1, 2, 3)], s.to_act, s.need
@@ -83,7 +83,8 @@ if TYPE_CHECKING:
 
 __all__ = ["PASS", "RANKS", "TOP_RANK", "PASSING", "BEAT_STRICT", "GOES_ON",
            "CLEARED_ALL_PASSED", "CLEARED_ONCE_AROUND", "CLEARED_LAST_OF_RANK", "ENDED",
-           "CLEAR_REASONS", "encode", "decode", "strict_of", "mode_of", "first_rank_to_follow",
+           "CLEAR_REASONS", "CLEARED_TWOS", "CLEAR_LAST_OF_RANK", "CLEAR_TWOS", "CLEARS_OPTIONS", "clears_of", "play_clears",
+           "encode", "decode", "strict_of", "mode_of", "first_rank_to_follow",
            "beats", "follow_ranks", "FOLLOW_RANKS", "may_play", "may_pass", "completes_rank", "legal_actions",
            "follow_masks",
            "STATE_SLOTS", "PlayState", "Position"]
@@ -116,9 +117,45 @@ CLEARED_LAST_OF_RANK: Final = 3
 preset ``first-night``); the pile is cleared."""
 ENDED: Final = 4
 """Outcome: only one seat holds cards; it took last place and the deal is over."""
-CLEAR_REASONS: Final = (None, "all-passed", "once-around", "last-of-rank", None)
+CLEARED_TWOS: Final = 5
+"""Outcome: the play was of twos (``twos_clear``, the ``house`` and ``family`` twist
+``twos-clear``); the pile is cleared."""
+CLEAR_REASONS: Final = (None, "all-passed", "once-around", "last-of-rank", None, "twos")
 """The reason word of each outcome that clears the pile (as in
 :class:`president.events.PileCleared`), ``None`` for the others."""
+
+CLEAR_LAST_OF_RANK: Final = 1
+"""Bit of :attr:`PlayState.clears`: ``last_of_rank_clears`` is on."""
+CLEAR_TWOS: Final = 2
+"""Bit of :attr:`PlayState.clears`: ``twos_clear`` is on."""
+CLEARS_OPTIONS: Final = (("last_of_rank_clears", CLEAR_LAST_OF_RANK, CLEARED_LAST_OF_RANK),
+                         ("twos_clear", CLEAR_TWOS, CLEARED_TWOS))
+"""The options that make a play clear the pile at once: ``(option, bit, outcome)``, the
+option's field of :class:`~president.rules.Rules`, its bit of :attr:`PlayState.clears`
+(:func:`clears_of`) and the outcome of a play it clears (its reason word in
+:data:`CLEAR_REASONS`); :func:`play_clears` states what each does."""
+
+
+def clears_of(rules: "Rules") -> int:
+    """The bit mask of the clearing rules ``rules`` turn on (:data:`CLEARS_OPTIONS`): the
+    ``clears`` of a :class:`PlayState` under those rules."""
+    return sum(bit for option, bit, _ in CLEARS_OPTIONS if getattr(rules, option))
+
+
+def play_clears(clears: int, rank: int, same: int) -> int:
+    """Whether a play of ``rank`` that made ``same`` cards of that rank in a row on the pile
+    clears it at once under the clearing rules ``clears`` (a bit mask, :func:`clears_of`):
+    the outcome that says why, or :data:`GOES_ON`. ``last_of_rank_clears``
+    (``first-night``, ``004_7dd5a514fa081721.txt``): the play put the fourth card of its rank
+    on the pile (:func:`completes_rank`). ``twos_clear`` (a twist of ``house`` and ``family``;
+    the house-match guide, ``000_2ebb75a2290c9d05.txt``, keeps it out of its main game): the
+    play was of twos, whatever the rank order. A play both rules clear is said to clear by
+    the last of its rank."""
+    if clears & CLEAR_LAST_OF_RANK and same == 4:
+        return CLEARED_LAST_OF_RANK
+    if clears & CLEAR_TWOS and rank == TOP_RANK:
+        return CLEARED_TWOS
+    return GOES_ON
 
 
 def encode(rank: int, count: int) -> int:
@@ -249,7 +286,7 @@ def follow_masks(strict: bool, reversed: bool = False) -> dict[int, int]:
 # ----- what a play or a pass does --------------------------------------------------------
 
 STATE_SLOTS: Final = ("players", "ncards", "to_act", "need", "top", "same", "last", "passes",
-                      "passed", "round_left", "finish", "strict", "mode", "lor")
+                      "passed", "round_left", "finish", "strict", "mode", "clears")
 """The attributes of a :class:`PlayState`, in the order of its documentation."""
 
 
@@ -274,7 +311,8 @@ class PlayState:
         round_left: seats still to answer the lead under ``once-around``, in turn order.
         finish: seats in finishing order; every seat once the deal is over.
         strict: the ``beat`` option (:func:`strict_of`); mode: the ``passing`` option
-            (:func:`mode_of`); lor: ``last_of_rank_clears``.
+            (:func:`mode_of`); clears: the clearing rules on, a bit mask
+            (:func:`clears_of`; :data:`CLEAR_LAST_OF_RANK` for ``last_of_rank_clears``).
         reversal: the ``reversal`` option: a play of four cards reverses the rank order.
         reversed: whether the rank order is reversed now (``reversal`` only; ``False`` at
             the start of every deal).
@@ -304,12 +342,12 @@ class PlayState:
     finish: list[int]
     strict: bool
     mode: int
-    lor: bool
+    clears: int
     reversal: bool = False
     reversed: bool = False
 
     def __init__(self, players: int, ncards: Sequence[int], leader: int, *, strict: bool,
-                 mode: int, lor: bool) -> None:
+                 mode: int, clears: int) -> None:
         self.players = players
         self.ncards = list(ncards)
         self.to_act = leader
@@ -323,7 +361,12 @@ class PlayState:
         self.finish: list[int] = []
         self.strict = strict
         self.mode = mode
-        self.lor = lor
+        self.clears = clears
+
+    @property
+    def lor(self) -> bool:
+        """Whether ``last_of_rank_clears`` is on (its bit of :attr:`clears`)."""
+        return bool(self.clears & CLEAR_LAST_OF_RANK)
 
     @staticmethod
     def for_rules(rules: "Rules", ncards: Sequence[int], leader: int, *,
@@ -339,7 +382,7 @@ class PlayState:
         """
         return (cls or Position)(rules.players, ncards, leader, strict=strict_of(rules.beat),
                                  mode=mode_of(rules.passing),
-                                 lor=bool(rules.last_of_rank_clears),
+                                 clears=clears_of(rules),
                                  reversal=bool(rules.reversal))
 
     def next_with_cards(self, seat: int) -> int:
@@ -404,8 +447,10 @@ class PlayState:
                         break
                 self.to_act = -1
                 return ENDED
-        if same == 4 and self.lor:
-            return self._clear(CLEARED_LAST_OF_RANK)
+        if self.clears:
+            out = play_clears(self.clears, rank, same)
+            if out:
+                return self._clear(out)
         if mode == 0:
             after = _AFTER[self.players]
             s = after[seat]
@@ -482,15 +527,16 @@ class PlayState:
 
 class Position(PlayState):
     """A :class:`PlayState` with its own storage (what :class:`president.deal.Deal` keeps,
-    and what tests build): ``Position(players, ncards, leader, strict=, mode=, lor=,
+    and what tests build): ``Position(players, ncards, leader, strict=, mode=, clears=,
     reversal=False)`` or :meth:`PlayState.for_rules`; it carries the current order
     (``reversed``) under the ``reversal`` option."""
 
     __slots__ = STATE_SLOTS + ("reversal", "reversed")
 
     def __init__(self, players: int, ncards: Sequence[int], leader: int, *, strict: bool,
-                 mode: int, lor: bool, reversal: bool = False) -> None:
-        PlayState.__init__(self, players, ncards, leader, strict=strict, mode=mode, lor=lor)
+                 mode: int, clears: int, reversal: bool = False) -> None:
+        PlayState.__init__(self, players, ncards, leader, strict=strict, mode=mode,
+                           clears=clears)
         self.reversal = reversal
         self.reversed = False
 

@@ -39,11 +39,12 @@ from typing import Sequence
 
 from .actions import KIND_NAMES, PASS, Play
 from .cards import Card
-from .kernel import TOP_RANK, follow_ranks, strict_of
+from .kernel import CLEAR_REASONS as KERNEL_REASONS
+from .kernel import CLEARS_OPTIONS, TOP_RANK, follow_ranks, strict_of
 from .events import (DealEnded, Dealt, Event, Exchanged, MatchEnded, Passed, PileCleared,
                      Played, WentOut, visible_to)
 from .observation import Observation, Transfer
-from .rules import Rules
+from .rules import OPTIONS, Rules
 
 __all__ = ["Span", "Line", "Reader", "narrate", "card_label", "ordinal", "lead_reason",
            "NOTHING_BEATS", "pass_hint_reason", "why_pass", "what_beats", "exchange_duty",
@@ -52,11 +53,14 @@ __all__ = ["Span", "Line", "Reader", "narrate", "card_label", "ordinal", "lead_r
 #: The suit symbols, clubs, diamonds, hearts, spades (the order of :class:`~president.cards.Suit`).
 SUIT_SYMBOLS = "♣♦♥♠"
 
-#: Why a pile cleared (:attr:`PileCleared.reason`), in words.
+#: Why a pile cleared (:attr:`PileCleared.reason`), in words: the passing rules' reasons, then
+#: each clearing option's (:data:`president.kernel.CLEARS_OPTIONS`, words from its
+#: :attr:`president.rules.Option.cleared`).
 CLEAR_REASONS = {
     "all-passed": "everyone else passed",
-    "last-of-rank": "all four cards of the rank are on the pile",
     "once-around": "everyone had their one turn on it",
+    **{str(KERNEL_REASONS[outcome]): str(OPTIONS[option].cleared)
+       for option, _, outcome in CLEARS_OPTIONS},
 }
 
 

@@ -133,7 +133,7 @@ def compiled_env_pair_cases() -> list[tuple[Rules, str]]:
 
 #: The attributes of a play-out's FastDeal that C and Python must leave alike.
 FAST_STATE = ("players", "hands", "ncards", "to_act", "need", "top", "same", "last", "passes",
-              "passed", "round_left", "finish", "strict", "mode", "lor", "reversal", "reversed")
+              "passed", "round_left", "finish", "strict", "mode", "clears", "reversal", "reversed")
 
 
 def fast_state(fd: Any) -> dict[str, Any]:

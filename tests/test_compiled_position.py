@@ -140,7 +140,7 @@ def test_compiled_position_copies_pickles_and_refuses_bad_input():
     twin = copy.deepcopy(k)
     assert twin.pass_(3) == 0 and twin.to_act == 4 and k.to_act == 3   # independent
     assert twin.round_left == [4, 0, 1] and k.round_left == [3, 4, 0, 1]
-    with pytest.raises(TypeError, match="strict, mode and lor"):
+    with pytest.raises(TypeError, match="strict, mode and clears"):
         _playout.Position(4, [13] * 4, 0)
     with pytest.raises(IndexError, match="not a seat"):
         k.pass_(9)
@@ -178,7 +178,7 @@ def test_a_state_where_no_seat_holds_cards_raises_instead_of_looping(mode):
     classes = [Position] + ([_playout.Position] if _playout is not None
                             and hasattr(_playout, "Position") else [])
     for cls in classes:
-        k = cls(4, [3, 3, 3, 3], 1, strict=True, mode=mode, lor=False)
+        k = cls(4, [3, 3, 3, 3], 1, strict=True, mode=mode, clears=0)
         assert k.play(1, 5, 1) == 0
         k.ncards[:] = [0, 0, 0, 0]
         if mode != 2:
@@ -189,7 +189,7 @@ def test_a_state_where_no_seat_holds_cards_raises_instead_of_looping(mode):
         with pytest.raises(ValueError, match="no seat holds cards"):
             k._clear(1)
         if mode == 0:   # seat 1 plays its last card, and no one else holds any
-            k = cls(4, [3, 3, 3, 3], 1, strict=True, mode=mode, lor=False)
+            k = cls(4, [3, 3, 3, 3], 1, strict=True, mode=mode, clears=0)
             k.ncards[:] = [0, 1, 0, 0]
             with pytest.raises(ValueError, match="no seat holds cards"):
                 k.play(1, 5, 1)

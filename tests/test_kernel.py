@@ -41,7 +41,8 @@ PASSINGS = [v.strip() for v in OPTION_VALUES["passing"].split(",")]
 def _state(players: int, *, beat: str = "higher", passing: str = "re-enter", lor: bool = False,
            ncards: list[int] | None = None, leader: int = 0) -> Position:
     return Position(players, ncards or [13] * players, leader, strict=kernel.strict_of(beat),
-                    mode=kernel.mode_of(passing), lor=lor)
+                    mode=kernel.mode_of(passing),
+                    clears=kernel.CLEAR_LAST_OF_RANK if lor else 0)
 
 
 # ----- the options ------------------------------------------------------------------------

@@ -245,8 +245,9 @@ def test_bad_names_name_what_is_wrong(spec, option):
 
 # Values to try for each option that is not a choice; a new such option needs one here.
 OTHER_VALUES = {
-    "last_of_rank_clears": lambda players: st.booleans(),
-    "reversal": lambda players: st.booleans(),
+    # every yes-or-no option
+    **{name: (lambda players: st.booleans()) for name, option in OPTIONS.items()
+       if option.table_values == "bool"},
     "first_lead": lambda players: st.one_of(
         st.just("left-of-dealer"),
         st.sampled_from(CARDS).map(lambda c: f"holder-of:{c}"),

@@ -125,7 +125,7 @@ def test_beats_in_both_orders():
 
 def test_position_flips_on_each_four_of_a_kind_only_with_the_option():
     for reversal in (False, True):
-        s = Position(4, [13] * 4, 0, strict=True, mode=0, lor=False, reversal=reversal)
+        s = Position(4, [13] * 4, 0, strict=True, mode=0, clears=0, reversal=reversal)
         assert s.reversed is False
         s.play(0, NINE, 4)
         assert s.reversed is reversal
@@ -135,7 +135,7 @@ def test_position_flips_on_each_four_of_a_kind_only_with_the_option():
     s.play(0, FIVE, 3)  # three of a kind: no flip
     assert s.reversed is False and s.reversal is True
     # a plain Position (and a FastDeal, which does not declare the slots) plays normally
-    assert Position(4, [13] * 4, 0, strict=True, mode=0, lor=False).reversal is False
+    assert Position(4, [13] * 4, 0, strict=True, mode=0, clears=0).reversal is False
 
 
 # ----- real positions on the engine's deal ----------------------------------------------------

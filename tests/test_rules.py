@@ -163,9 +163,10 @@ def test_describe_names_every_option_in_words():
 
 
 def test_twist_registry_is_per_preset():
-    assert set(TWISTS["house"]) == {"sit-out", "fresh-hands", "three-deals", "reversal"}
+    assert set(TWISTS["house"]) == {"sit-out", "fresh-hands", "three-deals", "reversal",
+                                    "twos-clear"}
     assert set(TWISTS["family"]) == {"equal-plays", "once-around", "lowest-three-starts",
-                                     "reversal"}
+                                     "reversal", "twos-clear"}
     assert set(TWISTS["first-night"]) == {"swap", "three-of-clubs-starts"}
     assert TWISTS["practice"] == {}
 

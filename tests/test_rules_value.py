@@ -28,8 +28,8 @@ REGISTRY = list(_registry())
 
 
 def test_the_registry_has_the_combinations_counted():
-    # house and family: 16 twist combinations at 4 sizes; practice: 1; first-night: 4 at 5.
-    assert len(REGISTRY) == 16 * 4 + 16 * 4 + 1 + 4 * 5 == 149
+    # house and family: 32 twist combinations at 4 sizes; practice: 1; first-night: 4 at 5.
+    assert len(REGISTRY) == 32 * 4 + 32 * 4 + 1 + 4 * 5 == 277
 
 
 @pytest.mark.parametrize("preset,twists,players", REGISTRY)

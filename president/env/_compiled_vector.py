@@ -43,7 +43,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..kernel import mode_of, strict_of
+from ..kernel import clears_of, mode_of, strict_of
 from ..native import native_refusal
 from ..rules import Rules
 from .encoding import NUM_ACTIONS, OBS_SIZE, describe_action, piece_slices
@@ -158,7 +158,7 @@ class CompiledTables:
         self.reward = reward
         fl = rules.first_lead
         self.core = _ext.Core(num_envs, n, int(strict_of(rules.beat)), mode_of(rules.passing),
-                              int(bool(rules.last_of_rank_clears)), by_place,
+                              clears_of(rules), by_place,
                               lead_seat=-1 if fl.seat is None else fl.seat,
                               lead_card=-1 if fl.card is None else fl.card.index,
                               points=points)

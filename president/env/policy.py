@@ -311,8 +311,8 @@ class PolicyPlayer:
         legal = list(observation.legal_actions)
         if observation.phase == "exchange":
             if self.exchange == "simple":
-                from ..players.simple import simple_choice
-                return simple_choice(legal, observation.hand)
+                from ..players.simple import simple_give
+                return simple_give(legal)
             assert observation.pending_exchange is not None  # the exchange step to act in
             chosen = 0
             for _ in range(observation.pending_exchange.count):

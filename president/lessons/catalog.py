@@ -566,5 +566,7 @@ ELSEWHERE: dict[str, str] = {
                              "the lesson 'lowest-three-starts'",
     "reversal": "no lesson yet: the twist is new (a four of a kind reverses the rank order); "
                 "docs/rules.md states it and tests/test_reversal.py plays it",
+    "twos-clear": "no lesson yet: the twist is new (a play of twos clears the pile); "
+                  "docs/rules.md states it and tests/test_twos_clear.py plays it",
 }
 """Twists of :data:`president.rules.TWISTS` without a lesson of their own, and why."""

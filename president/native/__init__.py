@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import TYPE_CHECKING, Final, Protocol
 
-from ..kernel import PASSING, strict_of
+from ..kernel import CLEARS_OPTIONS, PASSING, strict_of
 
 if TYPE_CHECKING:
     from ..rules import Rules
@@ -47,12 +47,28 @@ EVERY_VALUE: Final = _EveryValue()
 never reads it while it plays a deal (a name, a list of twist names whose effects are other
 options, the points per place that the compiled core only copies into rewards)."""
 
+def _clears_known() -> int:
+    """The clearing rules the C code states (``R_CLEARS_KNOWN`` of ``_rules.h``, a bit mask
+    of :data:`president.kernel.CLEARS_OPTIONS`' bits), ``0`` when the extension is not
+    built (then C plays nothing anyway)."""
+    try:
+        from .. import _playout  # type: ignore[attr-defined]
+    except ImportError:
+        return 0
+    return int(_playout.CLEARS_KNOWN)
+
+
+_CLEARS_KNOWN: Final = _clears_known()
+
 NATIVE_VALUES: Final[dict[str, frozenset[object] | _EveryValue]] = {
     # The play of a deal: what C states in _rules.h.
     "players": frozenset(range(2, 8)),
     "beat": frozenset({"higher", "equal-or-higher"}),
     "passing": frozenset({"re-enter", "sit-out", "once-around"}),
-    "last_of_rank_clears": frozenset({False, True}),
+    # The options that clear the pile at once (kernel.CLEARS_OPTIONS): on where _rules.h
+    # states the rule (its bit in R_CLEARS_KNOWN, read from the built module), else off only.
+    **{option: frozenset({False, True}) if bit & _CLEARS_KNOWN else frozenset({False})
+       for option, bit, _ in CLEARS_OPTIONS},
     "reversal": frozenset({False}),
     # Options of the match around a deal. The play-outs never read them and the compiled
     # core plays one-deal episodes; the values are listed all the same, so that a new value
@@ -138,7 +154,7 @@ class _DealOptions(Protocol):
     players: int
     strict: bool
     mode: int
-    lor: bool
+    clears: int
     reversal: bool
 
 
@@ -147,7 +163,8 @@ def deal_supported(deal: _DealOptions) -> bool:
     :class:`president.players.playout_state.FastDeal` or a
     :class:`president.kernel.Position`), judged by the options it carries, each against
     :data:`NATIVE_VALUES`: ``players``, ``strict`` (the ``beat`` option), ``mode`` (the
-    ``passing`` option), ``lor`` (``last_of_rank_clears``) and ``reversal``.
+    ``passing`` option), ``clears`` (the clearing options' bits,
+    :data:`president.kernel.CLEARS_OPTIONS`) and ``reversal``.
 
     A value that no rules give (a ``mode`` that is not an index of
     :data:`president.kernel.PASSING`, a table of more than 7 seats) is not a rules value
@@ -161,7 +178,7 @@ def deal_supported(deal: _DealOptions) -> bool:
     return (_listed("players", deal.players) or deal.players not in _TABLE_SIZES)\
         and bool(deal.strict) in {strict_of(str(b)) for b in beats}\
         and (mode not in range(len(PASSING)) or PASSING[mode] in passing)\
-        and _listed("last_of_rank_clears", bool(deal.lor))\
+        and all(_listed(option, bool(deal.clears & bit)) for option, bit, _ in CLEARS_OPTIONS)\
         and _listed("reversal", bool(deal.reversal))
 
 

@@ -118,6 +118,8 @@ static void eg_key(const Eg *e, const St *d, uint64_t *k0, uint64_t *k1) {
     w1 |= (uint64_t)d->passed << 27;
     w1 |= (uint64_t)d->rl_len << 34;
     for (j = 0; j < d->rl_len; j++) w1 |= (uint64_t)d->rl[d->rl_head + j] << (37 + 3 * j);
+    /* under twos_clear the twos are the one rank whose place is not just its order */
+    if ((d->clears & R_CLEAR_TWOS) && (a[12] || b[12])) w1 |= (uint64_t)1 << 56;
     *k0 = w0;
     *k1 = w1;
 }

@@ -368,15 +368,20 @@ static int deal_load(PyObject *deal, St *d) {
         get_int(deal, "passes", &d->passes) < 0)
         return -1;
     {
-        int passed, strict, mode, lor, reversal, reversed;
+        int passed, strict, mode, clears, reversal, reversed;
         if (get_int(deal, "passed", &passed) < 0 || get_int(deal, "strict", &strict) < 0 ||
-            get_int(deal, "mode", &mode) < 0 || get_int(deal, "lor", &lor) < 0 ||
+            get_int(deal, "mode", &mode) < 0 || get_int(deal, "clears", &clears) < 0 ||
             get_int(deal, "reversal", &reversal) < 0 || get_int(deal, "reversed", &reversed) < 0)
             return -1;
         d->passed = (unsigned)passed;
         d->strict = strict != 0;
         d->mode = mode;
-        d->clears = r_clears_of(lor);
+        if (clears < 0 || ((unsigned)clears & ~R_CLEARS_KNOWN)) {
+            PyErr_Format(PyExc_ValueError, "clears = %d: the compiled play-outs know the "
+                         "clearing rules of the bits %u", clears, R_CLEARS_KNOWN);
+            return -1;
+        }
+        d->clears = (unsigned)clears;
         d->reversal = reversal != 0;
         d->reversed = reversed != 0;
     }
@@ -596,32 +601,33 @@ static PyObject *py_playout(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(deals_doc,
-"deals(players, strict, mode, lor, leader, count, rng, policy, epsilon) -> list\n\n"
+"deals(players, strict, mode, clears, leader, count, rng, policy, epsilon) -> list\n\n"
 "``count`` whole deals, each dealt as FastDeal.random(rules, rng, leader) and played out\n"
 "with ``policy`` from the same generator; returns the finishing orders, one list of\n"
 "``players`` seats per deal.");
 
 static PyObject *py_deals(PyObject *self, PyObject *args) {
-    int n, strict, mode, lor, leader, policy;
+    int n, strict, mode, clears, leader, policy;
     Py_ssize_t count, i;
     double epsilon;
     PyObject *rng, *gauss = NULL, *out;
     MT mt;
     St d;
     unsigned char *buf;
-    if (!PyArg_ParseTuple(args, "iiiiinOid", &n, &strict, &mode, &lor, &leader, &count, &rng,
+    if (!PyArg_ParseTuple(args, "iiiiinOid", &n, &strict, &mode, &clears, &leader, &count, &rng,
                           &policy, &epsilon))
         return NULL;
     if (n < 2 || n > MAXP || leader < 0 || leader >= n || count < 0 || mode < 0 || mode > 2
-            || count > (PY_SSIZE_T_MAX - 1) / MAXP / 2) {
+            || count > (PY_SSIZE_T_MAX - 1) / MAXP / 2 || clears < 0
+            || ((unsigned)clears & ~R_CLEARS_KNOWN)) {
         PyErr_SetString(PyExc_ValueError, "players 2-7, a leader seat, a count of deals from 0 "
-                        "to what memory holds, mode 0-2");
+                        "to what memory holds, mode 0-2, clears of the bits CLEARS_KNOWN");
         return NULL;
     }
     buf = PyMem_Malloc(count * n + 1);
     if (buf == NULL) return PyErr_NoMemory();
     if (mt_load(rng, &mt, &gauss) < 0) { PyMem_Free(buf); return NULL; }
-    r_options(&d, n, strict, mode, r_clears_of(lor), 0);
+    r_options(&d, n, strict, mode, (unsigned)clears, 0);
     Py_BEGIN_ALLOW_THREADS
     for (i = 0; i < count; i++) {
         deal_random(&d, &mt, leader);
@@ -815,7 +821,7 @@ static PyObject *py_intermediate_choice(PyObject *self, PyObject *args) {
 }
 
 PyDoc_STRVAR(style_likelihoods_doc,
-"style_likelihoods(players, strict, mode, lor, start, leader, history, seats, noise)\n"
+"style_likelihoods(players, strict, mode, clears, start, leader, history, seats, noise)\n"
 "    -> rows or None\n\n"
 "expert.style_likelihoods' replay: ``start`` the hands at the start of the deal (one list\n"
 "of 13 counts per seat), ``leader`` the seat that led, ``history`` a list of (seat,\n"
@@ -825,17 +831,19 @@ PyDoc_STRVAR(style_likelihoods_doc,
 "action of the history that is not legal there.");
 
 static PyObject *py_style_likelihoods(PyObject *self, PyObject *args) {
-    int n, strict, mode, lor, leader, s, r, rc;
+    int n, strict, mode, clears, leader, s, r, rc;
     int row_of[MAXP], seat_at[MAXP], *hist = NULL;
     double rows[3 * MAXP], noise;
     PyObject *start, *history, *seats, *out;
     Py_ssize_t nh, nseats, i, bad = -1;
     St d;
-    if (!PyArg_ParseTuple(args, "iiiiOiOOd", &n, &strict, &mode, &lor, &start, &leader,
+    if (!PyArg_ParseTuple(args, "iiiiOiOOd", &n, &strict, &mode, &clears, &start, &leader,
                           &history, &seats, &noise))
         return NULL;
-    if (n < 2 || n > MAXP || leader < 0 || leader >= n || mode < 0 || mode > 2) {
-        PyErr_SetString(PyExc_ValueError, "players 2-7, a leader seat, mode 0-2");
+    if (n < 2 || n > MAXP || leader < 0 || leader >= n || mode < 0 || mode > 2 || clears < 0
+            || ((unsigned)clears & ~R_CLEARS_KNOWN)) {
+        PyErr_SetString(PyExc_ValueError, "players 2-7, a leader seat, mode 0-2, clears of "
+                        "the bits CLEARS_KNOWN");
         return NULL;
     }
     if (!PyList_Check(start) || PyList_GET_SIZE(start) != n || !PyList_Check(history) ||
@@ -845,7 +853,7 @@ static PyObject *py_style_likelihoods(PyObject *self, PyObject *args) {
         return NULL;
     }
     memset(&d, 0, sizeof d);
-    r_options(&d, n, strict, mode, r_clears_of(lor), 0);
+    r_options(&d, n, strict, mode, (unsigned)clears, 0);
     /* the lists are read from tuples of their items, held whatever the items' code does */
     start = PyList_AsTuple(start);
     if (start == NULL) return NULL;
@@ -973,6 +981,11 @@ PyMODINIT_FUNC PyInit__playout(void) {
     }
     position_restore = PyObject_GetAttrString(m, "_position_restore");
     if (position_restore == NULL) { Py_DECREF(m); return NULL; }
+    /* the clearing rules stated in _rules.h, which president.native's allow-list reads */
+    if (PyModule_AddIntConstant(m, "CLEARS_KNOWN", (long)R_CLEARS_KNOWN) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     mt_setup();
     return m;
 }

@@ -20,7 +20,7 @@
 typedef struct {
     PyObject_HEAD
     PyObject *players, *to_act, *need, *top, *same, *last, *passes, *passed, *mode;
-    PyObject *strict, *lor, *reversal, *reversed;
+    PyObject *strict, *clears, *reversal, *reversed;
     PyObject *ncards, *round_left, *finish;
 } PositionObject;
 
@@ -75,22 +75,27 @@ static int k_item(PyObject *list, Py_ssize_t i, const char *name, int *out) {
 /* The state of p into k->r, its fields and lists checked; 0 with an error set. */
 static int k_load(PositionObject *p, KState *k) {
     RState *r = &k->r;
-    int strict, mode, lor, reversal, passed, i;
+    int strict, mode, clears, reversal, passed, i;
     k->obj = p;
     if (!(k_int(p->players, "players", &r->n) && k_int(p->to_act, "to_act", &r->to_act)
           && k_int(p->need, "need", &r->need) && k_int(p->top, "top", &r->top)
           && k_int(p->same, "same", &r->same) && k_int(p->last, "last", &r->last)
           && k_int(p->passes, "passes", &r->passes) && k_int(p->passed, "passed", &passed)
           && k_int(p->mode, "mode", &mode) && k_bool(p->strict, "strict", &strict)
-          && k_bool(p->lor, "lor", &lor) && k_bool(p->reversal, "reversal", &reversal)
+          && k_int(p->clears, "clears", &clears) && k_bool(p->reversal, "reversal", &reversal)
           && k_bool(p->reversed, "reversed", &r->reversed)))
         return 0;
     if (r->n < 1 || r->n > R_MAXP) {
         PyErr_Format(PyExc_ValueError, "Position.players = %d: a table has 3 to 7 seats", r->n);
         return 0;
     }
+    if (clears < 0 || ((unsigned)clears & ~R_CLEARS_KNOWN)) {
+        PyErr_Format(PyExc_ValueError, "Position.clears = %d: the compiled Position knows the "
+                     "clearing rules of the bits %u", clears, R_CLEARS_KNOWN);
+        return 0;
+    }
     r->passed = (unsigned)passed;
-    r_options(r, r->n, strict, mode, r_clears_of(lor), reversal);
+    r_options(r, r->n, strict, mode, (unsigned)clears, reversal);
     k->reversed0 = r->reversed;
     if (p->ncards == NULL || p->round_left == NULL || p->finish == NULL
             || !PyList_Check(p->ncards) || !PyList_Check(p->round_left) || !PyList_Check(p->finish)) {
@@ -289,21 +294,22 @@ static PyObject *Position_clear(PositionObject *p, PyObject *arg) {
 }
 
 static int Position_init(PositionObject *p, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"players", "ncards", "leader", "strict", "mode", "lor", "reversal",
+    static char *kwlist[] = {"players", "ncards", "leader", "strict", "mode", "clears", "reversal",
                              NULL};
-    PyObject *players, *ncards, *leader, *strict = NULL, *mode = NULL, *lor = NULL;
+    PyObject *players, *ncards, *leader, *strict = NULL, *mode = NULL, *clears = NULL;
     PyObject *reversal = Py_False, *list, *empty1, *empty2;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OO!|$OO!OO", kwlist, &PyLong_Type, &players,
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "O!OO!|$OO!O!O", kwlist, &PyLong_Type, &players,
                                      &ncards, &PyLong_Type, &leader, &strict, &PyLong_Type, &mode,
-                                     &lor, &reversal))
+                                     &PyLong_Type, &clears, &reversal))
         return -1;
-    if (strict == NULL || mode == NULL || lor == NULL) {
+    if (strict == NULL || mode == NULL || clears == NULL) {
         PyErr_SetString(PyExc_TypeError, "Position() needs the keyword arguments strict, mode "
-                        "and lor (mode 0, 1 or 2)");
+                        "and clears (mode 0, 1 or 2; clears a bit mask, kernel.clears_of)");
         return -1;
     }
     {   /* plain ints everywhere (see k_int): bools and int subclasses become ints */
         long pl = PyLong_AsLong(players), le = PyLong_AsLong(leader), mo = PyLong_AsLong(mode);
+        long cl = PyLong_AsLong(clears);
         Py_ssize_t i;
         if (PyErr_Occurred()) return -1;
         list = PySequence_List(ncards);
@@ -315,8 +321,10 @@ static int Position_init(PositionObject *p, PyObject *args, PyObject *kwds) {
         players = PyLong_FromLong(pl);
         leader = PyLong_FromLong(le);
         mode = PyLong_FromLong(mo);
-        if (!players || !leader || !mode) {
+        clears = PyLong_FromLong(cl);
+        if (!players || !leader || !mode || !clears) {
             Py_DECREF(list); Py_XDECREF(players); Py_XDECREF(leader); Py_XDECREF(mode);
+            Py_XDECREF(clears);
             return -1;
         }
     }
@@ -324,7 +332,7 @@ static int Position_init(PositionObject *p, PyObject *args, PyObject *kwds) {
     empty2 = PyList_New(0);
     if (empty1 == NULL || empty2 == NULL) {
         Py_DECREF(list); Py_XDECREF(empty1); Py_XDECREF(empty2);
-        Py_DECREF(players); Py_DECREF(leader); Py_DECREF(mode);
+        Py_DECREF(players); Py_DECREF(leader); Py_DECREF(mode); Py_DECREF(clears);
         return -1;
     }
     Py_XSETREF(p->players, players);
@@ -339,11 +347,11 @@ static int Position_init(PositionObject *p, PyObject *args, PyObject *kwds) {
     Py_XSETREF(p->round_left, empty1);
     Py_XSETREF(p->finish, empty2);
     Py_XSETREF(p->mode, mode);
+    Py_XSETREF(p->clears, clears);
     {   /* the options as bools (see k_bool) */
-        int st = PyObject_IsTrue(strict), lo = PyObject_IsTrue(lor), re = PyObject_IsTrue(reversal);
-        if (st < 0 || lo < 0 || re < 0) return -1;
+        int st = PyObject_IsTrue(strict), re = PyObject_IsTrue(reversal);
+        if (st < 0 || re < 0) return -1;
         Py_XSETREF(p->strict, Py_NewRef(st ? Py_True : Py_False));
-        Py_XSETREF(p->lor, Py_NewRef(lo ? Py_True : Py_False));
         Py_XSETREF(p->reversal, Py_NewRef(re ? Py_True : Py_False));
     }
     Py_XSETREF(p->reversed, Py_NewRef(Py_False));
@@ -351,7 +359,7 @@ static int Position_init(PositionObject *p, PyObject *args, PyObject *kwds) {
 }
 
 #define POSITION_FIELDS(X) X(players) X(to_act) X(need) X(top) X(same) X(last) X(passes) \
-    X(passed) X(mode) X(strict) X(lor) X(reversal) X(reversed) X(ncards) X(round_left) X(finish)
+    X(passed) X(mode) X(strict) X(clears) X(reversal) X(reversed) X(ncards) X(round_left) X(finish)
 #define POSITION_ONE(f) + 1
 #define POSITION_NFIELDS (0 POSITION_FIELDS(POSITION_ONE))
 
@@ -424,7 +432,8 @@ static PyMemberDef Position_members[] = {
     {"finish", T_OBJECT_EX, offsetof(PositionObject, finish), 0, "finishing order (list)"},
     {"strict", T_OBJECT_EX, offsetof(PositionObject, strict), 0, "the beat option: strictly higher"},
     {"mode", T_OBJECT_EX, offsetof(PositionObject, mode), 0, "the passing option's index"},
-    {"lor", T_OBJECT_EX, offsetof(PositionObject, lor), 0, "last_of_rank_clears"},
+    {"clears", T_OBJECT_EX, offsetof(PositionObject, clears), 0,
+     "the clearing rules on (kernel.clears_of's bit mask)"},
     {"reversal", T_OBJECT_EX, offsetof(PositionObject, reversal), 0, "the reversal option"},
     {"reversed", T_OBJECT_EX, offsetof(PositionObject, reversed), 0, "the rank order is reversed now"},
     {NULL, 0, 0, 0, NULL},
@@ -437,7 +446,7 @@ static PyTypeObject PositionType = {
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "president.kernel.Position in C (same attributes and transitions; the Python "
               "class is the reference). Position(players, ncards, leader, *, strict, mode, "
-              "lor, reversal=False).",
+              "clears, reversal=False).",
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Position_init,
     .tp_dealloc = (destructor)Position_dealloc,

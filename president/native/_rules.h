@@ -36,11 +36,16 @@ enum {
     R_CLEARED_ALL_PASSED = 1,
     R_CLEARED_ONCE_AROUND = 2,
     R_CLEARED_LAST_OF_RANK = 3,
-    R_ENDED = 4
+    R_ENDED = 4,
+    R_CLEARED_TWOS = 5
 };
 
-/* The clearing rules, bits of RState.clears */
+/* The clearing rules, bits of RState.clears (kernel.CLEARS_OPTIONS' bits, which Python
+ * passes in as they are); R_CLEARS_KNOWN is every bit stated here, which the allow-list
+ * reads (president/native/__init__.py): a bit missing from it is played in Python. */
 #define R_CLEAR_LAST_OF_RANK 1u   /* last_of_rank_clears: the fourth card of a rank in a row */
+#define R_CLEAR_TWOS 2u           /* twos_clear: a play of twos */
+#define R_CLEARS_KNOWN (R_CLEAR_LAST_OF_RANK | R_CLEAR_TWOS)
 
 /* The rules values and the state of the play of one deal (president.kernel.PlayState's
  * attributes, plus the cards per rank of each hand). */
@@ -78,9 +83,6 @@ static inline void r_options(RState *s, int n, int strict, int mode, unsigned cl
     s->reversal = reversal != 0;
     for (i = 0; i < n; i++) s->after[i] = i + 1 == n ? 0 : i + 1;
 }
-
-/* The R_CLEAR_ bits of the options last_of_rank_clears (lor) and those to come. */
-static inline unsigned r_clears_of(int lor) { return lor ? R_CLEAR_LAST_OF_RANK : 0u; }
 
 /* Whether last_of_rank_clears is on (the policies weigh it). */
 static inline int r_lor(const RState *s) { return (s->clears & R_CLEAR_LAST_OF_RANK) != 0; }
@@ -198,6 +200,7 @@ R_HOT int r_clear(RState *s, int outcome) {
  * the play put the fourth card of its rank on the pile (kernel.completes_rank). */
 R_HOT int r_play_clears(const RState *s, unsigned clears) {
     if ((clears & R_CLEAR_LAST_OF_RANK) && s->same == 4) return R_CLEARED_LAST_OF_RANK;
+    if ((clears & R_CLEAR_TWOS) && s->top == 12) return R_CLEARED_TWOS;
     return R_GOES_ON;
 }
 

@@ -8,7 +8,7 @@
  * The rules of play are those of president/native/_rules.h (president/kernel.py's PlayState,
  * may_play and legal_actions, stated once in C): each table's play is an RState, and a step
  * is r_apply. The core takes the options beat (strict), passing (mode 0 re-enter, 1 sit-out,
- * 2 once-around) and last_of_rank_clears (lor), for 3 to 7 players; which rules it may play
+ * 2 once-around) and the clearing rules (clears), for 3 to 7 players; which rules it may play
  * at all is decided in Python by president/native/__init__.py (the reversal twist, for one,
  * is played by VectorEnv's Python tables). Cards follow president/env/encoding.py: card index
  * rank * 4 + suit, a play of `count` cards of a rank takes the `count` lowest suits held
@@ -106,7 +106,8 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     Py_ssize_t num;
-    int players, strict, mode, lor;
+    int players, strict, mode;
+    unsigned clears;          /* the clearing rules on (RState.clears) */
     double reward[MAXP];      /* reward by finishing place (0 = first) */
     double points[MAXP];      /* match points by finishing place (the scores piece at the end) */
     int lead_seat;            /* first_lead = seat:<n>, else -1 */
@@ -327,7 +328,7 @@ static void write_obs_of(const CoreObject *self, const Deal *d, int seat, float 
  * the core's arguments decide: load_hands and restore write them). */
 static void deal_derive(const CoreObject *self, Deal *d) {
     int k, r;
-    r_options(&d->r, self->players, self->strict, self->mode, r_clears_of(self->lor), 0);
+    r_options(&d->r, self->players, self->strict, self->mode, self->clears, 0);
     for (k = 0; k < MAXP; k++)
         for (r = 0; r < 13; r++)
             d->r.hands[k][r] = k < self->players ? rank_count(d->hand[k], r) : 0;
@@ -443,16 +444,21 @@ static void Core_dealloc(CoreObject *self) {
 }
 
 static int Core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
-    static char *kwlist[] = {"num_envs", "players", "strict", "mode", "lor", "rewards",
+    static char *kwlist[] = {"num_envs", "players", "strict", "mode", "clears", "rewards",
                              "lead_seat", "lead_card", "points", NULL};
     Py_ssize_t num, i, len;
-    int players, strict, mode, lor, lead_seat = -1, lead_card = -1;
+    int players, strict, mode, clears, lead_seat = -1, lead_card = -1;
     PyObject *rewards, *seq, *points = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "niiiiO|iiO", kwlist, &num, &players, &strict,
-                                     &mode, &lor, &rewards, &lead_seat, &lead_card, &points))
+                                     &mode, &clears, &rewards, &lead_seat, &lead_card, &points))
         return -1;
     if (num < 1) {
         PyErr_SetString(PyExc_ValueError, "num_envs must be at least 1");
+        return -1;
+    }
+    if (clears < 0 || ((unsigned)clears & ~R_CLEARS_KNOWN)) {
+        PyErr_Format(PyExc_ValueError, "clears = %d: the core knows the clearing rules of "
+                     "the bits %u", clears, R_CLEARS_KNOWN);
         return -1;
     }
     if (players < 3 || players > MAXP) {
@@ -519,7 +525,7 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
     self->players = players;
     self->strict = strict != 0;
     self->mode = mode;
-    self->lor = lor != 0;
+    self->clears = (unsigned)clears;
     return 0;
 }
 
@@ -1142,9 +1148,10 @@ static PyMethodDef Core_methods[] = {
 };
 
 PyDoc_STRVAR(core_doc,
-"Core(num_envs, players, strict, mode, lor, rewards, lead_seat=-1, lead_card=-1, points=None)\n--\n\n"
+"Core(num_envs, players, strict, mode, clears, rewards, lead_seat=-1, lead_card=-1, points=None)\n--\n\n"
 "N one-deal tables of `players` seats under beat (strict: 1 higher, 0 equal-or-higher),\n"
-"passing (mode: 0 re-enter, 1 sit-out, 2 once-around) and last_of_rank_clears (lor);\n"
+"passing (mode: 0 re-enter, 1 sit-out, 2 once-around) and the clearing rules (clears:\n"
+"kernel.clears_of's bit mask);\n"
 "rewards: the reward of each finishing place, first place first. For deal(): lead_seat\n"
 "(first_lead = seat:<n>) or lead_card (holder-of:<card>, the card index), -1 for none\n"
 "(left-of-dealer). points: the match points of each place (the scores an observation\n"

@@ -265,6 +265,9 @@ class Option:
         choices: the :class:`~enum.StrEnum` of a choice option's values, else ``None``.
         texts: for a choice option, each value in plain words (what ``words`` says before
             fitting it to the other options); else empty.
+        cleared: for an option that makes a play clear the pile at once
+            (:data:`president.kernel.CLEARS_OPTIONS`), why a pile cleared by it, in words
+            (:data:`president.narration.CLEAR_REASONS`); else ``None``.
 
     The seeds that set each value come from the registries: :meth:`sources`.
     """
@@ -279,6 +282,7 @@ class Option:
     words: Words
     choices: type[StrEnum] | None = None
     texts: Mapping[str, str] = field(default_factory=dict)
+    cleared: str | None = None
 
     def read(self, text: str) -> Any:
         """The value written as ``text`` in a rules name (``"true"``, ``"3,2,1"``), not yet
@@ -497,7 +501,18 @@ OPTIONS: dict[str, Option] = {o.name: o for o in [
         "the pile away at once, and whoever played it leads next.",
         _check_bool,
         lambda r, names: "completing all four cards of a rank on the pile clears it"
-        if r.last_of_rank_clears else "no special effect"),
+        if r.last_of_rank_clears else "no special effect",
+        cleared="all four cards of the rank are on the pile"),
+    Option(
+        "twos_clear", "Twos clear", "true, false", "bool",
+        "a play of twos (one or more) clears the pile at once; that player leads again, or, "
+        "if that play emptied their hand, the next seat clockwise with cards leads; this holds "
+        "whatever the rank order",
+        "When this is on, playing 2s sweeps the pile away at once and you lead again: nobody "
+        "gets a chance to answer them.",
+        _check_bool,
+        lambda r, names: "a play of twos clears the pile at once" if r.twos_clear else None,
+        cleared="twos were played"),
     Option(
         "reversal", "Rank reversal", "true, false", "bool",
         "a play of four of a kind reverses the rank order until the deal ends (a second one "

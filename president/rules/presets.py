@@ -20,20 +20,24 @@ __all__ = ["PRESETS", "PRESET_SOURCES", "PRESET_SEEDS", "TWISTS", "TWIST_DEFAULT
 # preset name -> (min players, max players, options). docs/rules.md "Presets".
 PRESETS: dict[str, tuple[int, int, dict[str, Any]]] = {
     "house": (4, 7, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
-                         reversal=False, exchange="one-card", give_back="any", seating="fixed",
+                         reversal=False, twos_clear=False, exchange="one-card", give_back="any",
+                         seating="fixed",
                          first_lead="left-of-dealer", later_lead="president", scoring=(2, 1),
                          match_end="points:11", titles="places")),
     "family": (4, 7, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
-                          reversal=False, exchange="one-card", give_back="any", seating="by-finish",
+                          reversal=False, twos_clear=False, exchange="one-card", give_back="any",
+                          seating="by-finish",
                           first_lead="left-of-dealer", later_lead="president", scoring=(2, 1),
                           match_end="points:11", titles="last-to-finish")),
     "practice": (4, 4, dict(beat="higher", passing="re-enter", last_of_rank_clears=False,
-                            reversal=False, exchange="none", give_back="any", seating="fixed",
+                            reversal=False, twos_clear=False, exchange="none", give_back="any",
+                            seating="fixed",
                             first_lead="seat:0",
                             later_lead="president", scoring=None, match_end="single-deal",
                             titles="places")),
     "first-night": (3, 7, dict(beat="equal-or-higher", passing="re-enter",
-                               last_of_rank_clears=True, reversal=False, exchange="none",
+                               last_of_rank_clears=True, reversal=False, twos_clear=False,
+                               exchange="none",
                                give_back="lowest",
                                seating="by-finish",
                                first_lead="left-of-dealer", later_lead="president",
@@ -58,6 +62,11 @@ _REVERSAL = ("Four of a kind reverses the rank order until the deal ends (lower 
              "higher; another four of a kind reverses it back); it clears nothing by itself, "
              "and each deal and its exchange start in normal order.")
 
+# A house rule that the house-match guide (000_2ebb75a2290c9d05.txt: a two is simply the
+# highest rank) and the practice round (003_e6cd2942d7a2654f.txt: no automatic two clears)
+# name and keep out of their main games.
+_TWOS_CLEAR = "A play of 2s clears the pile at once and the same player leads again."
+
 # preset -> twist name -> (one-line explanation, option changes). A twist taking an
 # argument (``lowest-three-starts:3D``) has "{arg}" in a value and a default argument.
 TWISTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
@@ -69,6 +78,7 @@ TWISTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         "three-deals": ("The match is exactly three deals instead of a race to 11 points.",
                         dict(match_end="deals:3")),
         "reversal": (_REVERSAL, dict(reversal=True)),
+        "twos-clear": (_TWOS_CLEAR, dict(twos_clear=True)),
     },
     "family": {
         "equal-plays": ("A play may be beaten by the same rank as well as a higher one.",
@@ -78,6 +88,7 @@ TWISTS: dict[str, dict[str, tuple[str, dict[str, Any]]]] = {
         "lowest-three-starts": ("On the first deal the holder of a chosen three (3C unless named) leads.",
                                 dict(first_lead="holder-of:{arg}")),
         "reversal": (_REVERSAL, dict(reversal=True)),
+        "twos-clear": (_TWOS_CLEAR, dict(twos_clear=True)),
     },
     "first-night": {
         "swap": ("Before each later deal the bottom gives the President their two best cards "

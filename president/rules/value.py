@@ -65,6 +65,8 @@ class Rules:
         beat: :class:`~president.rules.Beat`.
         passing: :class:`~president.rules.Passing`.
         last_of_rank_clears: whether completing all four cards of a rank on the pile clears it.
+        twos_clear: whether a play of twos clears the pile at once (the same player leads
+            again); twist ``twos-clear`` of ``house`` and ``family``.
         reversal: whether a play of four of a kind reverses the rank order until the deal
             ends (a second one reverses it back); twist ``reversal`` of ``house`` and
             ``family``.
@@ -106,6 +108,7 @@ class Rules:
     beat: Beat = Beat.HIGHER
     passing: Passing = Passing.RE_ENTER
     last_of_rank_clears: bool = False
+    twos_clear: bool = False
     reversal: bool = False
     exchange: Exchange = Exchange.ONE_CARD
     give_back: GiveBack = GiveBack.ANY

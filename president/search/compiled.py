@@ -47,6 +47,7 @@ import random
 import time
 from typing import Any, Callable
 
+from ..kernel import clears_of
 from ..native import deal_supported, native_supports
 from ..rules import Rules
 from . import playout_policies as _py  # the Python play-outs: the reference and the fallback
@@ -234,7 +235,7 @@ def style_rows(rules: Rules, start: list[list[int]], leader: int,
         return None
     rows: list[list[float]] | None = _ext.style_likelihoods(
         rules.players, rules.beat == "higher", _MODES[rules.passing],
-        bool(rules.last_of_rank_clears), start, leader, history, seats, noise)
+        clears_of(rules), start, leader, history, seats, noise)
     return rows
 
 
@@ -446,7 +447,7 @@ def random_deals(rules: Rules, rng: random.Random, count: int, *, policy: str = 
         n = rules.players
         orders: list[list[int]] = _ext.deals(
             n, rules.beat == "higher", _MODES[rules.passing],
-            bool(rules.last_of_rank_clears), leader, count, rng, POLICIES[policy], eps)
+            clears_of(rules), leader, count, rng, POLICIES[policy], eps)
         return orders
     out = []
     for _ in range(count):

@@ -70,7 +70,7 @@ import random
 import time
 
 from ..actions import Give, Pass, Play
-from ..kernel import beats
+from ..kernel import CLEAR_TWOS, beats
 from ..observation import Observation
 from . import compiled
 from .knowledge import rank_counts
@@ -149,7 +149,7 @@ def _code(action: Play | Pass) -> int:
 
 
 #: A memo key of :func:`_key`.
-_Key = tuple[tuple[int, ...], int, int, int, int, int, int, int, tuple[int, ...]]
+_Key = tuple[tuple[int, ...], int, int, int, int, int, int, int, tuple[int, ...], bool]
 
 
 class _Budget:
@@ -193,8 +193,10 @@ def _key(d: FastDeal) -> _Key:
                 at += 2
             elif r == top:
                 at += 1
+    # under twos_clear the twos are the one rank whose place is not just its order
+    twos = bool(d.clears & CLEAR_TWOS and (a[12] or b[12]))
     return (tuple(pat), at, d.to_act, d.need, d.same if d.lor else 0, d.last, d.passes,
-            d.passed, tuple(d.round_left))
+            d.passed, tuple(d.round_left), twos)
 
 
 def _sure(d: FastDeal) -> bool:

@@ -29,7 +29,8 @@ import random
 from typing import Sequence
 
 from ..deal import Deal, deal_hands
-from ..kernel import PASS, PASSING, PlayState, decode, encode, legal_actions, mode_of, strict_of
+from ..kernel import (PASS, PASSING, PlayState, clears_of, decode, encode, legal_actions, mode_of,
+                      strict_of)
 from ..rules import Rules
 
 __all__ = ["PASS", "FastDeal", "encode", "decode", "counts_of_mask"]
@@ -50,13 +51,13 @@ class FastDeal(PlayState):
     Attributes (mutable; ``copy`` before exploring): those of
     :class:`~president.kernel.PlayState` (``players``, ``ncards``, ``to_act`` (``-1`` once
     the deal is over), ``need``, ``top``, ``same``, ``last``, ``passes``, ``passed``,
-    ``round_left``, ``finish``, ``strict``, ``mode``, ``lor``, ``reversal`` (the option,
+    ``round_left``, ``finish``, ``strict``, ``mode``, ``clears``, ``reversal`` (the option,
     from the rules) and ``reversed`` (the current order)), and
         hands: per seat, a list of 13 counts per rank.
     """
 
     __slots__ = ("players", "hands", "ncards", "to_act", "need", "top", "same", "last",
-                 "passes", "passed", "round_left", "finish", "strict", "mode", "lor",
+                 "passes", "passed", "round_left", "finish", "strict", "mode", "clears",
                  "reversal", "reversed")
 
     def __init__(self, rules: Rules, hands: Sequence[Sequence[int]], leader: int) -> None:
@@ -71,7 +72,7 @@ class FastDeal(PlayState):
                 raise ValueError(f"hand of seat {seat} must be 13 counts of 0 to 4 cards, not {h}")
         PlayState.__init__(self, n, [sum(h) for h in self.hands], leader,
                            strict=strict_of(rules.beat), mode=mode_of(rules.passing),
-                           lor=bool(rules.last_of_rank_clears))
+                           clears=clears_of(rules))
         self.reversal = bool(rules.reversal)
         self.reversed = False
 
@@ -130,7 +131,7 @@ class FastDeal(PlayState):
         c.finish = self.finish[:]
         c.strict = self.strict
         c.mode = self.mode
-        c.lor = self.lor
+        c.clears = self.clears
         c.reversal = self.reversal
         c.reversed = self.reversed
         return c

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal, NotRequired, Union
 from pydantic import ConfigDict, Field, TypeAdapter, with_config
 from typing_extensions import TypedDict
 
+from ..kernel import CLEAR_REASONS
 from ..rules import Beat, Exchange, GiveBack
 
 __all__ = ["ToPage", "to_page_adapter", "PageEvent", "validate_to_page"]
@@ -29,6 +30,10 @@ Card = Annotated[str, Field(pattern=r"^(10|[2-9JQKA])[CDHS]$")]
 Cards = list[Card]
 Seat = Annotated[int, Field(ge=0)]
 """A seat of the current deal."""
+ClearReason = Annotated[str, Field(pattern="^(" + "|".join(
+    sorted(r for r in CLEAR_REASONS if r)) + ")$")]
+"""Why a pile cleared: one of the kernel's reason words (:data:`president.kernel.CLEAR_REASONS`,
+as :attr:`president.events.PileCleared.reason`)."""
 Player = Annotated[int, Field(ge=0)]
 """A match player index (a seat's person, whatever seat they have this deal)."""
 
@@ -117,7 +122,7 @@ class PassedEvent(TypedDict):
 class ClearedEvent(TypedDict):
     type: Literal["event"]
     kind: Literal["cleared"]
-    reason: Literal["all-passed", "last-of-rank", "once-around"]
+    reason: ClearReason
     winner: Seat
     leader: Seat | None
     text: str
