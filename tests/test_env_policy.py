@@ -160,8 +160,15 @@ def test_bad_files_say_what_is_wrong(tmp_path):
         MLP.load(tmp_path / "missing.npz")
     text = tmp_path / "text.npz"
     text.write_text("not an archive")
-    with pytest.raises(ValueError, match="is not a saved policy"):
+    with pytest.raises(ValueError, match="is not an .npz archive of arrays") as err:
         MLP.load(text)
+    assert "pickle" not in str(err.value)       # numpy's hint to load pickles is not passed on
+    broken = tmp_path / "broken.npz"           # a zip's first bytes, then nothing of a zip
+    broken.write_bytes(b"PK\x03\x04" + b"\0" * 40)
+    with pytest.raises(ValueError, match="is not an .npz archive of arrays"):
+        MLP.load(broken)
+    with pytest.raises(ValueError, match="is a folder"):
+        MLP.load(tmp_path)
     bare = tmp_path / "bare.npz"
     np.savez(bare, w=np.zeros(3))
     with pytest.raises(ValueError, match="has no 'meta' entry"):

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import json
 import os
+import zipfile
 from typing import TYPE_CHECKING, Any, Callable, Sequence, Union
 
 import numpy as np
@@ -202,8 +203,13 @@ class MLP:
         except FileNotFoundError:
             raise ValueError(f"no policy file {where!r}; give the path of an .npz saved by "
                              "MLP.save") from None
-        except (OSError, ValueError, EOFError) as e:
-            raise ValueError(f"{where!r} is not a saved policy (.npz archive): {e}") from None
+        except IsADirectoryError:
+            raise ValueError(f"{where!r} is a folder; give the path of an .npz saved by "
+                             "MLP.save") from None
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+            # numpy's own words suggest loading with pickles: never (an .npz is plain arrays)
+            raise ValueError(f"{where!r} is not an .npz archive of arrays, so not a saved "
+                             "policy; give the path of an .npz saved by MLP.save") from None
         if "meta" not in arrays:
             raise ValueError(f"{where!r} has no 'meta' entry; a saved policy holds meta (JSON) "
                              "and the arrays w0, b0, w1, b1, ...")

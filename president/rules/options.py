@@ -511,7 +511,8 @@ OPTIONS: dict[str, Option] = {o.name: o for o in [
         "When this is on, playing 2s sweeps the pile away at once and you lead again: nobody "
         "gets a chance to answer them.",
         _check_bool,
-        lambda r, names: "a play of twos clears the pile at once" if r.twos_clear else None,
+        lambda r, names: "a play of twos clears the pile at once and its player leads again "
+        "(the next seat with cards, if the twos emptied that hand)" if r.twos_clear else None,
         cleared="twos were played"),
     Option(
         "reversal", "Rank reversal", "true, false", "bool",
