@@ -160,12 +160,12 @@ def test_bad_files_say_what_is_wrong(tmp_path):
         MLP.load(tmp_path / "missing.npz")
     text = tmp_path / "text.npz"
     text.write_text("not an archive")
-    with pytest.raises(ValueError, match="is not an .npz archive of arrays") as err:
+    with pytest.raises(ValueError, match=r"is not an \.npz archive of arrays") as err:
         MLP.load(text)
     assert "pickle" not in str(err.value)       # numpy's hint to load pickles is not passed on
     broken = tmp_path / "broken.npz"           # a zip's first bytes, then nothing of a zip
     broken.write_bytes(b"PK\x03\x04" + b"\0" * 40)
-    with pytest.raises(ValueError, match="is not an .npz archive of arrays"):
+    with pytest.raises(ValueError, match=r"is not an \.npz archive of arrays"):
         MLP.load(broken)
     with pytest.raises(ValueError, match="is a folder"):
         MLP.load(tmp_path)
