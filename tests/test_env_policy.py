@@ -13,9 +13,8 @@ pytest.importorskip("numpy")
 
 from president import Match, Rules  # noqa: E402
 from president.env import NUM_ACTIONS, OBS_SIZE, VectorEnv  # noqa: E402
-from president.env.policy import (MLP, PolicyPlayer, highest_policy, lowest_policy,  # noqa: E402
-                                  register_policy)
-from president.players import LEVELS, make_player, register_level  # noqa: E402
+from president.env.policy import MLP, PolicyPlayer, highest_policy, lowest_policy  # noqa: E402
+from president.players import LEVELS, make_player, register_level, register_policy  # noqa: E402
 
 
 def _observations(rows: int = 64) -> tuple[np.ndarray, np.ndarray]:

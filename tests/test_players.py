@@ -28,6 +28,7 @@ TABLES = [
     ("practice", (), 4), ("first-night", (), 3), ("first-night", ("swap",), 4),
     ("first-night", ("swap",), 3), ("first-night", ("swap", "three-of-clubs-starts"), 7),
     ("house", ("reversal",), 4), ("family", ("reversal", "equal-plays"), 5),
+    ("house", ("twos-clear",), 5), ("family", ("equal-plays", "twos-clear"), 4),
 ]
 FAST_LEVELS = list(LEVELS)  # every level; the searching ones at a small budget (_fast)
 

@@ -39,7 +39,7 @@ SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @st.composite
 def rules_strategy(draw, overrides: bool = True) -> Rules:
     """Any preset, any of its table sizes, any subset of its twists, and (optionally) the
-    play options overridden, so every combination of passing/beat/last-of-rank is reached."""
+    play options overridden, so every combination of passing/beat/last-of-rank/twos-clear is reached."""
     name = draw(st.sampled_from(sorted(PRESETS)))
     lo, hi, _ = PRESETS[name]
     players = draw(st.integers(lo, hi))
@@ -50,6 +50,7 @@ def rules_strategy(draw, overrides: bool = True) -> Rules:
         options["passing"] = draw(st.sampled_from(["re-enter", "sit-out", "once-around"]))
         options["beat"] = draw(st.sampled_from(["higher", "equal-or-higher"]))
         options["last_of_rank_clears"] = draw(st.booleans())
+        options["twos_clear"] = draw(st.booleans())
     return Rules.preset(name, players=players, twists=twists, **options)
 
 
@@ -240,6 +241,8 @@ class ReferencePile:
                 return out + [("end", tuple(self.finished))]
         if self.rules.last_of_rank_clears and self.rank_on_pile == 4:
             return out + self.clear("last-of-rank")
+        if self.rules.twos_clear and action.rank == 12:     # a play of twos, in any order
+            return out + self.clear("twos")
         if mode == "re-enter":
             self.to_act = self.clockwise_from(seat, self.holders())
         elif mode == "sit-out":

@@ -14,7 +14,7 @@ brings numpy, Gymnasium and PettingZoo: ``pip install -e '.[env]'`` in a clone; 
 - :mod:`president.env.pg`: a small policy-gradient learner and :class:`~president.env.pg.PolicyPlayer`.
 - :mod:`president.env.policy`: any policy ``(observation, mask) -> index`` or a network saved
   as ``.npz`` as a player (:class:`~president.env.policy.PolicyPlayer`), and as a level
-  (:func:`~president.env.policy.register_policy`).
+  (:func:`president.players.register_policy`).
 - :mod:`president.env.league`: self-play against past snapshots and the built-in levels,
   the snapshots rated on duplicate deals (``python -m president.env.league``).
 - :mod:`president.env.encoding`: the 66 action indices and the observation vector, with

@@ -59,7 +59,8 @@ from ..actions import Give
 from ..players import Player, make_player
 from ..rules import Rules
 from .encoding import PASS_ACTION, play_action
-from .policy import MLP, register_policy
+from ..players import register_policy
+from .policy import MLP
 from .vector import VectorEnv, sample_legal
 
 __all__ = ["LeagueConfig", "Opponent", "train_league", "rate_snapshots", "batch_lowest",

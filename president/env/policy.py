@@ -26,7 +26,7 @@ largest output); ``exchange`` how the player chooses cards to give in an exchang
 (``policy``: through the network's give actions, ``simple``: as the ``simple`` level, for a
 network trained on single deals, which have no exchange); ``trained`` is free-form.
 
-:func:`register_policy` makes a policy or a saved file a computer level by name, and
+:func:`president.players.register_policy` makes a policy or a saved file a computer level by name, and
 ``president play --levels FILE.npz`` / ``president serve --level FILE.npz`` /
 ``president simulate`` / ``president tournament`` accept a saved file's path where they accept
 an import path (``make_player(path, imports=True)``).
@@ -56,7 +56,7 @@ from .encoding import (NUM_ACTIONS, OBS_SIZE, encode_observation, give_card_for,
 if TYPE_CHECKING:
     from ..observation import Observation
 
-__all__ = ["MLP", "PolicyPlayer", "PolicyFn", "register_policy", "load_policy",
+__all__ = ["MLP", "PolicyPlayer", "PolicyFn", "load_policy",
            "OBSERVATION_ENCODING", "FORMAT", "ACTIVATIONS", "lowest_policy", "highest_policy",
            "LowestPlayer", "HighestPlayer"]
 
@@ -248,7 +248,7 @@ class MLP:
             raise ValueError(f"{where!r}: {e}") from None
 
 
-#: What :class:`PolicyPlayer` and :func:`register_policy` accept as a policy.
+#: What :class:`PolicyPlayer` and :func:`president.players.register_policy` accept as a policy.
 PolicySource = Union[PolicyFn, MLP, str, "os.PathLike[str]"]
 
 
@@ -330,31 +330,6 @@ class PolicyPlayer:
         play = play_for(a, hand)
         assert play is not None     # a legal index, so one the hand can make
         return play
-
-
-def register_policy(name: str, policy: PolicySource) -> str:
-    """Make ``policy`` the computer level ``name`` in this process: :func:`make_player`,
-    :func:`~president.simulate.simulate`, :func:`~president.tournament.run_tournament` and the
-    front ends started here then know it (:data:`president.players.LEVELS`). A file is loaded
-    once, now. Returns ``name``.
-
-    Raises:
-        ValueError: ``name`` empty, containing ``|`` or ``:``, or a built-in level's name; a
-            policy that does not load (see :func:`load_policy`).
-    """
-    from ..players import BUILT_IN, LEVELS
-    if not isinstance(name, str) or not name.strip() or any(c in name for c in "|:"):
-        raise ValueError(f"level name {name!r} must be a non-empty text without '|' or ':'")
-    if name in BUILT_IN:
-        raise ValueError(f"{name!r} is a built-in level; register the policy under another name")
-    loaded: PolicyFn | MLP = MLP.load(policy) if isinstance(policy, (str, os.PathLike)) \
-        else policy
-    load_policy(loaded)     # refuses what is not a policy, now rather than at the first game
-
-    def factory(seed: int | None) -> PolicyPlayer:
-        return PolicyPlayer(loaded, seed=seed, level=name)
-    LEVELS[name] = factory
-    return name
 
 
 def lowest_policy(obs: np.ndarray, mask: np.ndarray) -> int:

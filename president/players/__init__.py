@@ -11,7 +11,7 @@ a network saved as ``.npz`` (``"mybot.npz"``, played by
 loads such a path only when asked (``imports=True``), so a name that arrives from outside
 (the browser) can never import a module or read a file; :func:`register_level` adds a path
 to :data:`LEVELS` for the rest of the process (``president play --levels`` does), and
-:func:`president.env.policy.register_policy` adds a policy under a name of your choice.
+:func:`register_policy` adds a policy under a name of your choice.
 
 >>> from president import Match, Rules
 >>> from president.players import make_player
@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
@@ -38,11 +39,12 @@ if TYPE_CHECKING:  # imported lazily at run time, by __getattr__
     from .intermediate import IntermediatePlayer
     from .learned import LearnedPlayer
     from .master import MasterPlayer
+    from ..env.policy import MLP, PolicyFn, PolicyPlayer, PolicySource
 
 __all__ = ["Player", "RandomPlayer", "SimplePlayer", "BeginnerPlayer", "IntermediatePlayer",
            "ExpertPlayer", "MasterPlayer", "LearnedPlayer", "LEVELS", "BUILT_IN", "Level", "make_player",
            "available_levels", "level_class", "load_class", "is_import_path", "is_policy_file",
-           "register_level"]
+           "register_level", "register_policy"]
 
 
 @dataclass(frozen=True)
@@ -199,6 +201,31 @@ def _policy_maker(path: str) -> Callable[..., Player]:
             raise ValueError(f"{path!r} takes no options (got {', '.join(options)})")
         return PolicyPlayer(net, seed=seed, level=path)
     return make
+
+
+def register_policy(name: str, policy: "PolicySource") -> str:
+    """Make ``policy`` the computer level ``name`` in this process: :func:`make_player`,
+    :func:`~president.simulate.simulate`, :func:`~president.tournament.run_tournament` and the
+    front ends started here then know it (:data:`president.players.LEVELS`). A file is loaded
+    once, now. Returns ``name``.
+
+    Raises:
+        ValueError: ``name`` empty, containing ``|`` or ``:``, or a built-in level's name; a
+            policy that does not load (see :func:`president.env.policy.load_policy`).
+    """
+    from ..env.policy import MLP, PolicyPlayer, load_policy
+    if not isinstance(name, str) or not name.strip() or any(c in name for c in "|:"):
+        raise ValueError(f"level name {name!r} must be a non-empty text without '|' or ':'")
+    if name in BUILT_IN:
+        raise ValueError(f"{name!r} is a built-in level; register the policy under another name")
+    loaded: "PolicyFn | MLP" = MLP.load(policy) if isinstance(policy, (str, os.PathLike)) \
+        else policy
+    load_policy(loaded)     # refuses what is not a policy, now rather than at the first game
+
+    def factory(seed: int | None) -> "PolicyPlayer":
+        return PolicyPlayer(loaded, seed=seed, level=name)
+    LEVELS[name] = factory
+    return name
 
 
 def register_level(path: str) -> str:
