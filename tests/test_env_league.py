@@ -13,8 +13,8 @@ import pytest
 pytest.importorskip("numpy")
 
 from president.env import NUM_ACTIONS, OBS_SIZE  # noqa: E402
-from president.env.league import (LeagueConfig, batch_highest, batch_lowest,  # noqa: E402
-                                  main, mc_gradients, train_league)
+from president.env.league import (LeagueConfig, Opponent, batch_highest,  # noqa: E402
+                                  batch_lowest, main, mc_gradients, train_league)
 from president.env.policy import MLP  # noqa: E402
 from president.players import LEVELS  # noqa: E402
 
@@ -80,6 +80,41 @@ def test_tiny_league_writes_snapshots_and_real_ratings(tmp_path):
         for name in list(LEVELS):
             if name.startswith("snapshot-"):
                 del LEVELS[name]
+
+
+def test_engine_levels_play_in_their_own_compiled_tables():
+    assert Opponent("simple", level="simple").compiled
+    assert Opponent("intermediate", level="intermediate").compiled
+    assert not Opponent("expert", level="expert").compiled
+    assert not Opponent("lowest", batch_lowest).compiled
+    assert Opponent("x", level="simple", score=0.5, boost=3.0).weight() == pytest.approx(0.9)
+
+
+def test_tiny_league_from_a_saved_network_with_a_boost(tmp_path):
+    start = MLP.random((8,), seed=4)
+    start.save(str(tmp_path / "start.npz"), half=True)
+    summary = train_league(LeagueConfig(
+        seconds=1.5, snapshot_seconds=10, hidden=(99,), batched_tables=4, level_tables=4,
+        ladder=("random", "simple", "intermediate"), boost=(("intermediate", 50.0),),
+        batch=64, rate_snapshots=0, seed=1, init=str(tmp_path / "start.npz"),
+        out=str(tmp_path / "run")))
+    pool = summary["pool"]
+    assert {"lowest", "highest", "random", "simple", "intermediate"} <= set(pool)
+    # the boosted level is drawn far more often than the other compiled ones
+    assert pool["intermediate"]["deals"] > pool["simple"]["deals"] + pool["random"]["deals"]
+    assert summary["ratings"] is None and summary["best"] is None
+    last = MLP.load(summary["snapshots"][-1])
+    assert last.sizes == [OBS_SIZE, 8, NUM_ACTIONS]          # the init's sizes, not hidden's
+    assert last.trained["init"] == str(tmp_path / "start.npz")
+    assert last.exchange == "simple"
+
+
+def test_bad_init_and_boost_are_refused(tmp_path):
+    with pytest.raises(ValueError, match=r"boost intermediate=0\.0: give a factor above 0"):
+        train_league(LeagueConfig(seconds=1, boost=(("intermediate", 0.0),),
+                                  out=str(tmp_path / "a")))
+    with pytest.raises(SystemExit):
+        main(["--boost", "intermediate=lots", "--out", str(tmp_path / "b")])
 
 
 def test_command_line_refuses_bad_input(capsys, tmp_path):

@@ -25,17 +25,25 @@ The recipe (after DouZero's Monte-Carlo learning and AlphaStar's league):
   (the first, the last, and evenly between) against the ``rate_against`` levels; the best
   rated is copied to ``best.npz``.
 
-Tables run in two groups (:class:`~president.env.vector.VectorEnv`): opponents that choose
-from the observation vector and mask (snapshots, the lowest and highest bots, ``random``)
-play in the compiled tables, all their seats in one batched call each; the engine's levels
-play in Python tables, where each decision is the level's ``act`` on its seat's
-:class:`~president.observation.Observation`. An opponent says which kind it is
-(:attr:`Opponent.batched`), so a level that gains a batched form moves to the fast tables
-by giving it ``act_batch``.
+Tables run in three kinds of group (:class:`~president.env.vector.VectorEnv`): opponents
+that choose from the observation vector and mask (snapshots, the lowest and highest bots)
+play in compiled tables, all their seats in one batched call each; the levels the compiled
+core plays itself (``random``, ``simple``, ``intermediate``:
+:data:`~president.env.vector.OPPONENT_LEVELS`) each get their own tables with that level at
+every other seat (``VectorEnv(opponents=...)``), so every step is one learner decision per
+table; any other level plays in Python tables, where each decision is the level's ``act``
+on its seat's :class:`~president.observation.Observation`. An opponent says which kind it
+is (:attr:`Opponent.batched`, :attr:`Opponent.compiled`). Each round of the loop steps the
+batched tables, the Python tables, and the tables of one compiled level drawn by the
+opponents' weights.
+
+``init`` starts the learner from a saved network (``.npz``) instead of random weights.
 
 Run it::
 
     python -m president.env.league --seconds 2400 --out league-run
+    python -m president.env.league --seconds 1200 --init president/players/data/learned.npz \
+        --boost intermediate=3 --out league-run
 
 It prints progress, writes ``league-run/snapshot-NNN.npz``, ``league-run/league.json`` (the
 summary of :func:`train_league`, ratings included) and ``league-run/best.npz``. numpy only;
@@ -56,12 +64,11 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..actions import Give
-from ..players import Player, make_player
+from ..players import Player, make_player, register_policy
 from ..rules import Rules
-from .encoding import PASS_ACTION, play_action
-from ..players import register_policy
+from .encoding import NUM_ACTIONS, OBS_SIZE, PASS_ACTION, play_action
 from .policy import MLP
-from .vector import VectorEnv, sample_legal
+from .vector import OPPONENT_LEVELS, VectorEnv, sample_legal
 
 __all__ = ["LeagueConfig", "Opponent", "train_league", "rate_snapshots", "batch_lowest",
            "batch_highest", "main"]
@@ -96,6 +103,7 @@ class Opponent:
         level: for an engine level, its name for :func:`~president.players.make_player`.
         score: the learner's recent mean score against it (0..1; 0.5 before any game).
         games: deals the learner has finished against it.
+        boost: a factor on its drawing weight (1: none).
     """
 
     name: str
@@ -103,15 +111,22 @@ class Opponent:
     level: str | None = None
     score: float = 0.5
     games: int = 0
+    boost: float = 1.0
 
     @property
     def batched(self) -> bool:
         """Whether it plays from the observation vector and mask (the compiled tables)."""
         return self.act_batch is not None
 
+    @property
+    def compiled(self) -> bool:
+        """Whether it is a level :class:`~president.env.vector.VectorEnv` seats itself
+        (``opponents=``; inside the compiled core when it is built)."""
+        return self.level in OPPONENT_LEVELS
+
     def weight(self) -> float:
-        """Its drawing weight, ``(1 - score) ** 2 + 0.05``."""
-        return (1.0 - self.score) ** 2 + 0.05
+        """Its drawing weight, ``boost * ((1 - score) ** 2 + 0.05)``."""
+        return self.boost * ((1.0 - self.score) ** 2 + 0.05)
 
 
 @dataclass
@@ -124,8 +139,12 @@ class LeagueConfig:
         players: seats per table (3..7).
         hidden: the hidden layer sizes.
         ladder: engine levels in the pool (``make_player`` names).
-        batched_tables / level_tables: tables in the compiled and the Python group (a group
-            with no opponents plays no table).
+        batched_tables / level_tables: tables in the batched group, and in each level's
+            group (each compiled level's own tables, and the Python tables of the others);
+            a group with no opponents plays no table.
+        boost: ``(name, factor)`` pairs multiplying opponents' drawing weights.
+        init: a saved network (``.npz``) to start from (its layer sizes replace ``hidden``),
+            or ``None`` for random weights.
         batch: decisions per gradient step. lr: Adam step size. epsilon: exploration rate.
         snapshot_seconds: time between snapshots; keep: the latest snapshots kept in the pool
             (the first stays too).
@@ -152,6 +171,8 @@ class LeagueConfig:
     rate_boards: int = 25
     seed: int = 0
     out: str = "league-run"
+    boost: tuple[tuple[str, float], ...] = ()
+    init: str | None = None
     log: Callable[[str], object] | None = field(default=None, repr=False)
 
 
@@ -274,6 +295,46 @@ class _Group:
         return done
 
 
+class _LevelTables:
+    """The tables of one compiled level: the learner at seat 0, the level at every other
+    seat, played by :class:`~president.env.vector.VectorEnv` itself; every step is one
+    learner decision per table."""
+
+    def __init__(self, opponent: Opponent, rules: Rules, tables: int,
+                 rng: np.random.Generator, seed: int) -> None:
+        assert opponent.level is not None
+        self.opponent, self.rng = opponent, rng
+        self.pool = [opponent]
+        self.env = VectorEnv(tables, rules=rules,
+                             opponents=[None] + [opponent.level] * (rules.players - 1))
+        self.obs, info = self.env.reset(seed=seed)
+        self.mask = info["action_mask"]
+        self.trace: list[list[tuple[np.ndarray, int]]] = [[] for _ in range(tables)]
+
+    def step(self, learner: MLP, epsilon: float) -> list[tuple[list[tuple[np.ndarray, int]],
+                                                               float]]:
+        """One learner decision at every table; returns the finished deals as
+        ``(decisions, reward)``."""
+        chosen = learner.act(self.obs, self.mask)
+        explore = self.rng.random(len(chosen)) < epsilon
+        if explore.any():
+            chosen[explore] = sample_legal(self.mask[explore], self.rng)
+        seen = self.obs.copy()       # the learner's views, kept until its deal ends
+        for i, row in enumerate(seen):
+            self.trace[i].append((row, int(chosen[i])))
+        self.obs, rewards, term, trunc, info = self.env.step(chosen)
+        self.mask = info["action_mask"]
+        done = []
+        o = self.opponent
+        for i in np.flatnonzero(term | trunc).tolist():
+            reward = float(rewards[i, 0])
+            done.append((self.trace[i], reward))
+            self.trace[i] = []
+            o.games += 1
+            o.score += 0.02 * ((reward + 1.0) / 2.0 - o.score)
+        return done
+
+
 def train_league(config: LeagueConfig) -> dict[str, Any]:
     """Run the league of the module docstring for ``config.seconds``.
 
@@ -286,7 +347,8 @@ def train_league(config: LeagueConfig) -> dict[str, Any]:
 
     Raises:
         ValueError: bad rules or players, an unknown level in ``ladder`` or
-            ``rate_against``, ``seconds`` or ``batch`` not positive.
+            ``rate_against``, ``seconds`` or ``batch`` not positive, an ``init`` network
+            that is not a 702-input, 66-output file, a ``boost`` not positive.
     """
     c = config
     if not c.seconds > 0 or c.batch < 1:
@@ -296,27 +358,45 @@ def train_league(config: LeagueConfig) -> dict[str, Any]:
     os.makedirs(c.out, exist_ok=True)
     say = c.log or (lambda text: None)
     rules = Rules.parse(c.rules, players=c.players)
+    boosts = dict(c.boost)
+    for name, factor in boosts.items():
+        if not factor > 0:
+            raise ValueError(f"boost {name}={factor!r}: give a factor above 0, e.g. 3")
     rng = np.random.default_rng(c.seed)
-    net = MLP.random(c.hidden, seed=c.seed, exchange="simple")
+    if c.init is not None:
+        net = MLP.load(c.init)
+        if net.sizes[0] != OBS_SIZE or net.sizes[-1] != NUM_ACTIONS:
+            raise ValueError(f"init {c.init!r} has layer sizes {net.sizes}; give a network of "
+                             f"{OBS_SIZE} inputs and {NUM_ACTIONS} outputs")
+        net.layers = [(w.astype(np.float32), b.astype(np.float32)) for w, b in net.layers]
+        net.exchange = "simple"
+    else:
+        net = MLP.random(c.hidden, seed=c.seed, exchange="simple")
     net.trained = {"recipe": "president.env.league", "rules": rules.name,
-                   "players": rules.players, "seed": c.seed}
+                   "players": rules.players, "seed": c.seed, "init": c.init}
     adam = _Adam(net, c.lr)
     fixed = [Opponent("lowest", batch_lowest), Opponent("highest", batch_highest)]
     batched_pool = [*fixed]
-    level_pool = []
+    level_pool: list[Opponent] = []
+    compiled_pool: list[Opponent] = []
     for level in c.ladder:
-        if level == "random":
-            batched_pool.append(Opponent("random", lambda o, m: sample_legal(m, rng)))
-        else:
-            level_pool.append(Opponent(level, level=level))
+        entry = Opponent(level, level=level)
+        (compiled_pool if entry.compiled else level_pool).append(entry)
+    for o in fixed + level_pool + compiled_pool:
+        o.boost = boosts.get(o.name, 1.0)
     snapshots: list[Opponent] = []
-    groups = []
+    groups: list[_Group | _LevelTables] = []
     if c.batched_tables:
         groups.append(_Group(VectorEnv(c.batched_tables, rules=rules), batched_pool, rng,
                              c.seed * 7919))
     if c.level_tables and level_pool:
         groups.append(_Group(VectorEnv(c.level_tables, rules=rules, backend="python"),
                              level_pool, rng, c.seed * 7919 + 100_000))
+    compiled_groups = [_LevelTables(o, rules, c.level_tables, rng,
+                                    c.seed * 7919 + 200_000 * (k + 1))
+                       for k, o in enumerate(compiled_pool)] if c.level_tables else []
+    groups.extend(compiled_groups)
+    steady = [g for g in groups if not isinstance(g, _LevelTables)]
     obs_buf: list[np.ndarray] = []
     act_buf: list[int] = []
     tgt_buf: list[float] = []
@@ -354,12 +434,16 @@ def train_league(config: LeagueConfig) -> dict[str, Any]:
         if elapsed >= next_snap:
             snapshot(elapsed)
             next_snap += c.snapshot_seconds
-        for g in groups:
+        stepped: list[_Group | _LevelTables] = list(steady)
+        if compiled_groups:      # one compiled level per round, drawn by weight
+            w = np.array([g.opponent.weight() for g in compiled_groups])
+            stepped.append(compiled_groups[int(rng.choice(len(w), p=w / w.sum()))])
+        for g in stepped:
             for steps, reward in g.step(net, c.epsilon):
                 deals += 1
                 recent.append(reward)
-                for o, a in steps:
-                    obs_buf.append(o)
+                for seen, a in steps:
+                    obs_buf.append(seen)
                     act_buf.append(a)
                     tgt_buf.append(reward)
         if len(recent) > 5000:
@@ -455,6 +539,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rate-against", default=",".join(d.rate_against))
     p.add_argument("--rate-boards", type=int, default=d.rate_boards)
     p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument("--init", default=None,
+                   help="a saved network (.npz) to start from instead of random weights")
+    p.add_argument("--boost", default="",
+                   help="drawing-weight factors, e.g. intermediate=3,simple=1.5")
     a = p.parse_args(argv)
 
     def names(text: str) -> tuple[str, ...]:
@@ -463,12 +551,21 @@ def main(argv: list[str] | None = None) -> int:
         hidden = tuple(int(h) for h in names(a.hidden))
     except ValueError:
         p.error(f"--hidden {a.hidden!r}: give whole numbers separated by commas, e.g. 256,128")
+    boost: list[tuple[str, float]] = []
+    for item in names(a.boost):
+        name, _, factor = item.partition("=")
+        try:
+            boost.append((name.strip(), float(factor)))
+        except ValueError:
+            p.error(f"--boost {item!r}: give name=factor pairs separated by commas, e.g. "
+                    "intermediate=3")
     config = LeagueConfig(seconds=a.seconds, rules=a.rules, players=a.players, hidden=hidden,
                           ladder=names(a.ladder), batched_tables=a.batched_tables,
                           level_tables=a.level_tables, batch=a.batch, lr=a.lr,
                           epsilon=a.epsilon, snapshot_seconds=a.snapshot_seconds, keep=a.keep,
                           rate_snapshots=a.rate_snapshots, rate_against=names(a.rate_against),
                           rate_boards=a.rate_boards, seed=a.seed, out=a.out,
+                          boost=tuple(boost), init=a.init,
                           log=lambda text: print(text, flush=True))
     try:
         summary = train_league(config)
