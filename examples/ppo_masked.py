@@ -248,33 +248,48 @@ def train(*, updates: int = 24, num_envs: int = 8, num_steps: int = 128, seed: i
         history.append(row)
         if log is not None:
             log(f"update {update:3d}  steps {steps:7,d}  episodes {len(returns):4d}  "
-                f"mean return {row['mean_return']:+.3f}  pg {stats['pg_loss']:+.4f}  "
+                + (f"mean return {row['mean_return']:+.3f}" if returns else "no episode ended")
+                + f"  pg {stats['pg_loss']:+.4f}  "
                 f"value {stats['v_loss']:.4f}  entropy {stats['entropy']:.3f}  "
                 f"kl {stats['approx_kl']:.4f}  ({time.perf_counter() - start:.1f} s)")
     envs.close()
     return {"params": params, "history": history, "env": envs}
 
 
+def _positive(text: str) -> int:
+    """An argument that must be a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is too small; give 1 or more")
+    return value
+
+
 def main(argv: list[str] | None = None) -> None:
     """Command line: ``python examples/ppo_masked.py [--updates N] ...``."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    p.add_argument("--updates", type=int, default=24)
-    p.add_argument("--envs", type=int, default=8, help="tables (default 8)")
-    p.add_argument("--steps", type=int, default=128, help="learner steps per table per update")
+    p.add_argument("--updates", type=_positive, default=24, help="PPO updates (default 24)")
+    p.add_argument("--envs", type=_positive, default=8, help="tables (default 8)")
+    p.add_argument("--steps", type=_positive, default=128,
+                   help="learner steps per table per update (default 128)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--opponents", default="random", help="computer level at the other seats")
     p.add_argument("--preset", default="house")
     p.add_argument("--players", type=int, default=4)
-    p.add_argument("--hidden", type=int, default=64)
-    p.add_argument("--lr", type=float, default=2.5e-4)
+    p.add_argument("--hidden", type=_positive, default=64,
+                   help="units of the hidden layer (default 64)")
+    p.add_argument("--lr", type=float, default=2.5e-4, help="Adam's step size (default 2.5e-4)")
     a = p.parse_args(argv)
     out = train(updates=a.updates, num_envs=a.envs, num_steps=a.steps, seed=a.seed,
                 opponents=a.opponents, preset=a.preset, players=a.players, hidden=a.hidden,
                 lr=a.lr)
     history = out["history"]
-    done = [h["mean_return"] for h in history if h["episodes"]]
+    done = [(h["update"], h["mean_return"]) for h in history if h["episodes"]]
     if done:
-        print(f"mean return: first update {done[0]:+.3f}, last update {done[-1]:+.3f}")
+        print(f"mean return: update {done[0][0]} {done[0][1]:+.3f}, "
+              f"update {done[-1][0]} {done[-1][1]:+.3f}")
 
 
 if __name__ == "__main__":

@@ -253,3 +253,11 @@ def test_the_compiled_backend_is_the_default_where_it_can_play():
                               b[4].get("_final_obs", np.zeros(3, bool)))
         for i in np.flatnonzero(a[4].get("_final_obs", np.zeros(3, bool))):
             assert np.array_equal(a[4]["final_obs"][i], b[4]["final_obs"][i])
+
+
+def test_an_unknown_opponent_in_a_list_is_named_before_the_count():
+    from president.env.single import check_opponents
+    with pytest.raises(ValueError, match="bogus"):
+        check_opponents(["bogus"], 4)
+    with pytest.raises(ValueError, match="1 opponent"):
+        check_opponents(["simple"], 4)

@@ -85,3 +85,18 @@ def test_adam_moves_against_the_gradient_by_about_the_learning_rate():
     opt.step(params, {"w": np.array([3.0, -0.5])})
     # the first bias-corrected step is lr * g / |g| per entry
     assert params["w"] == pytest.approx([0.9, -1.9], abs=1e-5)
+
+
+def test_the_command_line_refuses_counts_below_one(capsys):
+    for flag in ("--steps", "--updates", "--envs", "--hidden"):
+        with pytest.raises(SystemExit) as err:
+            ppo.main([flag, "0"])
+        assert err.value.code == 2
+        assert "0 is too small; give 1 or more" in capsys.readouterr().err
+
+
+def test_an_update_without_an_ended_episode_says_so():
+    lines: list[str] = []
+    ppo.train(updates=1, num_envs=1, num_steps=2, hidden=8, epochs=1, minibatches=1,
+              log=lines.append)
+    assert "no episode ended" in lines[0] and "nan" not in lines[0]

@@ -40,11 +40,11 @@ def check_opponents(opponents: str | Sequence[str], n: int) -> list[str]:
     if isinstance(opponents, str):
         opponents = [opponents] * (n - 1)
     names = list(opponents)
+    for level in names:     # an unknown level or path is named first, with the reason
+        make_player(level, seed=0, imports=True)
     if len(names) != n - 1:
         raise ValueError(f"{len(names)} opponent(s) given for a table of {n}; give one "
                          f"level for every other player ({n - 1}), or a single level")
-    for level in names:
-        make_player(level, seed=0, imports=True)  # an unknown level or path fails here, with the reason
     return names
 
 
