@@ -376,7 +376,7 @@ static int deal_load(PyObject *deal, St *d) {
         d->passed = (unsigned)passed;
         d->strict = strict != 0;
         d->mode = mode;
-        if (clears < 0 || ((unsigned)clears & ~R_CLEARS_KNOWN)) {
+        if (!r_clears_known(clears)) {
             PyErr_Format(PyExc_ValueError, "clears = %d: the compiled play-outs know the "
                          "clearing rules of the bits %u", clears, R_CLEARS_KNOWN);
             return -1;
@@ -618,8 +618,7 @@ static PyObject *py_deals(PyObject *self, PyObject *args) {
                           &policy, &epsilon))
         return NULL;
     if (n < 2 || n > MAXP || leader < 0 || leader >= n || count < 0 || mode < 0 || mode > 2
-            || count > (PY_SSIZE_T_MAX - 1) / MAXP / 2 || clears < 0
-            || ((unsigned)clears & ~R_CLEARS_KNOWN)) {
+            || count > (PY_SSIZE_T_MAX - 1) / MAXP / 2 || !r_clears_known(clears)) {
         PyErr_SetString(PyExc_ValueError, "players 2-7, a leader seat, a count of deals from 0 "
                         "to what memory holds, mode 0-2, clears of the bits CLEARS_KNOWN");
         return NULL;
@@ -840,8 +839,8 @@ static PyObject *py_style_likelihoods(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "iiiiOiOOd", &n, &strict, &mode, &clears, &start, &leader,
                           &history, &seats, &noise))
         return NULL;
-    if (n < 2 || n > MAXP || leader < 0 || leader >= n || mode < 0 || mode > 2 || clears < 0
-            || ((unsigned)clears & ~R_CLEARS_KNOWN)) {
+    if (n < 2 || n > MAXP || leader < 0 || leader >= n || mode < 0 || mode > 2
+            || !r_clears_known(clears)) {
         PyErr_SetString(PyExc_ValueError, "players 2-7, a leader seat, mode 0-2, clears of "
                         "the bits CLEARS_KNOWN");
         return NULL;

@@ -89,7 +89,7 @@ static int k_load(PositionObject *p, KState *k) {
         PyErr_Format(PyExc_ValueError, "Position.players = %d: a table has 3 to 7 seats", r->n);
         return 0;
     }
-    if (clears < 0 || ((unsigned)clears & ~R_CLEARS_KNOWN)) {
+    if (!r_clears_known(clears)) {
         PyErr_Format(PyExc_ValueError, "Position.clears = %d: the compiled Position knows the "
                      "clearing rules of the bits %u", clears, R_CLEARS_KNOWN);
         return 0;

@@ -47,6 +47,12 @@ enum {
 #define R_CLEAR_TWOS 2u           /* twos_clear: a play of twos */
 #define R_CLEARS_KNOWN (R_CLEAR_LAST_OF_RANK | R_CLEAR_TWOS)
 
+/* Whether `clears`, as Python passes it, names only clearing rules stated here (every loader
+ * of the options checks it, so that a bit C does not know is refused, never ignored). */
+static inline int r_clears_known(int clears) {
+    return clears >= 0 && !((unsigned)clears & ~R_CLEARS_KNOWN);
+}
+
 /* The rules values and the state of the play of one deal (president.kernel.PlayState's
  * attributes, plus the cards per rank of each hand). */
 typedef struct RState {

@@ -456,7 +456,7 @@ static int Core_init(CoreObject *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "num_envs must be at least 1");
         return -1;
     }
-    if (clears < 0 || ((unsigned)clears & ~R_CLEARS_KNOWN)) {
+    if (!r_clears_known(clears)) {
         PyErr_Format(PyExc_ValueError, "clears = %d: the core knows the clearing rules of "
                      "the bits %u", clears, R_CLEARS_KNOWN);
         return -1;
